@@ -1,0 +1,84 @@
+"""The `dify-registry` command: parses options, then calls the pipeline. Nothing else lives here.
+
+Exit codes (a documented contract): 0 clean or warnings only; 1 errors, or warnings with
+`--strict`; 2 usage errors; 3 a broken registry or configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from generator import __version__
+from generator.check import CheckContext
+from generator.inputs import InputError
+from generator.report import REPORTERS, Summary, exit_code
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_BROKEN = 3
+
+Command = Callable[[argparse.Namespace], int]
+
+
+class BrokenRegistry(Exception):
+    """The registry itself (its schemas, lock or configuration) cannot be used: exit code 3."""
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)"
+    )
+    parser.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from generator.validate import validate_paths
+
+    context = CheckContext(submission=args.submission)
+    result = validate_paths([Path(p) for p in args.paths], context)
+    summary = Summary.of(result.diagnostics, len(result.plugins), result.tool_count)
+    REPORTERS[args.format](result.diagnostics, summary, sys.stdout)
+    return exit_code(result.diagnostics, args.strict)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="dify-registry",
+        description="Validate Dify tool plugins, run their tools, and build the registry site.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    validate = commands.add_parser("validate", help="check plugin folders, registries or .difypkg files")
+    validate.add_argument(
+        "paths", nargs="+", metavar="PATH", help="a registry, a plugin folder or a .difypkg"
+    )
+    _add_output_options(validate)
+    validate.add_argument(
+        "--submission", action="store_true", help="also run the marketplace's submission checks"
+    )
+    validate.set_defaults(handler=_validate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse exits 2 on usage errors, 0 on --help
+        return int(stop.code or 0)
+    handler: Command = args.handler
+    try:
+        return handler(args)
+    except InputError as problem:
+        print(f"dify-registry: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenRegistry as problem:
+        print(f"dify-registry: broken registry: {problem}", file=sys.stderr)
+        return EXIT_BROKEN

@@ -1,0 +1,459 @@
+"""Follow a plugin's references: manifest.yaml -> provider YAMLs -> tool YAMLs.
+
+Files are found by following references, never by globbing or by their shape; the one exception
+is the search for orphan tool YAMLs, which by definition nothing references.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.paths import resolve_inside
+from generator.load.yamlload import YamlDocument, pointer_of, read_yaml
+from generator.model import (
+    Credential,
+    I18n,
+    Option,
+    Parameter,
+    Plugin,
+    Provider,
+    Tool,
+    ToolKey,
+)
+from generator.rules import rule
+
+PLUGIN_KINDS: tuple[str, ...] = (
+    "tools",
+    "models",
+    "endpoints",
+    "agent_strategies",
+    "datasources",
+    "triggers",
+)
+# Provider YAMLs of these kinds list child YAMLs under the same key.
+_CHILD_LISTS = {"tools": "tools", "datasources": "datasources"}
+MAX_PLUGIN_YAML_FILES = 5000
+
+MISSING_FILE = rule(
+    "F001",
+    "missing-file",
+    Severity.ERROR,
+    "{what} {path} does not exist",
+    "Create the file or correct the path; paths are relative to the plugin folder.",
+    """
+A file that the plugin names (a provider or tool YAML, an icon, a Python source) is not there.
+Dify's packager and installer read every referenced file, so a missing one stops the plugin.
+""",
+)
+PATH_ESCAPES = rule(
+    "F002",
+    "path-outside-plugin",
+    Severity.ERROR,
+    "{what} {path!s} is not inside the plugin: {problem}",
+    "Use a relative path to a file inside the plugin folder, without `..`, links out or control characters.",
+    """
+Every path in a manifest is relative to the plugin folder. A path that is absolute, climbs out with
+`..`, or reaches a file outside through a symbolic link would make the registry read files that are
+not part of the plugin; it is refused and the file is not read.
+""",
+)
+NOT_A_MAPPING = rule(
+    "F003",
+    "document-not-mapping",
+    Severity.ERROR,
+    "{what} must be a mapping, but the file holds {kind}",
+    "Write the file as a YAML mapping of keys to values (see the published schema).",
+    """
+Manifests, provider and tool YAMLs are mappings. A file that holds a list, a string or nothing
+cannot be read by Dify.
+""",
+)
+NO_MANIFEST = rule(
+    "F004",
+    "no-manifest",
+    Severity.ERROR,
+    "no manifest.yaml in {path}",
+    "A plugin folder holds manifest.yaml at its top level; point the command at that folder.",
+    """
+The folder or package given is not a plugin: it has no `manifest.yaml` at its top level.
+""",
+)
+ORPHAN_TOOL = rule(
+    "F005",
+    "orphan-tool-yaml",
+    Severity.WARNING,
+    "tool YAML {path} is not listed by any provider",
+    "Add it to a provider's `tools:` list, or delete it if it is no longer used.",
+    """
+The file looks like a tool YAML, but no provider lists it under `tools:`. Dify loads only the tools
+that a provider lists, so this tool never appears; it is usually a leftover or a forgotten entry.
+""",
+)
+REFERENCE_NOT_TEXT = rule(
+    "F006",
+    "reference-not-string",
+    Severity.ERROR,
+    "{what} entry must be a file path, got {kind}",
+    "Write the list entry as a relative path string.",
+    """
+Lists of files (`plugins.tools`, a provider's `tools:`) hold relative paths as strings.
+""",
+)
+TOO_MANY_FILES = rule(
+    "F007",
+    "too-many-files",
+    Severity.ERROR,
+    "the plugin references more than {limit} YAML files; the rest are not read",
+    "Reduce the number of files; the marketplace accepts at most 5000 files in a package.",
+    """
+A plugin referencing thousands of YAML files is refused by the marketplace and would make
+validation slow; the registry stops reading past the limit.
+""",
+)
+
+
+@dataclass(frozen=True)
+class LoadedPlugin:
+    """What loading one plugin produced: its model (if the manifest was readable), the documents
+    read (by path relative to the plugin root), and the findings of loading."""
+
+    root: Path
+    display: str
+    plugin: Plugin | None
+    documents: MappingProxyType[str, YamlDocument]
+    roles: MappingProxyType[str, str]
+    diagnostics: tuple[Diagnostic, ...]
+
+    def display_path(self, relative: str) -> str:
+        """How a file of this plugin is named in findings."""
+        return f"{self.display}/{relative}" if self.display else relative
+
+
+@dataclass
+class _Crawl:
+    root: Path
+    display: str
+    documents: dict[str, YamlDocument] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def shown(self, relative: str) -> str:
+        return f"{self.display}/{relative}" if self.display else relative
+
+    def read(self, relative: str, role: str) -> YamlDocument | None:
+        if relative in self.documents:
+            return self.documents[relative]
+        if len(self.documents) >= MAX_PLUGIN_YAML_FILES:
+            self.diagnostics.append(
+                TOO_MANY_FILES.at(Location(self.shown("manifest.yaml"), 1, 1), limit=MAX_PLUGIN_YAML_FILES)
+            )
+            return None
+        path = self.root / relative
+        try:
+            raw = path.read_bytes()
+        except (IsADirectoryError, PermissionError, OSError) as problem:
+            self.diagnostics.append(
+                MISSING_FILE.at(
+                    Location(self.shown(relative), 1, 1),
+                    what=role,
+                    path=relative,
+                    hint=f"The file cannot be read: {problem.strerror or problem}.",
+                )
+            )
+            return None
+        document = read_yaml(raw, self.shown(relative))
+        self.documents[relative] = document
+        self.roles[relative] = role
+        self.diagnostics.extend(document.diagnostics)
+        if document.ok and not isinstance(document.data, dict):
+            self.diagnostics.append(
+                NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=_kind(document.data))
+            )
+            return None
+        return document if document.ok else None
+
+    def follow(
+        self, document: YamlDocument, parts: tuple[str | int, ...], named: Any, what: str
+    ) -> str | None:
+        """Resolve a path named at `parts` of `document`; report escapes and missing files."""
+        where = document.at(*parts)
+        if not isinstance(named, str):
+            self.diagnostics.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=_kind(named)))
+            return None
+        resolved = resolve_inside(self.root, named)
+        if resolved.path is None:
+            self.diagnostics.append(PATH_ESCAPES.at(where, what=what, path=named, problem=resolved.problem))
+            return None
+        if not resolved.path.is_file():
+            self.diagnostics.append(MISSING_FILE.at(where, what=what, path=named))
+            return None
+        return resolved.relative
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), f"a {type(value).__name__}"
+    )
+
+
+def _dig(data: Any, *parts: str) -> Any:
+    for part in parts:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(part)
+    return data
+
+
+def _text(value: Any) -> str:
+    if value is None or isinstance(value, dict | list):
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
+    """Load one plugin folder. Never raises for bad content: problems become findings."""
+    crawl = _Crawl(root, display)
+    manifest_path = root / "manifest.yaml"
+    if not manifest_path.is_file():
+        crawl.diagnostics.append(
+            NO_MANIFEST.at(Location(display or str(root), 0, 0), path=display or str(root))
+        )
+        return _finish(crawl, None)
+    manifest = crawl.read("manifest.yaml", "manifest")
+    if manifest is None:
+        return _finish(crawl, None)
+    data = manifest.data
+    plugins_block = data.get("plugins")
+    providers: list[Provider] = []
+    listed_children: set[str] = set()
+    for kind in PLUGIN_KINDS:
+        entries = _list(_dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
+        for index, entry in enumerate(entries):
+            relative = crawl.follow(manifest, ("plugins", kind, index), entry, f"{kind} provider")
+            if relative is None:
+                continue
+            document = crawl.read(relative, f"{kind} provider")
+            if document is None or kind not in _CHILD_LISTS:
+                continue
+            provider = _load_provider(crawl, document, relative, kind, data, listed_children)
+            if provider is not None:
+                providers.append(provider)
+    _report_orphans(crawl, listed_children)
+    return _finish(crawl, _build_plugin(crawl, manifest, tuple(providers)))
+
+
+def _finish(crawl: _Crawl, plugin: Plugin | None) -> LoadedPlugin:
+    return LoadedPlugin(
+        crawl.root,
+        crawl.display,
+        plugin,
+        MappingProxyType(crawl.documents),
+        MappingProxyType(crawl.roles),
+        tuple(crawl.diagnostics),
+    )
+
+
+def _load_provider(
+    crawl: _Crawl,
+    document: YamlDocument,
+    relative: str,
+    kind: str,
+    manifest: dict[str, Any],
+    listed: set[str],
+) -> Provider | None:
+    child_key = _CHILD_LISTS[kind]
+    child_role = "tool" if kind == "tools" else "datasource"
+    tools: list[Tool] = []
+    plugin_name = _text(manifest.get("name"))
+    provider_name = _text(_dig(document.data, "identity", "name"))
+    for index, entry in enumerate(_list(document.data.get(child_key))):
+        child = crawl.follow(document, (child_key, index), entry, child_role + " YAML")
+        if child is None:
+            continue
+        listed.add(child)
+        child_doc = crawl.read(child, child_role)
+        if child_doc is not None and kind == "tools":
+            tools.append(_build_tool(child_doc, child, ToolKey(plugin_name, provider_name, "")))
+    if kind != "tools":
+        return None
+    identity = document.data.get("identity")
+    identity = identity if isinstance(identity, dict) else {}
+    credentials = document.data.get("credentials_for_provider")
+    return Provider(
+        name=provider_name,
+        file=relative,
+        author=_text(identity.get("author")),
+        label=I18n.of(identity.get("label")),
+        description=I18n.of(identity.get("description")),
+        icon=_text(identity.get("icon")),
+        tags=tuple(_text(t) for t in _list(identity.get("tags"))),
+        credentials=_build_credentials(document, credentials),
+        tools=tuple(tools),
+        source=_text(_dig(document.data, "extra", "python", "source")),
+        origin=document.at(),
+    )
+
+
+def _build_credentials(document: YamlDocument, credentials: Any) -> tuple[Credential, ...]:
+    # The SDK accepts both a mapping name -> field and a list of fields with `name`.
+    if isinstance(credentials, dict):
+        items: list[tuple[str, Any, str | int]] = [(str(k), v, str(k)) for k, v in credentials.items()]
+    else:
+        items = [
+            (_text(v.get("name")) if isinstance(v, dict) else "", v, index)
+            for index, v in enumerate(_list(credentials))
+        ]
+    result = []
+    for name, spec, part in items:
+        if not isinstance(spec, dict):
+            continue
+        result.append(
+            Credential(
+                name=_text(spec.get("name")) or name,
+                type=_text(spec.get("type")),
+                required=spec.get("required") is True,
+                label=I18n.of(spec.get("label")),
+                help=I18n.of(spec.get("help")),
+                placeholder=I18n.of(spec.get("placeholder")),
+                url=_text(spec.get("url")),
+                default=spec.get("default"),
+                options=_build_options(document, ("credentials_for_provider", part), spec.get("options")),
+                origin=document.at("credentials_for_provider", part),
+            )
+        )
+    return tuple(result)
+
+
+def _build_options(document: YamlDocument, parts: tuple[str | int, ...], options: Any) -> tuple[Option, ...]:
+    result = []
+    for index, option in enumerate(_list(options)):
+        if isinstance(option, dict):
+            raw = option.get("value")
+            result.append(
+                Option(
+                    _text(raw),
+                    raw,
+                    I18n.of(option.get("label")),
+                    document.at(*parts, "options", index),
+                )
+            )
+    return tuple(result)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _build_tool(document: YamlDocument, relative: str, provider_key: ToolKey) -> Tool:
+    data = document.data
+    identity = data.get("identity") if isinstance(data.get("identity"), dict) else {}
+    description = data.get("description") if isinstance(data.get("description"), dict) else {}
+    parameters = []
+    for index, spec in enumerate(_list(data.get("parameters"))):
+        if not isinstance(spec, dict):
+            continue
+        parameters.append(
+            Parameter(
+                name=_text(spec.get("name")),
+                type=_text(spec.get("type")),
+                form=_text(spec.get("form")),
+                label=I18n.of(spec.get("label")),
+                human_description=I18n.of(spec.get("human_description")),
+                llm_description=_text(spec.get("llm_description")),
+                required=spec.get("required") is True,
+                default=spec.get("default"),
+                options=_build_options(document, ("parameters", index), spec.get("options")),
+                multiple=spec.get("multiple") is True,
+                minimum=_number(spec.get("min")),
+                maximum=_number(spec.get("max")),
+                placeholder=I18n.of(spec.get("placeholder")),
+                origin=document.at("parameters", index),
+            )
+        )
+    return Tool(
+        key=ToolKey(provider_key.plugin, provider_key.provider, _text(identity.get("name"))),
+        file=relative,
+        label=I18n.of(identity.get("label")),
+        description=I18n.of(description.get("human")),
+        llm_description=_text(description.get("llm")),
+        icon=_text(identity.get("icon")),
+        parameters=tuple(parameters),
+        output_schema=data.get("output_schema"),
+        source=_text(_dig(data, "extra", "python", "source")),
+        origin=document.at(),
+    )
+
+
+def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provider, ...]) -> Plugin:
+    data = manifest.data
+    plugins_block = data.get("plugins") if isinstance(data.get("plugins"), dict) else {}
+    kinds = {
+        kind: tuple(_text(e) for e in _list(plugins_block.get(kind)))
+        for kind in PLUGIN_KINDS
+        if _list(plugins_block.get(kind))
+    }
+    readme = crawl.root / "README.md"
+    readme_text = ""
+    if readme.is_file() and resolve_inside(crawl.root, "README.md").ok:
+        readme_text = readme.read_bytes()[:1_000_000].decode("utf-8", errors="replace")
+    return Plugin(
+        name=_text(data.get("name")),
+        root_name=crawl.root.name,
+        version=_text(data.get("version")),
+        author=_text(data.get("author")),
+        label=I18n.of(data.get("label")),
+        description=I18n.of(data.get("description")),
+        icon=_text(data.get("icon")),
+        icon_dark=_text(data.get("icon_dark")),
+        tags=tuple(_text(t) for t in _list(data.get("tags"))),
+        kinds=MappingProxyType(kinds),
+        providers=providers,
+        runner_language=_text(_dig(data, "meta", "runner", "language")),
+        runner_version=_text(_dig(data, "meta", "runner", "version")),
+        minimum_dify_version=_text(_dig(data, "meta", "minimum_dify_version")),
+        repo=_text(data.get("repo")),
+        readme=readme_text,
+        origin=manifest.at(),
+    )
+
+
+def _looks_like_tool(data: Any) -> bool:
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("identity"), dict)
+        and isinstance(data.get("description"), dict)
+        and "llm" in data["description"]
+    )
+
+
+def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
+    """Tool YAMLs that no provider lists, looked for only beside the listed ones."""
+    folders = {str(Path(p).parent) for p in listed}
+    for folder in sorted(folders):
+        base = crawl.root / folder
+        if not resolve_inside(crawl.root, folder or ".").ok or not base.is_dir():
+            continue
+        for candidate in sorted(base.glob("*.y*ml"))[:MAX_PLUGIN_YAML_FILES]:
+            relative = candidate.relative_to(crawl.root).as_posix()
+            if relative in crawl.documents or candidate.is_symlink() or not candidate.is_file():
+                continue
+            document = read_yaml(candidate.read_bytes()[: 1 << 20], crawl.shown(relative))
+            if document.ok and _looks_like_tool(document.data):
+                crawl.diagnostics.append(ORPHAN_TOOL.at(Location(crawl.shown(relative), 1, 1), path=relative))
+
+
+__all__ = ["LoadedPlugin", "load_plugin", "pointer_of"]

@@ -1,0 +1,176 @@
+"""The immutable plugin model: Plugin > Provider > Tool > Parameter.
+
+Every node knows where it came from (`origin`); tools are keyed by (plugin, provider, tool name),
+never by file names. Values copied from YAML (defaults, output schemas) are plain JSON data and
+must be treated as read-only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from generator.diagnostics import Location
+
+LANGUAGES: tuple[str, ...] = ("en_US", "zh_Hans", "ja_JP", "pt_BR")
+FIXED_OUTPUTS: tuple[str, ...] = ("text", "files", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class I18n:
+    """A text in Dify's languages; `en_US` is the fallback for the others."""
+
+    texts: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def of(cls, value: Any) -> I18n:
+        """Build from a YAML value: a mapping of locale -> text (a bare string counts as en_US)."""
+        if isinstance(value, str):
+            return cls(MappingProxyType({"en_US": value}))
+        if isinstance(value, dict):
+            texts = {str(k): v for k, v in value.items() if isinstance(v, str)}
+            return cls(MappingProxyType(texts))
+        return cls()
+
+    def get(self, language: str) -> str:
+        """The text in `language`, falling back to en_US when missing or empty (as the SDK does)."""
+        return self.texts.get(language) or self.texts.get("en_US") or ""
+
+    def has(self, language: str) -> bool:
+        """True when the text exists in `language` itself, without falling back."""
+        return bool(self.texts.get(language))
+
+    @property
+    def en(self) -> str:
+        """The English text."""
+        return self.get("en_US")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice of a select parameter; Dify coerces `value` to a string."""
+
+    value: str
+    raw_value: Any
+    label: I18n
+    origin: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One tool parameter as declared in the tool YAML."""
+
+    name: str
+    type: str
+    form: str
+    label: I18n
+    human_description: I18n
+    llm_description: str
+    required: bool
+    default: Any
+    options: tuple[Option, ...]
+    multiple: bool
+    minimum: float | None
+    maximum: float | None
+    placeholder: I18n
+    origin: Location
+
+
+@dataclass(frozen=True, slots=True)
+class ToolKey:
+    """The identity of a tool in the registry."""
+
+    plugin: str
+    provider: str
+    tool: str
+
+    def __str__(self) -> str:
+        return f"{self.plugin}/{self.provider}/{self.tool}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """A tool: its YAML file, identity, parameters, output schema and implementation file."""
+
+    key: ToolKey
+    file: str
+    label: I18n
+    description: I18n
+    llm_description: str
+    icon: str
+    parameters: tuple[Parameter, ...]
+    output_schema: Any
+    source: str
+    origin: Location
+
+    @property
+    def name(self) -> str:
+        """The tool's `identity.name`."""
+        return self.key.tool
+
+
+@dataclass(frozen=True, slots=True)
+class Credential:
+    """One provider credential field (`credentials_for_provider`)."""
+
+    name: str
+    type: str
+    required: bool
+    label: I18n
+    help: I18n
+    placeholder: I18n
+    url: str
+    default: Any
+    options: tuple[Option, ...]
+    origin: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """A tool provider YAML and the tools it lists."""
+
+    name: str
+    file: str
+    author: str
+    label: I18n
+    description: I18n
+    icon: str
+    tags: tuple[str, ...]
+    credentials: tuple[Credential, ...]
+    tools: tuple[Tool, ...]
+    source: str
+    origin: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Plugin:
+    """A plugin: its manifest, providers and tools, and the files it was read from."""
+
+    name: str
+    root_name: str
+    version: str
+    author: str
+    label: I18n
+    description: I18n
+    icon: str
+    icon_dark: str
+    tags: tuple[str, ...]
+    kinds: MappingProxyType[str, tuple[str, ...]]
+    providers: tuple[Provider, ...]
+    runner_language: str
+    runner_version: str
+    minimum_dify_version: str
+    repo: str
+    readme: str
+    origin: Location
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        """Every tool of every provider, in manifest order."""
+        return tuple(tool for provider in self.providers for tool in provider.tools)
+
+    @property
+    def other_kinds(self) -> tuple[str, ...]:
+        """Plugin kinds other than tools (models, datasources, ...) that are listed, not loaded."""
+        return tuple(kind for kind, files in self.kinds.items() if kind != "tools" and files)

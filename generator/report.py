@@ -1,0 +1,194 @@
+"""Reporters: turn findings and a summary into text, JSON, SARIF 2.1.0 or GitHub annotations.
+
+The JSON keys and the text line format are a documented contract (README, "Output formats").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import IO, Any
+
+from generator import __version__
+from generator.diagnostics import Diagnostic, Severity, count_by_severity
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+DOCS_BASE = "https://dify-registry.github.io/registry/rules/"
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Counts printed after the findings; the `summary` object of the JSON output."""
+
+    plugins: int
+    tools: int
+    errors: int
+    warnings: int
+    infos: int
+    files: int = 0
+
+    @classmethod
+    def of(cls, diagnostics: Sequence[Diagnostic], plugins: int, tools: int, files: int = 0) -> Summary:
+        """Count the findings by severity."""
+        counts = count_by_severity(diagnostics)
+        return cls(
+            plugins=plugins,
+            tools=tools,
+            errors=counts[Severity.ERROR],
+            warnings=counts[Severity.WARNING],
+            infos=counts[Severity.INFO],
+            files=files,
+        )
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _use_colour(stream: IO[str]) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return stream.isatty()
+
+
+_COLOURS = {
+    Severity.ERROR: "\033[1;31m",
+    Severity.WARNING: "\033[1;33m",
+    Severity.INFO: "\033[1;36m",
+}
+
+
+def text_line(diagnostic: Diagnostic, colour: bool = False) -> str:
+    """`path:line:col: severity RULE message`, the first line of a text finding."""
+    severity = diagnostic.severity.value
+    if colour:
+        severity = f"{_COLOURS[diagnostic.severity]}{severity}\033[0m"
+    return (
+        f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}: "
+        f"{severity} {diagnostic.rule} {diagnostic.message}"
+    )
+
+
+def summary_line(summary: Summary) -> str:
+    """One closing line with the counts."""
+    return (
+        f"{_plural(summary.plugins, 'plugin')}, {_plural(summary.tools, 'tool')}: "
+        f"{_plural(summary.errors, 'error')}, {_plural(summary.warnings, 'warning')}, "
+        f"{summary.infos} info"
+    )
+
+
+def write_text(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
+    """Human-readable findings, one per line plus an indented hint."""
+    colour = _use_colour(out)
+    for diagnostic in diagnostics:
+        out.write(text_line(diagnostic, colour) + "\n")
+        if diagnostic.hint:
+            out.write(f"  hint: {diagnostic.hint}\n")
+    out.write(summary_line(summary) + "\n")
+
+
+def as_json_object(diagnostics: Sequence[Diagnostic], summary: Summary) -> dict[str, Any]:
+    """The JSON document of `--format json`."""
+    return {
+        "version": 1,
+        "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in diagnostics],
+        "summary": asdict(summary),
+    }
+
+
+def write_json(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
+    """Findings as one JSON object (documented, stable keys)."""
+    json.dump(as_json_object(diagnostics, summary), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def write_sarif(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
+    """SARIF 2.1.0 for code-scanning services."""
+    from generator.rules import all_rules
+
+    rules = all_rules()
+    used = sorted({d.rule for d in diagnostics})
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "dify-registry",
+                        "version": __version__,
+                        "informationUri": "https://github.com/dify-registry/registry",
+                        "rules": [
+                            {
+                                "id": code,
+                                "name": rules[code].name if code in rules else code,
+                                "shortDescription": {"text": rules[code].message if code in rules else code},
+                                "helpUri": f"{DOCS_BASE}{code}/",
+                            }
+                            for code in used
+                        ],
+                    }
+                },
+                "results": [_sarif_result(d) for d in diagnostics],
+            }
+        ],
+    }
+    json.dump(document, out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def _sarif_result(diagnostic: Diagnostic) -> dict[str, Any]:
+    region = {"startLine": max(diagnostic.line, 1), "startColumn": max(diagnostic.column, 1)}
+    return {
+        "ruleId": diagnostic.rule,
+        "level": _SARIF_LEVEL[diagnostic.severity],
+        "message": {
+            "text": f"{diagnostic.message} ({diagnostic.hint})" if diagnostic.hint else diagnostic.message
+        },
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": diagnostic.file}, "region": region}}],
+    }
+
+
+def _github_escape(text: str, *, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def write_github(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
+    """GitHub Actions workflow commands, one annotation per finding."""
+    for d in diagnostics:
+        props = f"file={_github_escape(d.file, prop=True)},line={d.line},col={d.column},title={d.rule}"
+        message = f"{d.message}. Hint: {d.hint}" if d.hint else d.message
+        out.write(f"::{_GITHUB_LEVEL[d.severity]} {props}::{_github_escape(message)}\n")
+    out.write(summary_line(summary) + "\n")
+
+
+Reporter = Callable[[Sequence[Diagnostic], Summary, IO[str]], None]
+
+REPORTERS: dict[str, Reporter] = {
+    "text": write_text,
+    "json": write_json,
+    "sarif": write_sarif,
+    "github": write_github,
+}
+
+
+def exit_code(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
+    """0 clean or warnings only; 1 errors, or warnings under `--strict`."""
+    counts = count_by_severity(diagnostics)
+    if counts[Severity.ERROR] or (strict and counts[Severity.WARNING]):
+        return 1
+    return 0

@@ -1,0 +1,41 @@
+"""`validate`: load every input, run every check, collect every finding."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.check import CheckContext, check_plugin
+from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.inputs import open_inputs
+from generator.load.crawl import LoadedPlugin
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The loaded plugins and all findings, sorted."""
+
+    plugins: tuple[LoadedPlugin, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def tool_count(self) -> int:
+        """Tools across every plugin."""
+        return sum(len(p.plugin.tools) for p in self.plugins if p.plugin)
+
+
+def validate_loaded(
+    plugins: Sequence[LoadedPlugin], extra: Sequence[Diagnostic], context: CheckContext
+) -> Validation:
+    """Check already-loaded plugins."""
+    findings = list(extra)
+    for loaded in plugins:
+        findings.extend(check_plugin(loaded, context))
+    return Validation(tuple(plugins), tuple(sort_diagnostics(findings)))
+
+
+def validate_paths(paths: Sequence[Path], context: CheckContext) -> Validation:
+    """Load and check everything `paths` name (packages are unpacked to a temporary folder)."""
+    with open_inputs(paths) as inputs:
+        return validate_loaded(inputs.plugins, inputs.diagnostics, context)
