@@ -23,7 +23,7 @@ browser-deps:
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
 
 site: setup
-	$(BIN)/dify-registry build --site-dir site .
+	$(BIN)/dify-registry validate .
 
 serve: setup
 	$(BIN)/mkdocs serve

@@ -2,24 +2,26 @@
 
 Exit codes (a documented contract): 0 clean or warnings only; 1 errors, or warnings with
 `--strict`; 2 usage errors; 3 a broken registry or configuration.
+Each subcommand lives in `generator.commands.<name>` with a `register(commands)` function.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from generator import __version__
-from generator.check import CheckContext
 from generator.inputs import InputError
-from generator.report import REPORTERS, Summary, exit_code
+from generator.report import REPORTERS
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BROKEN = 3
+
+COMMAND_MODULES: tuple[str, ...] = ("validate",)
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -28,21 +30,12 @@ class BrokenRegistry(Exception):
     """The registry itself (its schemas, lock or configuration) cannot be used: exit code 3."""
 
 
-def _add_output_options(parser: argparse.ArgumentParser) -> None:
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """`--format` and `--strict`, shared by every command that reports findings."""
     parser.add_argument(
         "--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)"
     )
     parser.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
-
-
-def _validate(args: argparse.Namespace) -> int:
-    from generator.validate import validate_paths
-
-    context = CheckContext(submission=args.submission)
-    result = validate_paths([Path(p) for p in args.paths], context)
-    summary = Summary.of(result.diagnostics, len(result.plugins), result.tool_count)
-    REPORTERS[args.format](result.diagnostics, summary, sys.stdout)
-    return exit_code(result.diagnostics, args.strict)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,16 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    validate = commands.add_parser("validate", help="check plugin folders, registries or .difypkg files")
-    validate.add_argument(
-        "paths", nargs="+", metavar="PATH", help="a registry, a plugin folder or a .difypkg"
-    )
-    _add_output_options(validate)
-    validate.add_argument(
-        "--submission", action="store_true", help="also run the marketplace's submission checks"
-    )
-    validate.set_defaults(handler=_validate)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"generator.commands.{name}").register(commands)
     return parser
 
 

@@ -249,6 +249,8 @@ def read_yaml(raw: bytes, path: str) -> YamlDocument:
         mark = bad.problem_mark or bad.context_mark
         where = Location(path, mark.line + 1, mark.column + 1, "") if mark else start
         problem = bad.problem or bad.context or "invalid YAML"
+        if "nesting depth" in problem:  # libyaml's own guard, below ours only for bare brackets
+            return _failed(path, *notes, *builder.diagnostics, YAML_TOO_DEEP.at(where, limit=MAX_DEPTH))
         return _failed(path, *notes, *builder.diagnostics, YAML_SYNTAX.at(where, problem=problem))
     except yaml.YAMLError as bad:  # reader errors such as control characters
         return _failed(path, *notes, YAML_SYNTAX.at(start, problem=str(bad).splitlines()[0]))

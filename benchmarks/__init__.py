@@ -1,0 +1,1 @@
+"""Benchmarks of the registry (run with `make bench`)."""
