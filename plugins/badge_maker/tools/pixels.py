@@ -3,6 +3,7 @@
 import re
 import struct
 import zlib
+from typing import Any
 
 GLYPHS_ROWS = {
     "A": ".#. #.# ### #.# #.#", "B": "##. #.# ##. #.# ##.", "C": ".## #.. #.. #.. .##",
@@ -77,7 +78,8 @@ def png(width: int, height: int, rows: list[list[tuple[int, int, int]]], scale: 
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", width * scale, height * scale, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + chunk(b"IEND", b"")
+    body = chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + body
 
 
 def badge_png(label: str, value: str, colour: str) -> tuple[str, bytes, int, int]:
@@ -88,3 +90,12 @@ def badge_png(label: str, value: str, colour: str) -> tuple[str, bytes, int, int
     width, height, rows = draw(label, value, colour)
     slug = re.sub(r"[^a-z0-9]+", "-", f"{label} {value}".lower()).strip("-") or "badge"
     return f"badge-{slug}.png", png(width, height, rows), width * SCALE, height * SCALE
+
+
+def badge_for(tool_parameters: dict[str, Any]) -> tuple[str, bytes, int, int]:
+    """The badge described by the tools' common parameters: label, value and colour."""
+    return badge_png(
+        str(tool_parameters.get("label") or ""),
+        str(tool_parameters.get("value") or ""),
+        str(tool_parameters.get("colour") or "green"),
+    )

@@ -4,16 +4,12 @@ from typing import Any
 from dify_plugin import Tool
 from dify_plugin.entities.tool import ToolInvokeMessage
 
-from .pixels import badge_png
+from .pixels import badge_for
 
 
 class ShareBadgeTool(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage, None, None]:
-        name, content, _, _ = badge_png(
-            str(tool_parameters.get("label") or ""),
-            str(tool_parameters.get("value") or ""),
-            str(tool_parameters.get("colour") or "green"),
-        )
+        name, content, _, _ = badge_for(tool_parameters)
         uploaded = self.session.file.upload(name, content, mimetype="image/png")
         url = uploaded.preview_url or ""
         # The variable follows file.json, the shape Dify's file variables take.

@@ -19,6 +19,7 @@ class MultimodalParentChildTool(Tool):
             "Upload images", {"characters": len(text)}, status=InvokeMessage.LogMessage.LogStatus.START
         )
         yield started
+        status = InvokeMessage.LogMessage.LogStatus
         parents = paragraphs(text, "\n\n") if mode == "paragraph" else [text.strip()] if text.strip() else []
         chunks = []
         for parent in parents:
@@ -27,7 +28,7 @@ class MultimodalParentChildTool(Tool):
             chunks.append({"parent_content": content, "child_contents": children or [content], "files": files})
         yield self.finish_log_message(
             started,
-            status=InvokeMessage.LogMessage.LogStatus.ERROR if uploader.rejected else InvokeMessage.LogMessage.LogStatus.SUCCESS,
+            status=status.ERROR if uploader.rejected else status.SUCCESS,
             error="; ".join(uploader.rejected) or None,
             data={"uploaded": [file["name"] for file in uploader.uploaded], "rejected": uploader.rejected},
         )
