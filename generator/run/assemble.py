@@ -124,12 +124,13 @@ def file_type(mime_type: str) -> str:
 
 def file_descriptor(stored: OutputFile, site_url: str) -> dict[str, Any]:
     """The file object a blob becomes in the `files` output."""
+    mime_type = stored.mime_type or DEFAULT_BLOB_MIME
     return {
-        "type": file_type(stored.mime_type),
+        "type": file_type(mime_type),
         "transfer_method": "tool_file",
         "filename": stored.filename,
         "extension": posixpath.splitext(stored.filename)[1],
-        "mime_type": stored.mime_type,
+        "mime_type": mime_type,
         "size": stored.size,
         "url": site_url + stored.site_path,
     }

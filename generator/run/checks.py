@@ -91,7 +91,10 @@ def validate_against_schema(
 
     registry = getattr(schemas, "registry", None) or Registry()
     validator = Draft202012Validator(schema, registry=registry)
-    return [(error.json_path, error.message, False) for error in validator.iter_errors(dict(outputs))]
+    try:
+        return [(error.json_path, error.message, False) for error in validator.iter_errors(dict(outputs))]
+    except Exception as problem:  # an unresolvable $ref or a broken schema is the schema's finding
+        return [("$", f"the schema cannot be applied: {problem}", False)]
 
 
 def declared_variables(tool: Tool) -> tuple[str, ...]:

@@ -451,6 +451,9 @@ def send_message(wire: Wire, daemon: Daemon, message: Any) -> None:
     meta = getattr(message, "meta", None)
     blob = getattr(payload_object, "blob", None)
     if isinstance(blob, bytes) and payload_kind == "BlobMessage":
+        if wire.bytes + len(blob) > wire.max_bytes:
+            wire.bytes += len(blob)
+            return
         meta_dict = meta if isinstance(meta, dict) else {}
         filename = str(meta_dict.get("filename") or "")
         mime_type = str(meta_dict.get("mime_type") or "")

@@ -241,14 +241,9 @@ def _exit_reason(code: int | None) -> str:
 
 
 def _printed(result: ChildResult, where: Location) -> list[Diagnostic]:
-    findings = []
-    for stream, data in (("stdout", result.stdout), ("stderr", result.stderr)):
-        text = data.decode("utf-8", errors="replace").strip()
-        if stream == "stderr":
-            continue  # warnings and logging go to stderr legitimately; it is shown, not reported
-        if text:
-            findings.append(PRINTED.at(where, stream=stream, text=text.splitlines()[0]))
-    return findings
+    # stderr is shown with the run but not reported: warnings and logging belong there
+    text = result.stdout.decode("utf-8", errors="replace").strip()
+    return [PRINTED.at(where, stream="stdout", text=text.splitlines()[0])] if text else []
 
 
 def read_outcome(

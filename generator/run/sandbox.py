@@ -186,7 +186,8 @@ def _collect(
         result.over_limit = f"more than {limits.max_messages} messages"
     result.events = decoder.events
     result.protocol_problem = decoder.problem
-    if not result.timed_out:
+    # a child over its limits or speaking garbage is not waited for: it is killed right away
+    if not (result.timed_out or result.over_limit or decoder.problem):
         _wait(process, started + limits.timeout, result)
 
 
