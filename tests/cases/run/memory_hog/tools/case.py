@@ -9,5 +9,5 @@ class CaseTool(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
         hoard = []
         while True:
-            hoard.append(bytearray(50 * 1024 * 1024))
+            hoard.append(bytearray(1024 * 1024 * 1024))
         yield self.create_text_message("never")
