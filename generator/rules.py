@@ -20,6 +20,7 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.load.package",
     "generator.load.crawl",
     "generator.check",
+    "generator.run.runner",
 )
 
 
