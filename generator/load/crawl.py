@@ -225,7 +225,8 @@ def _list(value: Any) -> list[Any]:
 
 def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     """Load one plugin folder. Never raises for bad content: problems become findings."""
-    crawl = _Crawl(root, display)
+    # Later stages run child processes in other working folders: keep the root absolute.
+    crawl = _Crawl(root.absolute(), display)
     manifest_path = root / "manifest.yaml"
     if not manifest_path.is_file():
         crawl.diagnostics.append(

@@ -6,7 +6,7 @@ import base64
 import hashlib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -188,6 +188,8 @@ def _describe(job: Job, run: ExampleRun) -> str:
 
 def run_plugins(plugins: Sequence[LoadedPlugin], options: RunOptions, schemas: Any = None) -> RunReport:
     """Run every example of every tool of `plugins` and check what came back."""
+    # Children run in their own working folders: a relative cache path would not reach them.
+    options = replace(options, cache_dir=options.cache_dir.absolute())
     isolation = detect_isolation(options.isolate)
     jobs, findings = plan(plugins, options, isolation, schemas)
     cached = {
