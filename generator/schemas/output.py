@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -12,7 +13,6 @@ import referencing.jsonschema
 from jsonschema import Draft7Validator
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
-from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from generator.schemas.lint import declared_types
@@ -20,7 +20,6 @@ from generator.schemas.model import SchemaSet
 from generator.schemas.refs import INLINE_URI, RefKind, RefReport, analyse, specification_of
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_PLACEHOLDER_KINDS = (RefKind.UNKNOWN, RefKind.REMOTE, RefKind.OUTSIDE)
 MAX_MESSAGE = 200
 
 
@@ -49,22 +48,39 @@ def json_path(parts: Iterable[str | int]) -> str:
     return text
 
 
-def schema_validator(schema: Any, schemas: SchemaSet, report: RefReport | None = None) -> Validator:
-    """A validator for `schema` whose references resolve in the hosted registry only.
-
-    References already known not to resolve to a document are bound to an empty schema, so the rest
-    of the output is still checked; the caller reports them."""
-    registry: Registry[Any] = schemas.registry
-    for ref in report.problems if report else ():
-        document = urldefrag(ref.target).url
-        if ref.kind in _PLACEHOLDER_KINDS and document:
-            registry = registry.with_resource(document, referencing.jsonschema.DRAFT7.create_resource({}))
+def schema_validator(schema: Any, schemas: SchemaSet) -> Validator:
+    """A validator for `schema` whose references resolve in the hosted registry only."""
     dialect = schema.get("$schema") if isinstance(schema, dict) else None
     cls: Any = Draft7Validator
     if isinstance(dialect, str) and specification_of(schema) is not referencing.jsonschema.DRAFT7:
         cls = validator_for(schema, default=Draft7Validator)
-    validator: Validator = cls(schema, registry=registry)
+    validator: Validator = cls(schema, registry=schemas.registry)
     return validator
+
+
+def without_broken_refs(schema: Any, report: RefReport) -> Any:
+    """A copy of `schema` where each reference that does not resolve accepts anything.
+
+    Dify leaves such references in place and checks nothing, so the rest of the output is still
+    checked and the caller notes what was skipped. Only the containers on each path are copied."""
+    result = schema
+    for ref in report.problems:
+        *path, _ = ref.parts
+        result = _replaced(result, tuple(path))
+    return result
+
+
+def _replaced(schema: Any, path: tuple[str | int, ...]) -> Any:
+    root = copy.copy(schema)
+    parent = root
+    for step in path:
+        child = copy.copy(parent[step])
+        parent[step] = child
+        parent = child
+    if path:
+        parent.clear()
+        return root
+    return {}
 
 
 def _short(text: str) -> str:
@@ -127,7 +143,7 @@ def validate_output(schema: Any, instance: Any, schemas: SchemaSet) -> list[Mism
     if not report.usable:
         return [Mismatch("$", "the output_schema has a reference loop or nests too deep; not checked")]
     notes = _notes(report, schema, schemas)
-    validator = schema_validator(schema, schemas, report)
+    validator = schema_validator(without_broken_refs(schema, report), schemas)
     try:
         errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
     except RecursionError:
