@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import referencing.jsonschema
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, ValidationError
 from jsonschema.validators import validator_for
 
 from generator.diagnostics import Diagnostic, Location, Severity
@@ -353,26 +353,41 @@ def _file_name(
                 yield flavour(FILE_NAME).at(locate((*parts, "required", index), False))
 
 
-def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]) -> Iterator[Diagnostic]:
+def validator_class(schema: Any) -> Any:
+    """The jsonschema validator class for the dialect `schema` declares (draft-07 when unknown)."""
     dialect = schema.get("$schema") if isinstance(schema, dict) else None
-    cls: Any = Draft7Validator
     if isinstance(dialect, str):
         try:
             referencing.jsonschema.specification_with(dialect)
-            cls = validator_for(schema, default=Draft7Validator)
         except referencing.jsonschema.UnknownDialect:
-            yield flavour(UNKNOWN_DIALECT).at(locate(("$schema",), False), dialect=dialect)
+            return Draft7Validator
+        return validator_for(schema, default=Draft7Validator)
+    return Draft7Validator
+
+
+def metaschema_errors(schema: Any) -> list[ValidationError]:
+    """Where `schema` breaks its metaschema (regular expressions included), in path order."""
+    cls = validator_class(schema)
     checker_cls = validator_for(cls.META_SCHEMA, default=cls)
-    checker = checker_cls(cls.META_SCHEMA)
+    checker = checker_cls(cls.META_SCHEMA, format_checker=checker_cls.FORMAT_CHECKER)
     try:
         errors = list(checker.iter_errors(schema))
-    except RecursionError:  # the depth bound makes this unreachable in practice; never crash on it
-        return
-    for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path])[:MAX_METASCHEMA_FINDINGS]:
+    except RecursionError:  # callers bound the depth first; never crash on it anyway
+        return []
+    return sorted(errors, key=lambda e: [str(p) for p in e.absolute_path])
+
+
+def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]) -> Iterator[Diagnostic]:
+    dialect = schema.get("$schema") if isinstance(schema, dict) else None
+    if isinstance(dialect, str) and validator_class(schema) is Draft7Validator:
+        try:
+            referencing.jsonschema.specification_with(dialect)
+        except referencing.jsonschema.UnknownDialect:
+            yield flavour(UNKNOWN_DIALECT).at(locate(("$schema",), False), dialect=dialect)
+    for error in metaschema_errors(schema)[:MAX_METASCHEMA_FINDINGS]:
         parts = tuple(error.absolute_path)
-        if parts in skip:
-            continue
-        yield flavour(INVALID).at(locate(parts, False), problem=_short_message(error.message))
+        if parts not in skip:
+            yield flavour(INVALID).at(locate(parts, False), problem=_short_message(error.message))
 
 
 def _short_message(message: str, limit: int = 160) -> str:

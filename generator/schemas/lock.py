@@ -83,7 +83,7 @@ def read_lock(root: Path) -> Lock:
     except (ValueError, RecursionError) as bad:
         raise SchemaLoadError(shown, f"not JSON: {bad}") from None
     files = data.get("files") if isinstance(data, dict) else None
-    if data.get("version") != LOCK_VERSION or not isinstance(files, dict):
+    if not isinstance(files, dict) or data.get("version") != LOCK_VERSION:
         raise SchemaLoadError(shown, f"expected {{'version': {LOCK_VERSION}, 'files': {{path: sha256}}}}")
     if not all(isinstance(k, str) and isinstance(v, str) and len(v) == 64 for k, v in files.items()):
         raise SchemaLoadError(shown, "every entry maps a path to a 64-character hex SHA-256")

@@ -9,15 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urldefrag
 
-import referencing.jsonschema
-from jsonschema import Draft7Validator
+from jsonschema.exceptions import SchemaError, UnknownType
 from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from generator.schemas.lint import declared_types
+from generator.schemas.lint import declared_types, metaschema_errors, validator_class
 from generator.schemas.model import SchemaSet
-from generator.schemas.refs import INLINE_URI, RefKind, RefReport, analyse, specification_of
+from generator.schemas.refs import INLINE_URI, MALFORMED, RefKind, RefReport, analyse
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MAX_MESSAGE = 200
@@ -50,37 +48,40 @@ def json_path(parts: Iterable[str | int]) -> str:
 
 def schema_validator(schema: Any, schemas: SchemaSet) -> Validator:
     """A validator for `schema` whose references resolve in the hosted registry only."""
-    dialect = schema.get("$schema") if isinstance(schema, dict) else None
-    cls: Any = Draft7Validator
-    if isinstance(dialect, str) and specification_of(schema) is not referencing.jsonschema.DRAFT7:
-        cls = validator_for(schema, default=Draft7Validator)
-    validator: Validator = cls(schema, registry=schemas.registry)
+    validator: Validator = validator_class(schema)(schema, registry=schemas.registry)
     return validator
 
 
-def without_broken_refs(schema: Any, report: RefReport) -> Any:
-    """A copy of `schema` where each reference that does not resolve accepts anything.
+def usable_part(schema: Any, report: RefReport) -> tuple[Any, list[str]]:
+    """`schema` without what a validator cannot apply, and the JSON pointers of what was left out.
 
-    Dify leaves such references in place and checks nothing, so the rest of the output is still
-    checked and the caller notes what was skipped. Only the containers on each path are copied."""
+    References that do not resolve and keywords that break the metaschema are dropped (Dify leaves
+    such references in place and checks nothing), so the rest of the output is still checked. Only
+    the containers on each dropped path are copied."""
+    dropped = [tuple(ref.parts) for ref in report.problems]
+    dropped += [tuple(error.absolute_path) for error in metaschema_errors(schema)]
     result = schema
-    for ref in report.problems:
-        *path, _ = ref.parts
-        result = _replaced(result, tuple(path))
-    return result
+    for path in dropped:
+        if path:
+            result = _without(result, path)
+    return result, ["/" + "/".join(str(p) for p in path) for path in dropped]
 
 
-def _replaced(schema: Any, path: tuple[str | int, ...]) -> Any:
+def _without(schema: Any, path: tuple[str | int, ...]) -> Any:
     root = copy.copy(schema)
     parent = root
-    for step in path:
-        child = copy.copy(parent[step])
-        parent[step] = child
-        parent = child
-    if path:
-        parent.clear()
-        return root
-    return {}
+    try:
+        for step in path[:-1]:
+            child = copy.copy(parent[step])
+            parent[step] = child
+            parent = child
+        if isinstance(parent, dict):
+            parent.pop(path[-1], None)
+        else:
+            parent[path[-1]] = {}
+    except (KeyError, IndexError, TypeError):  # already dropped with an enclosing part
+        return schema
+    return root
 
 
 def _short(text: str) -> str:
@@ -143,11 +144,22 @@ def validate_output(schema: Any, instance: Any, schemas: SchemaSet) -> list[Mism
     if not report.usable:
         return [Mismatch("$", "the output_schema has a reference loop or nests too deep; not checked")]
     notes = _notes(report, schema, schemas)
-    validator = schema_validator(without_broken_refs(schema, report), schemas)
+    usable, dropped = usable_part(schema, report)
+    invalid = [p for p in dropped if not p.endswith("/$ref")]
+    if invalid:
+        where = ", ".join(invalid[:5])
+        notes.append(
+            Mismatch("$", _short(f"invalid parts of the output_schema were not checked: {where}"), note=True)
+        )
     try:
-        errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
+        errors = sorted(
+            schema_validator(usable, schemas).iter_errors(instance),
+            key=lambda e: [str(p) for p in e.absolute_path],
+        )
     except RecursionError:
         return [*notes, Mismatch("$", "the output nests too deep to be checked")]
     except Unresolvable as bad:
         return [*notes, Mismatch("$", f"checking stopped at an unresolvable reference: {_short(str(bad))}")]
+    except (*MALFORMED, re.error, SchemaError, UnknownType) as bad:
+        return [*notes, Mismatch("$", f"the output_schema could not be applied: {_short(str(bad))}")]
     return [*notes, *(Mismatch(json_path(e.absolute_path), _short(e.message)) for e in errors)]

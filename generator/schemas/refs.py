@@ -9,6 +9,7 @@ with an explicit stack, as are chains too long for the validator's recursion.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import enum
 from collections.abc import Callable, Iterator
@@ -26,6 +27,8 @@ from generator.schemas.walk import Parts, SchemaNode, Walk, rebase, walk
 # In-place reference chains longer than this are refused: the validator recurses once per link.
 MAX_REF_CHAIN = 32
 INLINE_URI = ""
+# What referencing raises when a schema's own keywords have the wrong JSON types.
+MALFORMED = (TypeError, AttributeError, ValueError, KeyError, IndexError)
 _HOSTED = urlsplit(SCHEMA_BASE)
 _IN_PLACE_VALUES = ("not", "if", "then", "else")
 _IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
@@ -134,9 +137,12 @@ class Resolution:
         self.schemas = schemas
         self.base = base
         registry: Registry[Any] = schemas.registry
-        if schemas.get(base) is None:
+        if schemas.get(base) is None and isinstance(schema, dict | bool):
             resource = specification_of(schema).create_resource(schema)
-            registry = registry.with_resource(base, resource).crawl()
+            registry = registry.with_resource(base, resource)
+            # A malformed `$id` or subschema (linted elsewhere) stops the crawl: resolve from the root only.
+            with contextlib.suppress(*MALFORMED):
+                registry = registry.crawl()
         self._resolver = registry.resolver(base_uri=base)
         self._cache: dict[str, Reference] = {}
 
@@ -161,6 +167,8 @@ class Resolution:
         except (PointerToNowhere, NoSuchAnchor, InvalidAnchor):
             fragment = urldefrag(target).fragment
             return Reference((), target, target, RefKind.POINTER, f"nothing is at #{fragment}")
+        except MALFORMED:
+            return Reference((), target, target, RefKind.POINTER, "the schema on the way is malformed")
         except Unresolvable:  # the document itself is not in the registry
             kind = _missing_kind(target)
             hints = closest_ids(target, self.schemas) if kind is RefKind.UNKNOWN else ()
