@@ -37,6 +37,7 @@ PLUGIN_KINDS: tuple[str, ...] = (
 # Provider YAMLs of these kinds list child YAMLs under the same key.
 _CHILD_LISTS = {"tools": "tools", "datasources": "datasources"}
 MAX_PLUGIN_YAML_FILES = 5000
+EXAMPLES_SUFFIX = ".examples.yaml"
 
 MISSING_FILE = rule(
     "F001",
@@ -449,6 +450,8 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
             continue
         for candidate in sorted(base.glob("*.y*ml"))[:MAX_PLUGIN_YAML_FILES]:
             relative = candidate.relative_to(crawl.root).as_posix()
+            if relative.endswith(EXAMPLES_SUFFIX):  # examples files sit beside tool YAMLs by design
+                continue
             if relative in crawl.documents or candidate.is_symlink() or not candidate.is_file():
                 continue
             document = read_yaml(candidate.read_bytes()[: 1 << 20], crawl.shown(relative))
