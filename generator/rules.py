@@ -21,6 +21,9 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.load.crawl",
     "generator.check",
     "generator.run.runner",
+    "generator.check.output_schema",
+    "generator.schemas.load",
+    "generator.schemas.lock",
 )
 
 

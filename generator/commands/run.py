@@ -109,13 +109,16 @@ def run_as_json(run: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Load, run, report."""
+    from generator.commands.validate import load_schema_set
     from generator.diagnostics import sort_diagnostics
     from generator.inputs import open_inputs
     from generator.run import all_findings, run_plugins
 
     options = options_from(args, tool=args.tool, example=args.example)
-    with open_inputs([Path(p) for p in args.paths]) as inputs:
-        report = run_plugins(inputs.plugins, options, None)
+    paths = [Path(p) for p in args.paths]
+    schemas = load_schema_set(paths)
+    with open_inputs(paths) as inputs:
+        report = run_plugins(inputs.plugins, options, schemas)
         findings = sort_diagnostics(
             [*inputs.diagnostics, *(d for p in inputs.plugins for d in p.diagnostics), *all_findings(report)]
         )

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.check import CheckContext
-from generator.cli import add_output_options
+from generator.cli import BrokenRegistry, add_output_options
 from generator.report import REPORTERS, Summary, exit_code
+
+if TYPE_CHECKING:
+    from generator.schemas import SchemaSet
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,13 +36,25 @@ def run(args: argparse.Namespace) -> int:
     """Validate and report."""
     from generator.validate import validate_paths
 
-    context = CheckContext(submission=args.submission)
+    paths = [Path(p) for p in args.paths]
+    context = CheckContext(submission=args.submission, schemas=load_schema_set(paths))
     if args.run:
         return _validate_and_run(args, context)
-    result = validate_paths([Path(p) for p in args.paths], context)
+    result = validate_paths(paths, context)
     summary = Summary.of(result.diagnostics, len(result.plugins), result.tool_count)
     REPORTERS[args.format](result.diagnostics, summary, sys.stdout)
     return exit_code(result.diagnostics, args.strict)
+
+
+def load_schema_set(paths: list[Path]) -> SchemaSet:
+    """The schemas that apply to `paths`; an unreadable schema folder is a broken registry (exit 3)."""
+    from generator.schemas import SchemaLoadError
+    from generator.validate import schemas_for
+
+    try:
+        return schemas_for(paths)
+    except SchemaLoadError as broken:
+        raise BrokenRegistry(str(broken)) from None
 
 
 def _validate_and_run(args: argparse.Namespace, context: CheckContext) -> int:
