@@ -3,7 +3,6 @@ without a MIME type, and the example's expectations."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -11,6 +10,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.model import FIXED_OUTPUTS, Tool
 from generator.rules import rule
 from generator.run.model import ExampleRun, RunMessage
+from generator.schemas import SchemaSet, shipped_schemas, validate_output
 
 SCHEMA_MISMATCH = rule(
     "R015",
@@ -71,30 +71,12 @@ match what the run returned.
 )
 
 
-def _validator() -> Any:
-    """`generator.schemas.validate_output` when the schema registry is present."""
-    try:
-        return importlib.import_module("generator.schemas").validate_output
-    except (ImportError, AttributeError):
-        return None
-
-
 def validate_against_schema(
-    schema: Any, outputs: Mapping[str, Any], schemas: Any
+    schema: Any, outputs: Mapping[str, Any], schemas: SchemaSet | None
 ) -> list[tuple[str, str, bool]]:
     """(JSON path, message, is_note) for every mismatch; `$ref`s resolved through the registry."""
-    validate = _validator()
-    if validate is not None:
-        return [(m.path, m.message, m.note) for m in validate(schema, dict(outputs), schemas)]
-    from jsonschema import Draft202012Validator
-    from referencing import Registry
-
-    registry = getattr(schemas, "registry", None) or Registry()
-    validator = Draft202012Validator(schema, registry=registry)
-    try:
-        return [(error.json_path, error.message, False) for error in validator.iter_errors(dict(outputs))]
-    except Exception as problem:  # an unresolvable $ref or a broken schema is the schema's finding
-        return [("$", f"the schema cannot be applied: {problem}", False)]
+    known = schemas if schemas is not None else shipped_schemas()
+    return [(m.path, m.message, m.note) for m in validate_output(schema, dict(outputs), known)]
 
 
 def declared_variables(tool: Tool) -> tuple[str, ...]:
@@ -112,7 +94,7 @@ def check_run(
     outputs: Mapping[str, Any],
     messages: Sequence[RunMessage],
     expect: Mapping[str, Any],
-    schemas: Any,
+    schemas: SchemaSet | None,
     where: Location,
     schema_where: Location,
 ) -> list[Diagnostic]:
@@ -120,7 +102,8 @@ def check_run(
     findings: list[Diagnostic] = []
     if isinstance(tool.output_schema, dict):
         for path, problem, note in validate_against_schema(tool.output_schema, outputs, schemas):
-            severity = Severity.INFO if note else None
+            # Notes (a schema that checks little, a part that cannot be applied) warn, not fail.
+            severity = Severity.WARNING if note else None
             findings.append(
                 SCHEMA_MISMATCH.at(
                     schema_where, severity=severity, example=example, path=path, problem=problem

@@ -24,6 +24,7 @@ from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, read_o
 from generator.run.pool import run_parallel
 from generator.run.sandbox import Isolation, detect_isolation, run_child
 from generator.run.static import check_source
+from generator.schemas import SchemaSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,9 @@ def site_prefix(tool: Tool, example: str) -> str:
     return f"files/{key.plugin}/{key.provider}/{key.tool}/{example}/"
 
 
-def _execute(job: Job, slot: int, options: RunOptions, isolation: Isolation, schemas: Any) -> ExampleRun:
+def _execute(
+    job: Job, slot: int, options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
+) -> ExampleRun:
     tool, example = job.tool, job.example
     prefix = site_prefix(tool, example.name)
     payload = {
@@ -124,15 +127,15 @@ def _static(loaded: LoadedPlugin, tool: Tool) -> list[Diagnostic]:
     return check_source(resolved.path.read_bytes(), loaded.display_path(resolved.relative))
 
 
-def _schemas_digest(schemas: Any) -> str:
+def _schemas_digest(schemas: SchemaSet | None) -> str:
     digest = hashlib.sha256()
-    for hosted in getattr(schemas, "hosted", ()):
-        digest.update(bytes(getattr(hosted, "content", b"")))
+    for hosted in schemas.hosted if schemas is not None else ():
+        digest.update(hosted.content)
     return digest.hexdigest()
 
 
 def plan(
-    plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: Any
+    plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
 ) -> tuple[list[Job], list[Diagnostic]]:
     """Every job to run, plus findings met while planning (environments, examples, static checks)."""
     jobs: list[Job] = []
@@ -186,7 +189,9 @@ def _describe(job: Job, run: ExampleRun) -> str:
     return f"{job.tool.key} {job.example.name}: {state} ({run.duration:.1f} s)"
 
 
-def run_plugins(plugins: Sequence[LoadedPlugin], options: RunOptions, schemas: Any = None) -> RunReport:
+def run_plugins(
+    plugins: Sequence[LoadedPlugin], options: RunOptions, schemas: SchemaSet | None = None
+) -> RunReport:
     """Run every example of every tool of `plugins` and check what came back."""
     # Children run in their own working folders: a relative cache path would not reach them.
     options = replace(options, cache_dir=options.cache_dir.absolute())
