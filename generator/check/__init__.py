@@ -15,7 +15,17 @@ from typing import Any
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import LoadedPlugin
 
-CHECK_MODULES: tuple[str, ...] = ()
+CHECK_MODULES: tuple[str, ...] = (
+    "schema",
+    "manifest",
+    "provider",
+    "tool",
+    "parameters",
+    "locales",
+    "submission",
+    "dependencies",
+    "python",
+)
 
 
 @dataclass(frozen=True)
