@@ -20,6 +20,15 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.load.package",
     "generator.load.crawl",
     "generator.check",
+    "generator.check.schema",
+    "generator.check.manifest",
+    "generator.check.provider",
+    "generator.check.tool",
+    "generator.check.parameters",
+    "generator.check.locales",
+    "generator.check.submission",
+    "generator.check.dependencies",
+    "generator.check.python",
 )
 
 

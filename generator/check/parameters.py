@@ -145,7 +145,9 @@ def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any]) -> Iterator
         return
     if kind in SELECTS and isinstance(default, list) != multiple:
         yield MULTIPLE_DEFAULT.at(
-            tool.at("parameters", index, "default"), multiple=multiple, kind=kind_of(default)
+            tool.at("parameters", index, "default"),
+            multiple=yaml_spelling(multiple),
+            kind=kind_of(default),
         )
         return
     items = default if isinstance(default, list) else [default]
@@ -187,7 +189,7 @@ def _default_types(tool: YamlDocument, index: int, kind: str, items: list[Any]) 
         if wrong:
             yield DEFAULT_WRONG_TYPE.at(
                 tool.at("parameters", index, "default"),
-                value=repr(item),
+                value=repr(item) if isinstance(item, str) else yaml_spelling(item),
                 type=kind,
                 kind=kind_of(item),
                 expected=" or ".join(_TYPE_WORDS[t] for t in expected),

@@ -118,7 +118,7 @@ that the plugin needs an upgrade instead of meeting errors.
 )
 TOO_MANY_FILES = rule(
     "U007",
-    "too-many-files",
+    "package-file-count",
     _E,
     "the package would hold {count} files; the marketplace accepts at most {limit}",
     "Exclude what is not needed at run time with a .difyignore file.",
