@@ -309,9 +309,32 @@ def validator(name: str, context: CheckContext | None = None) -> jsonschema.Draf
     data = schema_data(name, context)
     entry = _COMPILED.get(id(data))
     if entry is None or entry[0] is not data:
-        entry = (data, jsonschema.Draft7Validator(data))
+        entry = (data, jsonschema.Draft7Validator(inline_definitions(data)))
         _COMPILED[id(data)] = entry
     return entry[1]
+
+
+def inline_definitions(schema: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `schema` with its local `#/definitions/...` references replaced by their targets.
+
+    Resolving a `$ref` on every visit dominates validation time; the registry's own schemas use
+    local, non-recursive definitions only, so they can be expanded once up front.
+    """
+    definitions = schema.get("definitions", {})
+
+    def expand(node: Any, depth: int) -> Any:
+        if isinstance(node, list):
+            return [expand(item, depth) for item in node]
+        if not isinstance(node, dict):
+            return node
+        target = node.get("$ref")
+        prefix = "#/definitions/"
+        name = target.removeprefix(prefix) if isinstance(target, str) else ""
+        if isinstance(target, str) and target.startswith(prefix) and name in definitions and depth < 20:
+            return expand(definitions[name], depth + 1)
+        return {key: expand(value, depth) for key, value in node.items()}
+
+    return {key: expand(value, 0) for key, value in schema.items()}
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:

@@ -422,6 +422,9 @@ class _Builder:
         frame.container[text] = value
 
     def _scalar(self, event: yaml.ScalarEvent, pointer: str) -> Any:
+        # Fast path: quoted and block scalars without a tag are strings; most manifest values are.
+        if event.style and not (event.tag and event.tag != "!"):
+            return event.value
         if event.tag and event.tag != "!":
             tag = event.tag
             self._check_tag(tag, event, pointer, "tag:yaml.org,2002:str")
@@ -429,6 +432,8 @@ class _Builder:
             tag = self._constructor.resolve(  # type: ignore[no-untyped-call]
                 yaml.ScalarNode, event.value, event.implicit
             )
+        if tag == "tag:yaml.org,2002:str":
+            return event.value
         if tag == "tag:yaml.org,2002:timestamp":
             return event.value  # keep dates as written: manifests are JSON data, not Python objects
         if tag not in _CORE_TAGS or tag == "tag:yaml.org,2002:merge":
