@@ -87,3 +87,11 @@ def test_every_check_module_registers_its_rules() -> None:
     from generator.rules import RULE_MODULES
 
     assert {f"generator.check.{name}" for name in CHECK_MODULES} <= set(RULE_MODULES)
+
+
+def test_documentation_lists_every_rule(repo: Path) -> None:
+    """The validation page's rule tables name every rule with its current severity."""
+    page = (repo / "registry" / "docs" / "validation.md").read_text(encoding="utf-8")
+    for code, rule in all_rules().items():
+        if code.startswith(OUR_PREFIXES):
+            assert f"| {code} | `{rule.name}` | {rule.severity.value} |" in page
