@@ -29,6 +29,7 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.check.submission",
     "generator.check.dependencies",
     "generator.check.python",
+    "generator.run.runner",
 )
 
 

@@ -37,6 +37,7 @@ PLUGIN_KINDS: tuple[str, ...] = (
 # Provider YAMLs of these kinds list child YAMLs under the same key.
 _CHILD_LISTS = {"tools": "tools", "datasources": "datasources"}
 MAX_PLUGIN_YAML_FILES = 5000
+EXAMPLES_SUFFIX = ".examples.yaml"
 
 MISSING_FILE = rule(
     "F001",
@@ -224,7 +225,8 @@ def _list(value: Any) -> list[Any]:
 
 def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     """Load one plugin folder. Never raises for bad content: problems become findings."""
-    crawl = _Crawl(root, display)
+    # Later stages run child processes in other working folders: keep the root absolute.
+    crawl = _Crawl(root.absolute(), display)
     manifest_path = root / "manifest.yaml"
     if not manifest_path.is_file():
         crawl.diagnostics.append(
@@ -449,6 +451,8 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
             continue
         for candidate in sorted(base.glob("*.y*ml"))[:MAX_PLUGIN_YAML_FILES]:
             relative = candidate.relative_to(crawl.root).as_posix()
+            if relative.endswith(EXAMPLES_SUFFIX):  # examples files sit beside tool YAMLs by design
+                continue
             if relative in crawl.documents or candidate.is_symlink() or not candidate.is_file():
                 continue
             document = read_yaml(candidate.read_bytes()[: 1 << 20], crawl.shown(relative))

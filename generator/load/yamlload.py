@@ -212,7 +212,10 @@ class YamlDocument:
 
 def escape_token(token: str | int) -> str:
     """One JSON pointer reference token (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
 
 
 def pointer_of(*parts: str | int) -> str:
@@ -422,9 +425,8 @@ class _Builder:
         frame.container[text] = value
 
     def _scalar(self, event: yaml.ScalarEvent, pointer: str) -> Any:
-        # Fast path: quoted and block scalars without a tag are strings; most manifest values are.
-        if event.style and not (event.tag and event.tag != "!"):
-            return event.value
+        if event.style and event.tag is None:
+            return event.value  # quoted and block scalars without a tag are text: the common case
         if event.tag and event.tag != "!":
             tag = event.tag
             self._check_tag(tag, event, pointer, "tag:yaml.org,2002:str")
@@ -432,11 +434,9 @@ class _Builder:
             tag = self._constructor.resolve(  # type: ignore[no-untyped-call]
                 yaml.ScalarNode, event.value, event.implicit
             )
-        if tag == "tag:yaml.org,2002:str":
-            return event.value
         if tag == "tag:yaml.org,2002:timestamp":
             return event.value  # keep dates as written: manifests are JSON data, not Python objects
-        if tag not in _CORE_TAGS or tag == "tag:yaml.org,2002:merge":
+        if tag == "tag:yaml.org,2002:str" or tag not in _CORE_TAGS or tag == "tag:yaml.org,2002:merge":
             return event.value
         node = yaml.ScalarNode(tag, event.value, None, None, event.style)
         try:

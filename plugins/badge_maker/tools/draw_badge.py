@@ -1,0 +1,16 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+from .pixels import badge_for
+
+
+class DrawBadgeTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage, None, None]:
+        name, content, width, height = badge_for(tool_parameters)
+        yield self.create_blob_message(content, meta={"mime_type": "image/png", "filename": name})
+        yield self.create_variable_message("width", width)
+        yield self.create_variable_message("height", height)
+        yield self.create_text_message(f"{name}: {width}x{height} PNG, {len(content)} bytes")

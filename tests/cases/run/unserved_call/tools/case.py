@@ -1,0 +1,13 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class CaseTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        try:
+            self.session.app.fetch_app("some-app")
+        except Exception as problem:
+            yield self.create_text_message(f"failed: {problem}")

@@ -1,0 +1,207 @@
+"""Bad and hostile tools under tests/cases/run/<case>/ each end in their finding, within the limits,
+with no process left behind, no connection made, nothing written outside and no secret read."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from referencing import Registry, Resource
+
+from generator.diagnostics import Diagnostic
+from generator.load.crawl import load_plugin
+from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
+from tests.conftest import REFERENCE_SCHEMAS, REPO, SHARED
+
+CASES = REPO / "tests" / "cases" / "run"
+LIMITS = Limits(
+    timeout=10, cpu_seconds=9, memory_bytes=1024**3, max_messages=2000, max_output_bytes=8 * 1024**2
+)
+SECRET = "dify-registry-test-secret-value"
+ESCAPES = [Path("/tmp/dify-registry-escape-marker"), REPO.parent / "dify-registry-escape-marker"]
+MARKER = b"dify-registry-outliving-child-marker"
+
+pytestmark = pytest.mark.xdist_group("runner")
+
+
+@dataclass
+class Schemas:
+    """The part of the schema registry the runner uses: a referencing.Registry of Dify's schemas."""
+
+    registry: Registry[Any]
+
+
+def reference_schemas() -> Schemas:
+    resources = []
+    for path in sorted(REFERENCE_SCHEMAS.glob("*.json")):
+        name = path.stem
+        resources.append(
+            (f"https://dify.ai/schemas/v1/{name}.json", Resource.from_contents(json.loads(path.read_text())))
+        )
+    return Schemas(Registry().with_resources(resources))
+
+
+@dataclass
+class Outcome:
+    runs: dict[str, list[ExampleRun]]
+    findings: dict[str, list[Diagnostic]]
+    connections: list[str]
+
+
+def _listener() -> tuple[socket.socket, list[str]]:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.2)
+    accepted: list[str] = []
+
+    def accept() -> None:
+        while server.fileno() != -1:
+            try:
+                connection, address = server.accept()
+            except (TimeoutError, OSError):
+                continue
+            accepted.append(str(address))
+            connection.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return server, accepted
+
+
+@pytest.fixture(scope="session")
+def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
+    """Every case run once, together, in parallel, sharing one environment."""
+    folder = tmp_path_factory.mktemp("cases")
+    server, accepted = _listener()
+    names = sorted(p.name for p in CASES.iterdir() if (p / "manifest.yaml").is_file())
+    plugins = []
+    for name in names:
+        root = CASES / name
+        if name == "socket_connect":
+            root = folder / name
+            shutil.copytree(CASES / name, root)
+            examples = root / "tools" / "case.examples.yaml"
+            port = server.getsockname()[1]
+            examples.write_text(yaml.safe_dump({"examples": [{"name": "run", "inputs": {"port": port}}]}))
+        plugins.append(load_plugin(root, name))
+    os.environ["DIFY_REGISTRY_TEST_SECRET"] = SECRET
+    try:
+        options = RunOptions(cache_dir=tmp_path_factory.mktemp("cache"), limits=LIMITS, jobs=2)
+        report = run_plugins(plugins, options, reference_schemas())
+    finally:
+        del os.environ["DIFY_REGISTRY_TEST_SECRET"]
+        server.close()
+    findings: dict[str, list[Diagnostic]] = {name: [] for name in names}
+    for finding in all_findings(report):
+        findings[finding.file.split("/", 1)[0]].append(finding)
+    runs = {name: [r for r in report.runs if r.tool.plugin == name] for name in names}
+    return Outcome(runs, findings, accepted)
+
+
+def _expected(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((CASES / name / "expected.yaml").read_text())
+    return data
+
+
+CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "expected.yaml").is_file())
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_case_finding(outcome: Outcome, name: str) -> None:
+    """Each case produces its expected findings (and only error findings it expects)."""
+    expected = _expected(name)
+    rules = {f.rule for f in outcome.findings[name]}
+    if "rules" in expected:
+        assert set(expected["rules"]) <= rules, outcome.findings[name]
+        unexpected_errors = {f.rule for f in outcome.findings[name] if f.severity.rank == 2} - set(
+            expected["rules"]
+        )
+        assert not unexpected_errors, outcome.findings[name]
+    else:
+        assert rules & set(expected["rules_any"]), outcome.findings[name]
+    assert [run.passed for run in outcome.runs[name]] == [expected["passed"]]
+    assert outcome.runs[name][0].smoke is expected.get("smoke", False)
+    if "line" in expected:
+        crash = next(f for f in outcome.findings[name] if f.rule == "R001")
+        assert (crash.file, crash.line) == (f"{name}/tools/case.py", expected["line"])
+
+
+def test_limits_hold(outcome: Outcome) -> None:
+    """No run took much longer than its wall-clock limit."""
+    for runs in outcome.runs.values():
+        for run in runs:
+            assert run.duration < LIMITS.timeout + 3, run
+
+
+def test_no_process_survives(outcome: Outcome) -> None:
+    """Children started with setsid or double fork are gone when the run ends."""
+    survivors = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if MARKER in (entry / "cmdline").read_bytes():
+                    survivors.append(entry.name)
+            except OSError:
+                continue
+    assert outcome.runs["outliving_children"][0].passed
+    assert survivors == []
+
+
+def test_no_connection_arrives(outcome: Outcome) -> None:
+    """A tool connecting to a listener of the machine never reaches it."""
+    assert outcome.connections == []
+    assert "refused" in outcome.runs["socket_connect"][0].outputs["text"]
+
+
+def test_nothing_written_outside(outcome: Outcome) -> None:
+    """Writes to /tmp, above the plugin and to the repository's parent land nowhere real."""
+    assert outcome.runs["write_outside"][0].passed
+    assert [p for p in ESCAPES if p.exists()] == []
+
+
+def test_no_secret_from_the_environment(outcome: Outcome) -> None:
+    """The child's environment holds none of the caller's variables."""
+    seen = json.dumps(dict(outcome.runs["env_secrets"][0].outputs))
+    assert SECRET not in seen
+    assert "PATH" in seen
+
+
+def test_good_plugin_passes_with_uploads_and_input_files(outcome: Outcome) -> None:
+    """Every message kind, input files, file.upload and storage work through the real SDK."""
+    run = outcome.runs["good_basic"][0]
+    assert run.passed, outcome.findings["good_basic"]
+    assert run.outputs["story"] == "once upon"
+    assert "https://dify.ai/files/good_basic/basic/echo/hello/1.txt" in run.outputs["text"]
+    assert [f.path.read_bytes() for f in run.files] == [b"\x89PNG fake", b"hello"]
+    assert run.python.startswith("3.12")
+
+
+def test_seed_bug_is_the_case(outcome: Outcome) -> None:
+    """The unyielded case is the seed documents' Complex Structure Example, flagged once per call."""
+    seed = "\n".join(p.read_text() for p in (SHARED / "seeds").glob("*.txt"))
+    assert 'self.create_variable_message("name", user_data["name"])' in seed
+    static = [f for f in outcome.findings["unyielded"] if f.rule == "R020"]
+    assert [f.line for f in static] == [12, 13, 14]
+
+
+def test_cached_runs_are_not_repeated(outcome: Outcome, tmp_path: Path) -> None:
+    """An unchanged tool is served from the cache; a changed one runs again."""
+    root = tmp_path / "plugin"
+    shutil.copytree(CASES / "prints_stdout", root)
+    options = RunOptions(cache_dir=tmp_path / "cache", limits=LIMITS, jobs=1)
+    first = run_plugins([load_plugin(root, "p")], options)
+    again = run_plugins([load_plugin(root, "p")], options)
+    assert [r.cached for r in first.runs + again.runs] == [False, True]
+    source = root / "tools" / "case.py"
+    source.write_text(source.read_text().replace("printed", "changed"))
+    changed = run_plugins([load_plugin(root, "p")], options)
+    assert not changed.runs[0].cached
+    assert changed.runs[0].outputs["text"] == "changed"
