@@ -21,7 +21,6 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.load.crawl",
     "generator.check",
     "generator.run.runner",
-    "generator.check.output_schema",
     "generator.schemas.load",
     "generator.schemas.lock",
 )
@@ -95,6 +94,9 @@ def all_rules() -> dict[str, Rule]:
     """Every rule the project defines, by code, in code order."""
     for module in RULE_MODULES:
         importlib.import_module(module)
+    from generator.check import check_modules
+
+    check_modules()
     return dict(sorted(_RULES.items()))
 
 

@@ -1,7 +1,7 @@
 """The check stage: rules over a loaded plugin, returning findings.
 
 Each check module exposes `check(loaded, context) -> Iterable[Diagnostic]` and defines its rules at
-import time. `CHECKS` lists them in the order they run; adding a module is adding a line here.
+import time. `CHECK_MODULES` lists them in the order they run; adding a module is adding a line here.
 """
 
 from __future__ import annotations
@@ -10,12 +10,26 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import LoadedPlugin
 
-CHECK_MODULES: tuple[str, ...] = ("output_schema",)
+if TYPE_CHECKING:
+    from generator.schemas import SchemaSet
+
+CHECK_MODULES: tuple[str, ...] = (
+    "schema",
+    "manifest",
+    "provider",
+    "tool",
+    "parameters",
+    "locales",
+    "submission",
+    "dependencies",
+    "python",
+    "output_schema",
+)
 
 
 @dataclass(frozen=True)
@@ -23,20 +37,21 @@ class CheckContext:
     """Options and shared read-only data for every check."""
 
     submission: bool = False
-    # The schema registry (generator.schemas) once available; typed loosely to keep stages apart.
-    schemas: Any = None
+    # The hosted schemas `$ref`s resolve against; None means the schemas shipped with the generator.
+    schemas: SchemaSet | None = None
 
 
 CheckFunction = Callable[[LoadedPlugin, CheckContext], Iterable[Diagnostic]]
 
 
-def _modules() -> list[ModuleType]:
+def check_modules() -> list[ModuleType]:
+    """The check modules, imported (which also registers their rules)."""
     return [importlib.import_module(f"generator.check.{name}") for name in CHECK_MODULES]
 
 
 def check_plugin(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
     """Every finding for one plugin: loading findings plus every check's."""
     findings = list(loaded.diagnostics)
-    for module in _modules():
+    for module in check_modules():
         findings.extend(module.check(loaded, context))
     return findings

@@ -1,0 +1,79 @@
+"""Helpers shared by the check modules: documents by role, files named inside a plugin."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
+from generator.load.paths import resolve_inside
+from generator.load.yamlload import YamlDocument
+from generator.rules import Rule
+
+ASSETS = "_assets"
+
+
+def documents(loaded: LoadedPlugin, role: str) -> Iterator[tuple[str, YamlDocument]]:
+    """The readable mapping documents of one role, in loading order."""
+    for relative, document in loaded.documents.items():
+        if loaded.roles.get(relative) == role and isinstance(document.data, dict):
+            yield relative, document
+
+
+def dig(data: Any, *parts: str) -> Any:
+    """The value at a path of keys, or None where a level is missing or not a mapping."""
+    for part in parts:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(part)
+    return data
+
+
+def kind_of(value: Any) -> str:
+    """How a YAML value reads, for messages: 'a boolean', 'an integer', ..."""
+    if value is None:
+        return "null"
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list"}
+    return names.get(type(value), "a mapping" if isinstance(value, dict) else type(value).__name__)
+
+
+def check_asset(
+    loaded: LoadedPlugin,
+    where: Location,
+    icon: Any,
+    missing: Rule,
+    what: str,
+    severity: Severity | None = None,
+) -> list[Diagnostic]:
+    """An icon named by a manifest must be a file in `_assets/` (Dify looks nowhere else)."""
+    if not isinstance(icon, str) or not icon:
+        return []  # absent or mistyped icons are the schema's findings
+    resolved = resolve_inside(loaded.root, f"{ASSETS}/{icon}")
+    if resolved.path is None:
+        return [PATH_ESCAPES.at(where, severity, what=what, path=icon, problem=resolved.problem)]
+    if not resolved.path.is_file():
+        return [missing.at(where, severity, path=f"{ASSETS}/{icon}")]
+    return []
+
+
+def check_source(
+    loaded: LoadedPlugin,
+    document: YamlDocument,
+    missing: Rule,
+    not_python: Rule,
+    what: str,
+) -> list[Diagnostic]:
+    """`extra.python.source` must name a `.py` file inside the plugin: the SDK imports it."""
+    source = dig(document.data, "extra", "python", "source")
+    if not isinstance(source, str) or not source:
+        return []  # the schema reports a missing or mistyped source
+    where = document.at("extra", "python", "source")
+    resolved = resolve_inside(loaded.root, source)
+    if resolved.path is None:
+        return [PATH_ESCAPES.at(where, what=what, path=source, problem=resolved.problem)]
+    if not source.endswith(".py"):
+        return [not_python.at(where, path=source)]
+    if not resolved.path.is_file():
+        return [missing.at(where, path=source)]
+    return []

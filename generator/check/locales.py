@@ -1,0 +1,113 @@
+"""Locale keys of i18n texts: misspelled keys lose their text, unknown ones are ignored by the SDK."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from generator.check import CheckContext
+from generator.diagnostics import Diagnostic, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.yamlload import YamlDocument, escape_token
+from generator.model import LANGUAGES
+from generator.rules import rule
+
+# Spellings people use for the four languages the SDK reads, by lowercased form with `_`.
+_MEANT = {language.lower(): language for language in LANGUAGES} | {
+    "zh_cn": "zh_Hans",
+    "zh": "zh_Hans",
+    "zh_sg": "zh_Hans",
+    "zh_hans_cn": "zh_Hans",
+    "cn": "zh_Hans",
+    "en": "en_US",
+    "ja": "ja_JP",
+    "jp": "ja_JP",
+    "pt": "pt_BR",
+}
+_LOCALE_SHAPE = re.compile(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4}){0,2}$")
+# A well-formed BCP 47-like key in Dify's style (language_Script or language_REGION).
+_WELL_FORMED = re.compile(r"^[a-z]{2,3}(_[A-Z][a-z]{3})?(_[A-Z]{2}|_\d{3})?$")
+# JSON Schemas inside a tool YAML describe data, not texts.
+_SKIPPED = ("output_schema", "input_schema")
+
+NON_CANONICAL = rule(
+    "L003",
+    "non-canonical-locale",
+    Severity.WARNING,
+    "locale key {key} is not one Dify reads; did you mean {meant}?",
+    "Rename the key to {meant}: Dify ignores {key}, so this text is never shown.",
+    """
+Dify reads exactly four locale keys: `en_US`, `zh_Hans`, `ja_JP` and `pt_BR`, spelled with this
+case. A key such as `zh_CN`, `ja_Jp` or `en_us` is ignored, so the translation is lost and users
+see the English text instead.
+""",
+)
+UNKNOWN_LOCALE = rule(
+    "L004",
+    "unknown-locale",
+    Severity.INFO,
+    "locale key {key} is ignored by Dify, which shows en_US, zh_Hans, ja_JP and pt_BR only",
+    "Keep it if you like; Dify does not show it today.",
+    """
+The text has a translation in a language Dify does not offer yet (for example `zh_Hant`, `ko_KR` or
+`de_DE`). The SDK drops such keys when it reads the plugin; the text is harmless but unused.
+""",
+)
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Every i18n mapping of every manifest, provider and tool YAML."""
+    for relative, document in loaded.documents.items():
+        if loaded.roles.get(relative) in ("manifest", "tools provider", "tool"):
+            yield from _walk(document)
+
+
+def meant_locale(key: str) -> str | None:
+    """The canonical key a misspelled locale key stands for, if any."""
+    return _MEANT.get(key.replace("-", "_").lower())
+
+
+def is_i18n(value: Any) -> bool:
+    """A mapping whose keys all look like locales, at least one of them a Dify language."""
+    if not isinstance(value, dict) or not value:
+        return False
+    keys = [k for k in value if isinstance(k, str)]
+    return (
+        len(keys) == len(value)
+        and all(_LOCALE_SHAPE.match(k) for k in keys)
+        and any(meant_locale(k) for k in keys)
+    )
+
+
+def _walk(document: YamlDocument) -> Iterator[Diagnostic]:
+    stack: list[tuple[str, Any]] = [("", document.data)]
+    while stack:
+        pointer, value = stack.pop()
+        if is_i18n(value):
+            yield from _keys(document, pointer, value)
+            continue
+        if isinstance(value, dict):
+            stack.extend(
+                (f"{pointer}/{escape_token(k)}", v) for k, v in value.items() if not _skipped(pointer, k)
+            )
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", v) for i, v in enumerate(value))
+
+
+def _skipped(pointer: str, key: str) -> bool:
+    return key in _SKIPPED or pointer.endswith("/input_schema")
+
+
+def _keys(document: YamlDocument, pointer: str, texts: dict[str, Any]) -> Iterator[Diagnostic]:
+    for key in texts:
+        if key in LANGUAGES:
+            continue
+        where = document.locate(f"{pointer}/{escape_token(key)}", key=True)
+        meant = meant_locale(key)
+        if meant is not None:
+            yield NON_CANONICAL.at(where, key=key, meant=meant)
+        elif _WELL_FORMED.match(key):
+            yield UNKNOWN_LOCALE.at(where, key=key)
+        else:
+            yield NON_CANONICAL.at(where, key=key, meant="one of " + ", ".join(LANGUAGES))

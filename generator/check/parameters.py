@@ -1,0 +1,206 @@
+"""Tool parameter rules beyond the schema: names, options, defaults, `multiple`, LLM descriptions."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable, Iterator
+from typing import Any
+
+from generator.check import CheckContext
+from generator.check.common import documents, kind_of
+from generator.diagnostics import Diagnostic, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.yamlload import YamlDocument
+from generator.rules import rule
+
+SELECTS = ("select", "dynamic-select")
+# The Python type a default must have for each parameter type; other types take any JSON value.
+DEFAULT_KINDS: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "secret-input": (str,),
+    "select": (str,),
+    "dynamic-select": (str,),
+    "date": (str,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "checkbox": (bool,),
+}
+
+DUPLICATE_NAME = rule(
+    "A004",
+    "duplicate-parameter-name",
+    Severity.WARNING,
+    "parameter {name} is declared again (first at line {first_line})",
+    "Rename or remove one of them: a tool receives one value per name.",
+    """
+Two parameters of one tool share a `name`. The tool receives its inputs as a mapping by name, so only
+one value reaches it, and the workflow editor shows two fields for one input.
+""",
+)
+OPTION_NOT_STRING = rule(
+    "A005",
+    "option-value-not-string",
+    Severity.WARNING,
+    "option value {raw} is read by YAML as {kind}; Dify turns it into the string {coerced!r}",
+    "Quote the value (value: '{raw}') so the tool receives exactly the text you wrote.",
+    """
+Dify converts every option `value` to a string with Python's `str()`. YAML reads unquoted `false`,
+`no`, `1` or `1.0` as a boolean or a number, so `value: false` (Norway's country code NO, written
+`no`, is a classic) reaches the tool as the string `False`, not `false` or `no`.
+""",
+)
+DEFAULT_WRONG_TYPE = rule(
+    "A006",
+    "default-wrong-type",
+    Severity.WARNING,
+    "default {value} of a {type} parameter is {kind}",
+    "Write the default with the parameter's type: {expected}.",
+    """
+A parameter's `default` does not have the type of the parameter: a quoted `'true'` on a boolean, a
+number on a string or select parameter, text on a number. Dify passes the default as written, so the
+tool receives a value of an unexpected type, and the editor may show the field empty.
+""",
+)
+DEFAULT_NOT_OPTION = rule(
+    "A007",
+    "default-not-in-options",
+    Severity.WARNING,
+    "default {value} is not one of the options ({options})",
+    "Make the default one of the option values, or add it as an option.",
+    """
+The `default` of a select parameter is not among its option values (compared as Dify does, after
+turning values into strings). The editor then shows no option selected while the tool receives a
+value the user cannot pick.
+""",
+)
+MULTIPLE_NOT_SELECT = rule(
+    "A008",
+    "multiple-not-allowed",
+    Severity.ERROR,
+    "`multiple: true` on a {type} parameter; only select and dynamic-select allow it",
+    "Remove `multiple`, or make the parameter a select or dynamic-select.",
+    """
+The SDK allows `multiple` only on `select` and `dynamic-select` parameters and refuses the tool
+otherwise.
+""",
+)
+MULTIPLE_DEFAULT = rule(
+    "A009",
+    "multiple-default-shape",
+    Severity.ERROR,
+    "default must be a list exactly when `multiple` is true (multiple: {multiple}, default: {kind})",
+    "With `multiple: true` write the default as a list of option values; without it, as one value.",
+    """
+For select and dynamic-select parameters the SDK checks that `default` is a list if and only if
+`multiple` is true, and refuses the tool otherwise.
+""",
+)
+LLM_DESCRIPTION_MISSING = rule(
+    "A010",
+    "llm-description-missing",
+    Severity.WARNING,
+    "parameter {name} is filled by a model (form: llm) but has no llm_description",
+    "Add `llm_description`: tell the model what to put into this parameter.",
+    """
+Parameters with `form: llm` are filled by a language model from the conversation. The model sees the
+`llm_description`; without it, it has only the name to guess from and fills the value poorly.
+""",
+)
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Findings for every parameter of every tool."""
+    for _relative, tool in documents(loaded, "tool"):
+        specs = tool.data.get("parameters")
+        if not isinstance(specs, list):
+            continue
+        seen: dict[str, int] = {}
+        for index, spec in enumerate(specs):
+            if not isinstance(spec, dict):
+                continue
+            name = spec.get("name")
+            if isinstance(name, str):
+                if name in seen:
+                    where = tool.at("parameters", index, "name")
+                    yield DUPLICATE_NAME.at(where, name=name, first_line=seen[name])
+                else:
+                    seen[name] = tool.at("parameters", index, "name").line
+            yield from _parameter(tool, index, spec)
+
+
+def dify_string(value: Any) -> str:
+    """The string Dify makes of an option value (Python's `str`)."""
+    return value if isinstance(value, str) else str(value)
+
+
+def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any]) -> Iterator[Diagnostic]:
+    kind = spec.get("type")
+    multiple = spec.get("multiple") is True
+    default = spec.get("default")
+    if spec.get("form") == "llm" and not spec.get("llm_description"):
+        yield LLM_DESCRIPTION_MISSING.at(tool.at("parameters", index), name=spec.get("name"))
+    if multiple and isinstance(kind, str) and kind not in SELECTS:
+        yield MULTIPLE_NOT_SELECT.at(tool.at("parameters", index, "multiple"), type=kind)
+    values = yield from _options(tool, index, spec.get("options"))
+    if default is None or not isinstance(kind, str):
+        return
+    if kind in SELECTS and isinstance(default, list) != multiple:
+        yield MULTIPLE_DEFAULT.at(
+            tool.at("parameters", index, "default"),
+            multiple=yaml_spelling(multiple),
+            kind=kind_of(default),
+        )
+        return
+    items = default if isinstance(default, list) else [default]
+    yield from _default_types(tool, index, kind, items)
+    if kind == "select" and values:
+        for item in items:
+            if not isinstance(item, dict | list) and dify_string(item) not in values:
+                yield DEFAULT_NOT_OPTION.at(
+                    tool.at("parameters", index, "default"),
+                    value=item,
+                    options=", ".join(sorted(values)),
+                )
+
+
+def _options(tool: YamlDocument, index: int, options: Any) -> Generator[Diagnostic, None, set[str]]:
+    """Report option values YAML reads as non-strings; return the values as Dify sees them."""
+    values: set[str] = set()
+    if not isinstance(options, list):
+        return values
+    for position, option in enumerate(options):
+        if not isinstance(option, dict) or "value" not in option:
+            continue
+        raw = option["value"]
+        values.add(dify_string(raw))
+        if not isinstance(raw, str):
+            where = tool.at("parameters", index, "options", position, "value")
+            yield OPTION_NOT_STRING.at(
+                where, raw=yaml_spelling(raw), kind=kind_of(raw), coerced=dify_string(raw)
+            )
+    return values
+
+
+def _default_types(tool: YamlDocument, index: int, kind: str, items: list[Any]) -> Iterator[Diagnostic]:
+    expected = DEFAULT_KINDS.get(kind)
+    if expected is None:
+        return
+    for item in items:
+        wrong = not isinstance(item, expected) or (bool not in expected and isinstance(item, bool))
+        if wrong:
+            yield DEFAULT_WRONG_TYPE.at(
+                tool.at("parameters", index, "default"),
+                value=repr(item) if isinstance(item, str) else yaml_spelling(item),
+                type=kind,
+                kind=kind_of(item),
+                expected=" or ".join(_TYPE_WORDS[t] for t in expected),
+            )
+
+
+_TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false (unquoted)"}
+
+
+def yaml_spelling(value: Any) -> str:
+    """A scalar as YAML writes it (`false`, not Python's `False`)."""
+    if value is None:
+        return "null"
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -1,0 +1,394 @@
+"""Validate manifests, provider and tool YAMLs against the registry's published JSON Schemas.
+
+Each subschema names the rule its failures belong to with an `x-rule` keyword (ignored by editors),
+so every schema error becomes a stable finding at the file, line and column of the offending value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from generator.check import CheckContext
+from generator.check.common import documents
+from generator.cli import BrokenRegistry
+from generator.diagnostics import Diagnostic, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.yamlload import YamlDocument, pointer_of
+from generator.rules import Rule, rule
+
+SCHEMA_BASE = "https://dify.ai/schemas/v1/"
+SCHEMA_ROOT = Path(__file__).resolve().parents[2] / "schemas" / "v1"
+# Which published schema each loaded role is checked against.
+ROLE_SCHEMAS = {"manifest": "plugin_manifest", "tools provider": "tool_provider", "tool": "tool"}
+
+_E = Severity.ERROR
+RULES: dict[str, Rule] = {
+    r.code: r
+    for r in (
+        rule(
+            "M001",
+            "manifest-schema",
+            _E,
+            "manifest: {detail}",
+            "Compare with the published schema plugin_manifest.json; required fields and types are fixed.",
+            """
+The manifest lacks a field Dify requires (`version`, `type`, `author`, `name`, `label`, `description`,
+`icon`, `created_at`, `resource`, `plugins`, `meta`), or a field has the wrong type. The plugin SDK
+reads the manifest into a typed model and the daemon validates it on install, so such a manifest is
+refused.
+""",
+        ),
+        rule(
+            "M002",
+            "invalid-version",
+            _E,
+            "invalid version: {detail}",
+            "Write a quoted version of three numbers such as '0.0.1' or '1.2.3-beta'.",
+            """
+`version` and `meta.version` must match `^\\d{1,4}(\\.\\d{1,4}){2}(-\\w{1,16})?$`: three dotted
+numbers of at most four digits, optionally followed by a dash and a short suffix. The daemon refuses
+other forms. Unquoted `1.0` is read by YAML as a number and fails too.
+""",
+        ),
+        rule(
+            "M003",
+            "invalid-author",
+            _E,
+            "invalid author: {detail}",
+            "Use lowercase letters, digits, `_` and `-` only (at most 64 characters).",
+            """
+The daemon accepts a manifest `author` matching `^[a-z0-9_-]{1,64}$`. The SDK also allows uppercase
+letters, but the daemon does not, so a plugin whose author has capitals cannot be installed.
+""",
+        ),
+        rule(
+            "M004",
+            "invalid-plugin-name",
+            _E,
+            "invalid plugin name: {detail}",
+            "Use lowercase letters, digits, `_` and `-` only (at most 128 characters).",
+            """
+The manifest `name` identifies the plugin and must match `^[a-z0-9_-]{1,128}$`.
+""",
+        ),
+        rule(
+            "M005",
+            "invalid-icon-name",
+            _E,
+            "invalid icon: {detail}",
+            "Name a file in `_assets/` with at most 128 characters.",
+            """
+`icon` is required and, like `icon_dark`, is a file name under `_assets/` of at most 128 characters.
+""",
+        ),
+        rule(
+            "M006",
+            "invalid-tag",
+            _E,
+            "invalid tag: {detail}",
+            "Use search, image, videos, weather, finance, design, travel, social, news, medical, "
+            "productivity, "
+            "education, business, entertainment, utilities, agent, rag, other or trigger.",
+            """
+Manifest `tags` are marketplace categories from a fixed list: search, image, videos, weather,
+finance, design, travel, social, news, medical, productivity, education, business, entertainment,
+utilities, agent, rag, other, trigger. The daemon refuses other values.
+""",
+        ),
+        rule(
+            "M007",
+            "invalid-resource",
+            _E,
+            "invalid resource or permission: {detail}",
+            "`resource.memory` is a number of bytes; permissions are booleans; "
+            "storage size is 1024..1073741824.",
+            """
+`resource` declares memory (bytes, an integer) and the permissions the plugin asks for (`tool`,
+`model`, `node`, `endpoint`, `app`, `storage`). Each permission's `enabled` is a boolean, and the
+storage `size` must lie between 1024 bytes and 1 GiB. The SDK refuses values outside these.
+""",
+        ),
+        rule(
+            "M008",
+            "invalid-arch",
+            _E,
+            "invalid architecture: {detail}",
+            "List `amd64`, `arm64` or both under `meta.arch`.",
+            """
+`meta.arch` lists the CPU architectures the plugin runs on; only `amd64` and `arm64` exist.
+""",
+        ),
+        rule(
+            "M009",
+            "invalid-runner",
+            _E,
+            "invalid runner: {detail}",
+            "Set `meta.runner` to language python, a quoted Python version such as '3.12', "
+            "and entrypoint main.",
+            """
+`meta.runner` tells Dify how to start the plugin: `language` (only `python`), `version` (a string)
+and `entrypoint` (the module to run). `meta.minimum_dify_version`, when given, must be a version
+such as `1.5.0`. The SDK refuses a manifest without them.
+""",
+        ),
+        rule(
+            "P001",
+            "provider-schema",
+            _E,
+            "tool provider: {detail}",
+            "Compare with the published schema tool_provider.json.",
+            """
+The tool provider YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`,
+`description` and `icon`; `extra.python.source`), or a field has the wrong type. The SDK cannot
+load such a provider, so the plugin fails to start.
+""",
+        ),
+        rule(
+            "P002",
+            "invalid-provider-name",
+            _E,
+            "invalid provider name: {detail}",
+            "Use letters, digits, `_` and `-` only.",
+            """
+The daemon requires a provider `identity.name` matching `^[a-zA-Z0-9_-]+$`.
+""",
+        ),
+        rule(
+            "P003",
+            "invalid-provider-tag",
+            _E,
+            "invalid provider tag: {detail}",
+            "Use search, image, videos, weather, finance, design, travel, social, news, medical, "
+            "productivity, "
+            "education, business, entertainment, utilities, rag or other.",
+            """
+A provider's `identity.tags` come from the SDK's fixed list: search, image, videos, weather,
+finance, design, travel, social, news, medical, productivity, education, business, entertainment,
+utilities, rag, other. The SDK refuses other values when it loads the provider.
+""",
+        ),
+        rule(
+            "P004",
+            "invalid-credential",
+            _E,
+            "invalid credential field: {detail}",
+            "Each credential needs a `label` and a `type`: secret-input, text-input, select, boolean, "
+            "model-selector, app-selector or array[tools].",
+            """
+Every entry of `credentials_for_provider` is a mapping with a `type` from secret-input, text-input,
+select, boolean, model-selector, app-selector, array[tools], and a `label` with `en_US`. The SDK
+refuses other types.
+""",
+        ),
+        rule(
+            "T001",
+            "tool-schema",
+            _E,
+            "tool: {detail}",
+            "Compare with the published schema tool.json.",
+            """
+The tool YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`;
+`description` with `human` and `llm`; `extra.python.source`), or a field has the wrong type. The SDK
+cannot load the tool, so the whole provider fails to load.
+""",
+        ),
+        rule(
+            "T002",
+            "invalid-tool-name",
+            _E,
+            "invalid tool name: {detail}",
+            "Use letters, digits, `_` and `-` only.",
+            """
+The daemon requires a tool `identity.name` matching `^[a-zA-Z0-9_-]+$`.
+""",
+        ),
+        rule(
+            "A001",
+            "parameter-schema",
+            _E,
+            "parameter: {detail}",
+            "Each parameter needs `name`, `label`, `human_description`, `type` and `form`; see tool.json.",
+            """
+A tool parameter lacks a field the SDK requires (`name` of 1 to 1023 characters, `label`,
+`human_description`, `type`, `form`), or a field such as `required`, `min`, `max` or `options` has
+the wrong type. The SDK refuses the tool.
+""",
+        ),
+        rule(
+            "A002",
+            "invalid-parameter-type",
+            _E,
+            "invalid parameter type: {detail}",
+            "Use one of: string, number, boolean, select, secret-input, file, files, model-selector, "
+            "app-selector, checkbox, any, object, array, dynamic-select, date, date-range.",
+            """
+A parameter `type` outside the SDK's list is refused when the tool is loaded. Note that
+`array[string]` and similar are not parameter types; use `array` with an `input_schema`.
+""",
+        ),
+        rule(
+            "A003",
+            "invalid-parameter-form",
+            _E,
+            "invalid parameter form: {detail}",
+            "Use `llm` (a model fills it), `form` (the user sets it) or `schema`.",
+            """
+A parameter `form` is one of `schema`, `form` and `llm`. The SDK refuses other values.
+""",
+        ),
+        rule(
+            "L001",
+            "invalid-i18n",
+            _E,
+            "invalid i18n text: {detail}",
+            "Write a mapping of language to text with at least `en_US`.",
+            """
+Labels and descriptions are i18n objects: a mapping with a required `en_US` text and optional
+`zh_Hans`, `ja_JP` and `pt_BR` texts. A bare string or a mapping without `en_US` is refused by the
+SDK.
+""",
+        ),
+        rule(
+            "L002",
+            "invalid-i18n-text",
+            _E,
+            "invalid i18n text: {detail}",
+            "Keep texts between 1 and 1023 characters (`en_US` must not be empty).",
+            """
+The daemon limits every i18n text to 1023 characters and requires a non-empty `en_US`. The
+translations may be empty (they then fall back to `en_US`) but must be text.
+""",
+        ),
+    )
+}
+_FALLBACK = {"plugin_manifest": "M001", "tool_provider": "P001", "tool": "T001"}
+
+
+@cache
+def _read_schema(name: str) -> dict[str, Any]:
+    path = SCHEMA_ROOT / f"{name}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        jsonschema.Draft7Validator.check_schema(data)
+    except (OSError, ValueError, jsonschema.SchemaError) as problem:
+        raise BrokenRegistry(f"cannot use the schema {path.name}: {problem}") from problem
+    if not isinstance(data, dict):
+        raise BrokenRegistry(f"the schema {path.name} is not a JSON object")
+    return data
+
+
+def schema_data(name: str, context: CheckContext | None = None) -> dict[str, Any]:
+    """The published schema `name`, from the registry's schema set when it holds it, else the file."""
+    hosted = context.schemas.get(SCHEMA_BASE + f"{name}.json") if context and context.schemas else None
+    data = getattr(hosted, "data", None)
+    return data if isinstance(data, dict) else _read_schema(name)
+
+
+# Compiled validators by the identity of their schema object; the object is kept alive with them.
+_COMPILED: dict[int, tuple[dict[str, Any], jsonschema.Draft7Validator]] = {}
+
+
+def validator(name: str, context: CheckContext | None = None) -> jsonschema.Draft7Validator:
+    """A compiled validator for the published schema `name`, built once per schema object."""
+    data = schema_data(name, context)
+    entry = _COMPILED.get(id(data))
+    if entry is None or entry[0] is not data:
+        entry = (data, jsonschema.Draft7Validator(inline_definitions(data)))
+        _COMPILED[id(data)] = entry
+    return entry[1]
+
+
+def inline_definitions(schema: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `schema` with its local `#/definitions/...` references replaced by their targets.
+
+    Resolving a `$ref` on every visit dominates validation time; the registry's own schemas use
+    local, non-recursive definitions only, so they can be expanded once up front.
+    """
+    definitions = schema.get("definitions", {})
+
+    def expand(node: Any, depth: int) -> Any:
+        if isinstance(node, list):
+            return [expand(item, depth) for item in node]
+        if not isinstance(node, dict):
+            return node
+        target = node.get("$ref")
+        prefix = "#/definitions/"
+        name = target.removeprefix(prefix) if isinstance(target, str) else ""
+        if isinstance(target, str) and target.startswith(prefix) and name in definitions and depth < 20:
+            return expand(definitions[name], depth + 1)
+        return {key: expand(value, depth) for key, value in node.items()}
+
+    return {key: expand(value, 0) for key, value in schema.items()}
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Every schema error of every manifest, provider and tool YAML of the plugin."""
+    for role, name in ROLE_SCHEMAS.items():
+        checker = validator(name, context)
+        for _relative, document in documents(loaded, role):
+            yield from schema_findings(document, checker, _FALLBACK[name])
+
+
+def schema_findings(
+    document: YamlDocument, checker: jsonschema.Draft7Validator, fallback: str
+) -> Iterator[Diagnostic]:
+    """Findings for one document, one per schema error, located at the offending value."""
+    for error in checker.iter_errors(document.data):
+        code = error.schema.get("x-rule", fallback) if isinstance(error.schema, dict) else fallback
+        path = list(error.absolute_path)
+        if error.validator == "required":
+            where = document.locate(pointer_of(*path), key=bool(path))
+        else:
+            where = document.locate(pointer_of(*path))
+        yield RULES.get(code, RULES[fallback]).at(where, detail=describe(error))
+
+
+def dotted(path: Iterable[str | int]) -> str:
+    """`parameters[2].options[0].value` for a path of keys and indexes."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "the document"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_JSON_KINDS = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer"}
+
+
+def describe(error: jsonschema.ValidationError) -> str:
+    """A short message for a schema error, independent of jsonschema's wording."""
+    where = dotted(error.absolute_path)
+    keyword = error.validator
+    value: Any = error.instance
+    expected: Any = error.validator_value
+    if keyword == "required":
+        missing = [name for name in expected if isinstance(value, dict) and name not in value]
+        return f"{where} lacks the required field `{missing[0] if missing else expected}`"
+    if keyword == "type":
+        kinds = [expected] if isinstance(expected, str) else list(expected)
+        wanted = " or ".join(_JSON_KINDS.get(k, f"a {k}") for k in kinds if k != "null")
+        return f"{where} must be {wanted}, not {_short(value)}"
+    if keyword in ("enum", "const"):
+        choices = expected if keyword == "enum" else [expected]
+        if len(choices) > 6:  # the rule's hint lists long enumerations
+            return f"{where} is {_short(value)}, which is not an allowed value"
+        return f"{where} is {_short(value)}, not one of {', '.join(map(str, choices))}"
+    if keyword == "pattern":
+        return f"{where} {_short(value)} does not match {expected}"
+    if keyword in ("minLength", "maxLength"):
+        bound = "at least" if keyword == "minLength" else "at most"
+        return f"{where} has {len(value)} characters; it must have {bound} {expected}"
+    if keyword in ("minimum", "maximum"):
+        bound = "at least" if keyword == "minimum" else "at most"
+        return f"{where} is {_short(value)}; it must be {bound} {expected}"
+    return f"{where}: {error.message}"

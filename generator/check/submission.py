@@ -1,0 +1,287 @@
+"""Marketplace submission checks that work offline (only with `--submission`): author, README,
+privacy policy, manifest contact fields and the files that would be packaged."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from generator.check import CheckContext
+from generator.check.common import dig, documents
+from generator.check.tree import PluginTree, walk_plugin
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.yamlload import YamlDocument
+from generator.rules import rule
+
+RESERVED_AUTHORS = ("langgenius", "dify")
+MAX_FILES = 5000
+PRIVACY_TEMPLATE = "!!! Please fill in the privacy policy of the plugin."
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$")
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_SOURCE_HOSTS = re.compile(
+    r"https?://(www\.)?(github\.com|gitlab\.com|gitee\.com|bitbucket\.org|codeberg\.org)/\S+"
+)
+# Folder and file names that a package must not carry: environments, caches, IDE and OS files.
+_UNWANTED_DIRS = {
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".idea",
+    ".vscode",
+    ".tox",
+    ".git",
+}
+# Templates of environment files hold placeholders, not secrets (the plugin template ships one).
+_ENV_TEMPLATES = {".env.example", ".env.sample", ".env.template"}
+_UNWANTED_FILES = {".env", ".DS_Store", "Thumbs.db", "desktop.ini", "id_rsa", "id_ed25519", ".netrc"}
+_UNWANTED_SUFFIXES = (".pyc", ".pyo", ".pem", ".key", ".p12", ".pfx", ".swp")
+_SECRET = re.compile(
+    r"-----BEGIN ([A-Z]+ )?PRIVATE KEY-----|AKIA[0-9A-Z]{16}|\bsk-[A-Za-z0-9_-]{32,}|\bghp_[A-Za-z0-9]{36}"
+    r"|\bxox[abpr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}"
+)
+_TEXT_SUFFIXES = (".py", ".yaml", ".yml", ".json", ".toml", ".txt", ".md", ".cfg", ".ini", ".env")
+
+_E = Severity.ERROR
+RESERVED_AUTHOR = rule(
+    "U001",
+    "reserved-author",
+    _E,
+    "author {author} is reserved for Dify's own plugins",
+    "Use your own organisation name as `author` in the manifest and in every provider and tool YAML.",
+    """
+The marketplace accepts plugins with the authors `langgenius` and `dify` only from Dify's team.
+""",
+)
+README_NOT_ENGLISH = rule(
+    "U002",
+    "readme-not-english",
+    _E,
+    "README.md contains CJK text outside code blocks: {text}",
+    "Write README.md in English; put translations into readme/README_<locale>.md.",
+    """
+The marketplace requires README.md in English. Chinese, Japanese or Korean text outside code blocks
+gets a submission sent back; translated READMEs belong in `readme/README_<locale>.md`
+(for example `readme/README_zh_Hans.md`).
+""",
+)
+README_NO_SOURCE = rule(
+    "U003",
+    "readme-no-source-link",
+    _E,
+    "README.md does not link to the plugin's source repository",
+    "Add a link to the repository that holds the plugin's source (the manifest's `repo`).",
+    """
+Reviewers and users must be able to read the code of a marketplace plugin: the README links to the
+source repository.
+""",
+)
+PRIVACY_MISSING = rule(
+    "U004",
+    "privacy-policy-missing",
+    _E,
+    "PRIVACY.md {problem}",
+    "Write PRIVACY.md: what data the plugin sends where, and what it stores.",
+    """
+Every marketplace plugin ships a privacy policy in PRIVACY.md. An empty file, or the text the plugin
+template leaves there ("Please fill in the privacy policy of the plugin."), is refused.
+""",
+)
+MANIFEST_FIELD = rule(
+    "U005",
+    "submission-manifest-field",
+    _E,
+    "the manifest's `{field}` {problem}",
+    "Set `{field}` in manifest.yaml: {expected}.",
+    """
+The marketplace requires the manifest fields `privacy` (the privacy policy, usually `PRIVACY.md`),
+`repo` (the URL of the source repository) and `contact` (an e-mail address for users and reviewers).
+""",
+)
+MINIMUM_DIFY_VERSION = rule(
+    "U006",
+    "minimum-dify-version-missing",
+    Severity.WARNING,
+    "the manifest does not set meta.minimum_dify_version",
+    "Set `meta.minimum_dify_version` to the oldest Dify version you tested, such as '1.5.0'.",
+    """
+The marketplace recommends `meta.minimum_dify_version`, so that users of older Dify versions see
+that the plugin needs an upgrade instead of meeting errors.
+""",
+)
+TOO_MANY_FILES = rule(
+    "U007",
+    "package-file-count",
+    _E,
+    "the package would hold {count} files; the marketplace accepts at most {limit}",
+    "Exclude what is not needed at run time with a .difyignore file.",
+    """
+The marketplace refuses packages with more than 5000 files. Files that `.difyignore` (or
+`.gitignore`) excludes are not counted.
+""",
+)
+UNWANTED_FILE = rule(
+    "U008",
+    "unwanted-file",
+    _E,
+    "{path} must not be packaged ({why})",
+    "Delete it or exclude it in .difyignore.",
+    """
+Submissions must not carry secrets (`.env`, keys), virtual environments, caches (`__pycache__`,
+tool caches), IDE settings (`.idea`, `.vscode`) or operating system files (`.DS_Store`,
+`Thumbs.db`). They leak data, bloat the package and are refused.
+""",
+)
+SECRET_IN_FILE = rule(
+    "U009",
+    "secret-in-file",
+    _E,
+    "{path} appears to contain a secret ({kind})",
+    "Remove the secret, revoke it, and read credentials from the provider's credentials instead.",
+    """
+A file contains text shaped like a private key or an API token. Published plugins are public; a
+token in them can be used by anyone. Credentials belong in `credentials_for_provider`.
+""",
+)
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Submission findings, only when asked for."""
+    if not context.submission or loaded.plugin is None:
+        return
+    for _relative, manifest in documents(loaded, "manifest"):
+        yield from _manifest(loaded, manifest)
+    for role in ("tools provider", "tool"):
+        for _relative, document in documents(loaded, role):
+            author = dig(document.data, "identity", "author")
+            if isinstance(author, str) and author.lower() in RESERVED_AUTHORS:
+                yield RESERVED_AUTHOR.at(document.at("identity", "author"), author=author)
+    yield from _readme(loaded)
+    yield from _privacy(loaded)
+    yield from _files(loaded, walk_plugin(loaded.root))
+
+
+def _manifest(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterator[Diagnostic]:
+    data = manifest.data
+    author = data.get("author")
+    if isinstance(author, str) and author.lower() in RESERVED_AUTHORS:
+        yield RESERVED_AUTHOR.at(manifest.at("author"), author=author)
+    wanted = {
+        "privacy": (None, "the path of the privacy policy, such as PRIVACY.md"),
+        "repo": (_URL, "the https URL of the source repository"),
+        "contact": (_EMAIL, "an e-mail address"),
+    }
+    for field, (shape, expected) in wanted.items():
+        value = data.get(field)
+        if not isinstance(value, str) or not value.strip():
+            yield MANIFEST_FIELD.at(
+                manifest.at(field) if field in data else manifest.at(),
+                field=field,
+                problem="is not set",
+                expected=expected,
+            )
+        elif shape is not None and not shape.match(value.strip()):
+            yield MANIFEST_FIELD.at(
+                manifest.at(field), field=field, problem="is malformed", expected=expected
+            )
+    if not dig(data, "meta", "minimum_dify_version"):
+        yield MINIMUM_DIFY_VERSION.at(manifest.key_at("meta"))
+
+
+def _text_of(path: Path) -> str | None:
+    if not path.is_file() or path.is_symlink():
+        return None
+    return path.read_bytes()[:2_000_000].decode("utf-8", errors="replace")
+
+
+def _readme(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
+    text = _text_of(loaded.root / "README.md")
+    if text is None:
+        return  # README_MISSING (manifest check) reports it, as an error under --submission
+    shown = loaded.display_path("README.md")
+    found = first_cjk_outside_code(text)
+    if found is not None:
+        line, column, snippet = found
+        yield README_NOT_ENGLISH.at(Location(shown, line, column), text=snippet)
+    repo = loaded.plugin.repo.strip().rstrip("/") if loaded.plugin else ""
+    if not ((repo and repo in text) or _SOURCE_HOSTS.search(text)):
+        yield README_NO_SOURCE.at(Location(shown, 1, 1))
+
+
+def first_cjk_outside_code(markdown: str) -> tuple[int, int, str] | None:
+    """Line, column and a snippet of the first CJK character outside fenced and inline code."""
+    fence = ""
+    for number, line in enumerate(markdown.splitlines(), start=1):
+        opened = _FENCE.match(line)
+        if opened:
+            marker = opened.group(1)
+            if not fence:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = ""
+            continue
+        if fence:
+            continue
+        visible = _INLINE_CODE.sub(lambda code: " " * len(code.group()), line)
+        hit = _CJK.search(visible)
+        if hit:
+            return number, hit.start() + 1, line[hit.start() : hit.start() + 20]
+    return None
+
+
+def _privacy(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
+    shown = Location(loaded.display_path("PRIVACY.md"), 1, 1)
+    text = _text_of(loaded.root / "PRIVACY.md")
+    if text is None:
+        yield PRIVACY_MISSING.at(shown, problem="does not exist")
+    elif not text.strip():
+        yield PRIVACY_MISSING.at(shown, problem="is empty")
+    elif PRIVACY_TEMPLATE in text:
+        yield PRIVACY_MISSING.at(shown, problem="still holds the template's placeholder text")
+
+
+def _files(loaded: LoadedPlugin, tree: PluginTree) -> Iterator[Diagnostic]:
+    count = len(tree.files)
+    if count > MAX_FILES or tree.truncated:
+        shown = f"{count}+" if tree.truncated else str(count)
+        yield TOO_MANY_FILES.at(Location(loaded.display, 0, 0), count=shown, limit=MAX_FILES)
+    reported: set[str] = set()
+    for file in tree.files:
+        why, unwanted = unwanted_reason(file.relative)
+        if why and unwanted not in reported:
+            reported.add(unwanted)
+            yield UNWANTED_FILE.at(Location(loaded.display_path(unwanted), 1, 1), path=unwanted, why=why)
+        elif not why and not file.is_link and file.relative.endswith(_TEXT_SUFFIXES) and file.size < 1 << 20:
+            secret = _SECRET.search((loaded.root / file.relative).read_bytes().decode("utf-8", "replace"))
+            if secret:
+                yield _secret_at(loaded, file.relative, secret)
+
+
+def _secret_at(loaded: LoadedPlugin, relative: str, secret: re.Match[str]) -> Diagnostic:
+    text = secret.string
+    line = text.count("\n", 0, secret.start()) + 1
+    column = secret.start() - (text.rfind("\n", 0, secret.start()) + 1) + 1
+    kind = "a private key" if secret.group().startswith("-----") else "an access token"
+    return SECRET_IN_FILE.at(Location(loaded.display_path(relative), line, column), path=relative, kind=kind)
+
+
+def unwanted_reason(relative: str) -> tuple[str, str]:
+    """Why a packaged path must not be shipped, and the path (or folder) to name; empty if fine."""
+    parts = relative.split("/")
+    for depth, part in enumerate(parts[:-1]):
+        if part in _UNWANTED_DIRS:
+            return "a virtual environment, cache or IDE folder", "/".join(parts[: depth + 1])
+    if parts[-1] == "pyvenv.cfg":
+        return "a virtual environment", "/".join(parts[:-1]) or relative
+    name = parts[-1]
+    env_file = name.startswith(".env.") and name not in _ENV_TEMPLATES
+    if name in _UNWANTED_FILES or env_file or name.endswith(_UNWANTED_SUFFIXES):
+        return "secrets, compiled files or OS and editor files", relative
+    return "", ""

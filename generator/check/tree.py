@@ -1,0 +1,71 @@
+"""The files a plugin package would contain: the plugin folder minus what `.difyignore` (else
+`.gitignore`) excludes, as `dify plugin package` does. Walked once per check, never followed out."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+IGNORE_FILES = (".difyignore", ".gitignore")
+# Stop walking hostile trees early; the marketplace accepts at most 5000 files anyway.
+MAX_WALK_ENTRIES = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class PluginFile:
+    """One file that would be packaged: its path relative to the plugin root, and its size."""
+
+    relative: str
+    size: int
+    is_link: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PluginTree:
+    """The packaged files, and whether the walk stopped at its entry limit."""
+
+    files: tuple[PluginFile, ...]
+    truncated: bool
+
+    @property
+    def size(self) -> int:
+        """Total uncompressed size in bytes."""
+        return sum(f.size for f in self.files)
+
+
+def ignore_spec(root: Path) -> pathspec.GitIgnoreSpec:
+    """Patterns of the first ignore file present (`.difyignore` wins over `.gitignore`)."""
+    for name in IGNORE_FILES:
+        path = root / name
+        if path.is_file() and not path.is_symlink():
+            lines = path.read_bytes()[:1_000_000].decode("utf-8", errors="replace").splitlines()
+            return pathspec.GitIgnoreSpec.from_lines(lines)
+    return pathspec.GitIgnoreSpec.from_lines([])
+
+
+def walk_plugin(root: Path) -> PluginTree:
+    """Every file the package would hold, sorted; symbolic links are listed, never followed."""
+    spec = ignore_spec(root)
+    found: list[PluginFile] = []
+    seen = 0
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        base = Path(folder).relative_to(root).as_posix()
+        prefix = "" if base == "." else base + "/"
+        dirs[:] = sorted(d for d in dirs if d != ".git" and not spec.match_file(prefix + d + "/"))
+        for name in sorted(names):
+            seen += 1
+            if seen > MAX_WALK_ENTRIES:
+                return PluginTree(tuple(found), truncated=True)
+            relative = prefix + name
+            if spec.match_file(relative):
+                continue
+            path = Path(folder, name)
+            try:
+                info = path.lstat()
+            except OSError:
+                continue
+            found.append(PluginFile(relative, info.st_size, path.is_symlink()))
+    return PluginTree(tuple(found), truncated=False)

@@ -1,0 +1,99 @@
+"""Data-driven validator tests: every folder under tests/cases/validate is one case.
+
+`good/<case>/` plugins must produce no finding at all; `bad/<case>/expect.yaml` lists exactly the
+findings (rule, severity, file, line, column) the plugin must produce. An optional `case.yaml` sets
+options such as `submission: true`. Adding a case is adding a folder.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.rules import all_rules
+from tests.validate_cases import case_folders, case_options, findings_of, rows
+
+GOOD = case_folders("good")
+BAD = case_folders("bad")
+# Rules whose trigger cannot live in a small committed folder; each is covered by the named test.
+COVERED_ELSEWHERE = {
+    "Y005": "test_validate_limits.py::test_oversized_yaml_file",
+    "F007": "test_validate_limits.py::test_too_many_yaml_files",
+    "M014": "test_validate_limits.py::test_plugin_over_50_mb",
+    "U007": "test_validate_limits.py::test_more_than_5000_files",
+    "K001": "test_validate_package.py::test_corrupt_package",
+    "K002": "test_validate_package.py::test_unsafe_entries_are_refused",
+    "K003": "test_validate_package.py::test_package_over_the_size_limit",
+}
+OUR_PREFIXES = ("M", "P", "T", "A", "L", "U", "Y", "F", "K")
+
+
+def expected(folder: Path) -> list[dict[str, object]]:
+    data = yaml.safe_load((folder / "expect.yaml").read_text(encoding="utf-8"))
+    assert isinstance(data, list), f"{folder}/expect.yaml must be a list of findings"
+    return data
+
+
+@pytest.mark.parametrize("folder", GOOD, ids=[f.name for f in GOOD])
+def test_good_plugin_has_no_findings(folder: Path) -> None:
+    """A well-formed plugin produces no finding, not even info."""
+    submission = bool(case_options(folder).get("submission"))
+    assert rows(findings_of(folder, submission), folder) == []
+
+
+@pytest.mark.parametrize("folder", BAD, ids=[f.name for f in BAD])
+def test_bad_plugin_has_exactly_the_expected_findings(folder: Path) -> None:
+    """A broken plugin produces exactly the listed findings, at the listed places."""
+    submission = bool(case_options(folder).get("submission"))
+    assert rows(findings_of(folder, submission), folder) == expected(folder)
+
+
+@pytest.mark.parametrize("folder", BAD, ids=[f.name for f in BAD])
+def test_submission_only_adds_findings(folder: Path) -> None:
+    """`--submission` never hides a finding of the ordinary checks."""
+    plain = {(d.rule, d.file, d.line, d.column) for d in findings_of(folder)}
+    strict = {(d.rule, d.file, d.line, d.column) for d in findings_of(folder, submission=True)}
+    assert plain <= strict
+
+
+def test_every_rule_is_exercised() -> None:
+    """Each rule of the loader and the checks is produced by some case (or a named test)."""
+    produced = {row["rule"] for folder in BAD for row in expected(folder)}
+    defined = {code for code in all_rules() if code.startswith(OUR_PREFIXES)}
+    assert defined - produced - set(COVERED_ELSEWHERE) == set()
+
+
+def test_rules_are_documented() -> None:
+    """Every rule has a kebab-case name, a one-line message, a hint and a documentation paragraph."""
+    rules = all_rules()
+    names = [r.name for r in rules.values()]
+    assert len(names) == len(set(names))
+    for code, rule in rules.items():
+        assert re.fullmatch(r"[A-Z]\d{3}", code)
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), code
+        assert rule.message, code
+        assert "\n" not in rule.message, code
+        assert rule.hint, code
+        assert "\n" not in rule.hint, code
+        assert len(rule.doc) > 40, code
+
+
+def test_every_check_module_registers_its_rules() -> None:
+    """`all_rules()` sees the rules of every check module, so the site documents all of them."""
+    import sys
+
+    from generator.check import CHECK_MODULES
+
+    all_rules()
+    assert {f"generator.check.{name}" for name in CHECK_MODULES} <= set(sys.modules)
+
+
+def test_documentation_lists_every_rule(repo: Path) -> None:
+    """The validation page's rule tables name every rule with its current severity."""
+    page = (repo / "registry" / "docs" / "validation.md").read_text(encoding="utf-8")
+    for code, rule in all_rules().items():
+        if code.startswith(OUR_PREFIXES):
+            assert f"| {code} | `{rule.name}` | {rule.severity.value} |" in page

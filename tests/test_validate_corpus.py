@@ -1,0 +1,137 @@
+"""The validator on real plugins: Dify's official tool and datasource plugins (shared corpus).
+
+The corpus has no Python files. A session fixture copies it to a temporary folder and writes an empty
+placeholder module for every `extra.python.source` and runner entrypoint, so the checks that need
+the code to exist see what a real plugin has; everything else is validated as it is.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from generator.check import CheckContext
+from generator.check.common import dig
+from generator.diagnostics import Diagnostic, Severity
+from generator.load.crawl import load_plugin
+from generator.load.paths import resolve_inside
+from generator.validate import validate_loaded
+
+KINDS = ("tools", "datasources")
+
+
+def _add_placeholders(root: Path) -> None:
+    loaded = load_plugin(root)
+    named: list[str] = []
+    for relative, document in loaded.documents.items():
+        source = dig(document.data, "extra", "python", "source")
+        if isinstance(source, str):
+            named.append(source)
+        entry = dig(document.data, "meta", "runner", "entrypoint") if relative == "manifest.yaml" else None
+        if isinstance(entry, str):
+            named.append(entry.replace(".", "/") + ".py")
+    for name in named:
+        resolved = resolve_inside(root, name)
+        if resolved.path is not None and not resolved.path.exists():
+            resolved.path.parent.mkdir(parents=True, exist_ok=True)
+            resolved.path.write_text("# placeholder: the corpus holds no code\n")
+
+
+@pytest.fixture(scope="session")
+def corpus_copy(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus's tool and datasource plugins with placeholder modules."""
+    target = tmp_path_factory.mktemp("corpus")
+    for kind in KINDS:
+        shutil.copytree(corpus / kind, target / kind)
+        for plugin in (target / kind).iterdir():
+            if plugin.is_dir():
+                _add_placeholders(plugin)
+    return target
+
+
+@pytest.fixture(scope="session")
+def findings(corpus_copy: Path) -> list[Diagnostic]:
+    """Every finding for every plugin, files named `<kind>/<plugin>/<file>`."""
+    plugins = [
+        load_plugin(folder, f"{kind}/{folder.name}")
+        for kind in KINDS
+        for folder in sorted((corpus_copy / kind).iterdir())
+        if folder.is_dir()
+    ]
+    assert len(plugins) == 102
+    return list(validate_loaded(plugins, [], CheckContext()).diagnostics)
+
+
+def at(findings: list[Diagnostic], rule: str) -> set[tuple[str, int]]:
+    return {(d.file, d.line) for d in findings if d.rule == rule}
+
+
+def test_dify_accepts_them_all(findings: list[Diagnostic]) -> None:
+    """Dify installs every one of these plugins, so none may have an error."""
+    errors = [f"{d.file}:{d.line}: {d.rule} {d.message}" for d in findings if d.severity is Severity.ERROR]
+    assert errors == []
+
+
+def test_option_values_read_as_booleans_or_integers(findings: list[Diagnostic]) -> None:
+    """`value: false` and `value: 1` become the strings 'False' and '1' in Dify."""
+    found = at(findings, "A005")
+    assert ("tools/fal/tools/wizper.yaml", 323) in found
+    assert ("tools/zoom/tools/zoom_create_meeting.yaml", 46) in found
+    assert ("tools/aliyuque/tools/create_document.yaml", 55) in found
+    assert len(found) == 16
+
+
+def test_defaults_of_the_wrong_type(findings: list[Diagnostic]) -> None:
+    """A quoted 'true' on a boolean, a boolean on a string, integers on selects."""
+    assert at(findings, "A006") == {
+        ("tools/stackexchange/tools/searchStackExQuestions.yaml", 97),
+        ("tools/firecrawl/tools/map.yaml", 42),
+        ("tools/zoom/tools/zoom_create_meeting.yaml", 34),
+        ("tools/aliyuque/tools/update_book_table_of_contents.yaml", 174),
+        ("tools/aliyuque/tools/update_book_table_of_contents.yaml", 199),
+    }
+
+
+def test_missing_tool_icons_are_warnings(findings: list[Diagnostic]) -> None:
+    """aws, feishu and wecom name tool icons that do not exist; the SDK ignores them."""
+    icons = [d for d in findings if d.rule == "T006"]
+    assert {d.severity for d in icons} == {Severity.WARNING}
+    assert {d.file.split("/")[1] for d in icons} == {"aws", "feishu", "wecom"}
+    assert ("tools/aws/tools/opensearch_knn_search.yaml", 8) in at(findings, "T006")
+
+
+def test_orphan_tool_yamls(findings: list[Diagnostic]) -> None:
+    """Tool YAMLs that no provider lists."""
+    assert at(findings, "F005") == {
+        ("tools/aws/tools/nova_reel.yaml", 1),
+        ("tools/gmail/tools/download_attachment.yaml", 1),
+        ("tools/mineru/tools/replace_md_img_path.yaml", 1),
+    }
+
+
+def test_misspelled_locale_keys(findings: list[Diagnostic]) -> None:
+    """zh_CN and ja_Jp are ignored by Dify; the finding names the key that was meant."""
+    messages = Counter(d.message.split(";")[0] for d in findings if d.rule == "L003")
+    assert set(messages) == {
+        "locale key zh_CN is not one Dify reads",
+        "locale key ja_Jp is not one Dify reads",
+    }
+    plugins = {d.file.split("/")[1] for d in findings if d.rule == "L003"}
+    assert {"bailian_memory", "microsoft_todo", "supabase", "deepl"} <= plugins
+    assert any("did you mean zh_Hans?" in d.message for d in findings if d.rule == "L003")
+
+
+def test_other_locales_are_info(findings: list[Diagnostic]) -> None:
+    """zh_Hant and ko_KR are valid but unused: info only."""
+    keys = {d.message.split()[2] for d in findings if d.rule == "L004"}
+    assert {"zh_Hant", "ko_KR"} <= keys
+    assert {d.severity for d in findings if d.rule == "L004"} == {Severity.INFO}
+
+
+def test_every_tool_is_loaded(findings: list[Diagnostic], corpus_copy: Path) -> None:
+    """All tool YAMLs that providers list are loaded into the model."""
+    tools = sum(len(p.plugin.tools) for p in map(load_plugin, (corpus_copy / "tools").iterdir()) if p.plugin)
+    assert tools == 374
