@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.load.paths import resolve_inside
-from generator.load.yamlload import YamlDocument, pointer_of, read_yaml
+from generator.load.paths import read_head, resolve_inside
+from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.model import (
     Credential,
     I18n,
@@ -155,7 +155,8 @@ class _Crawl:
             return None
         path = self.root / relative
         try:
-            raw = path.read_bytes()
+            size = path.stat().st_size
+            raw = read_head(path, MAX_FILE_BYTES + 1)  # a file of hundreds of MB is never read whole
         except (IsADirectoryError, PermissionError, OSError) as problem:
             self.diagnostics.append(
                 MISSING_FILE.at(
@@ -166,7 +167,10 @@ class _Crawl:
                 )
             )
             return None
-        document = read_yaml(raw, self.shown(relative))
+        shown = self.shown(relative)
+        document = (
+            read_yaml(raw, shown) if len(raw) <= MAX_FILE_BYTES else oversized(shown, max(size, len(raw)))
+        )
         self.documents[relative] = document
         self.roles[relative] = role
         self.diagnostics.extend(document.diagnostics)
@@ -231,6 +235,13 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     if not manifest_path.is_file():
         crawl.diagnostics.append(
             NO_MANIFEST.at(Location(display or str(root), 0, 0), path=display or str(root))
+        )
+        return _finish(crawl, None)
+    inside = resolve_inside(crawl.root, "manifest.yaml")
+    if not inside.ok:  # a link to a file elsewhere on the machine
+        where = Location(crawl.shown("manifest.yaml"), 1, 1)
+        crawl.diagnostics.append(
+            PATH_ESCAPES.at(where, what="manifest", path="manifest.yaml", problem=inside.problem)
         )
         return _finish(crawl, None)
     manifest = crawl.read("manifest.yaml", "manifest")
@@ -411,7 +422,7 @@ def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provid
     readme = crawl.root / "README.md"
     readme_text = ""
     if readme.is_file() and resolve_inside(crawl.root, "README.md").ok:
-        readme_text = readme.read_bytes()[:1_000_000].decode("utf-8", errors="replace")
+        readme_text = read_head(readme, 1_000_000).decode("utf-8", errors="replace")
     return Plugin(
         name=_text(data.get("name")),
         root_name=crawl.root.name,
@@ -455,7 +466,7 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
                 continue
             if relative in crawl.documents or candidate.is_symlink() or not candidate.is_file():
                 continue
-            document = read_yaml(candidate.read_bytes()[: 1 << 20], crawl.shown(relative))
+            document = read_yaml(read_head(candidate, 1 << 20), crawl.shown(relative))
             if document.ok and _looks_like_tool(document.data):
                 crawl.diagnostics.append(ORPHAN_TOOL.at(Location(crawl.shown(relative), 1, 1), path=relative))
 

@@ -55,3 +55,9 @@ def resolve_inside(root: Path, named: str) -> Resolved:
     if real != real_root and not real.is_relative_to(real_root):
         return Resolved(relative, None, "a symbolic link points outside the plugin folder")
     return Resolved(relative, candidate)
+
+
+def read_head(path: Path, limit: int) -> bytes:
+    """At most `limit` bytes from the start of `path`: a huge file costs no more memory than that."""
+    with path.open("rb") as stream:
+        return stream.read(limit)
