@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
@@ -49,6 +50,10 @@ def check_asset(
     """An icon named by a manifest must be a file in `_assets/` (Dify looks nowhere else)."""
     if not isinstance(icon, str) or not icon:
         return []  # absent or mistyped icons are the schema's findings
+    if PurePosixPath(icon.replace("\\", "/")).is_absolute():  # joined to _assets/ it would look harmless
+        return [
+            PATH_ESCAPES.at(where, severity, what=what, path=icon, problem="absolute paths are not allowed")
+        ]
     resolved = resolve_inside(loaded.root, f"{ASSETS}/{icon}")
     if resolved.path is None:
         return [PATH_ESCAPES.at(where, severity, what=what, path=icon, problem=resolved.problem)]

@@ -19,7 +19,7 @@ from generator.check.texts import (
     scheme_of,
 )
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.load.crawl import LoadedPlugin
+from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.paths import read_head, resolve_inside
 from generator.rules import rule
 
@@ -93,7 +93,12 @@ def _parser() -> MarkdownIt:
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Links that leave the plugin or run code, and raw HTML, in README.md."""
     readme = loaded.root / "README.md"
-    if not readme.is_file() or not resolve_inside(loaded.root, "README.md").ok:
+    if not readme.is_file():
+        return
+    inside = resolve_inside(loaded.root, "README.md")
+    if not inside.ok:
+        where = Location(loaded.display_path("README.md"), 1, 1)
+        yield PATH_ESCAPES.at(where, what="README", path="README.md", problem=inside.problem)
         return
     text = read_head(readme, MAX_README_BYTES).decode("utf-8", errors="replace")
     lines = text.splitlines()

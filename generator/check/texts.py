@@ -17,8 +17,9 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
 from generator.rules import rule
 
-MAX_LABEL = 256
 MAX_TEXT = 20_000
+# Texts of i18n maps have their own length rule (L002); this one covers every other string.
+_LOCALE_KEY = re.compile(r"^[a-z]{2}(?:_[A-Za-z]+)?$")
 MAX_PER_RULE = 20  # per file: a hostile file must not flood the report
 # Markup that does something when rendered: scripts, frames, event handlers, script URLs. Plain
 # tags such as <img src> or <br> in READMEs are common in real plugins and stay unreported.
@@ -80,8 +81,8 @@ TEXT_TOO_LONG = rule(
     "{what} is {length} characters long, over {limit}",
     "Shorten it; put long explanations into the README.",
     f"""
-Labels are shown in lists, tables and the workflow editor, where a label over {MAX_LABEL} characters
-breaks the layout; any other text over {MAX_TEXT} characters is more than pages should carry.
+A text over {MAX_TEXT} characters (such as a description for the model) is more than pages and the
+model's context should carry. Translated labels and descriptions have their own limit (L002).
 """,
 )
 
@@ -110,18 +111,18 @@ def describe(parts: tuple[str | int, ...]) -> str:
     return ".".join(escape_token(p) for p in parts) or "the document"
 
 
-def text_findings(what: str, text: str, where: Location, limit: int) -> Iterator[Diagnostic]:
+def text_findings(what: str, text: str, where: Location, limit: int | None) -> Iterator[Diagnostic]:
     """The findings for one text shown on pages."""
     markup = MARKUP.search(text)
     if markup:
         yield MARKUP_IN_TEXT.at(where, what=what, sample=_sample(markup.group(0)))
     scheme = scheme_of(text)
-    if scheme in UNSAFE_SCHEMES:
+    if scheme in UNSAFE_SCHEMES and not what.endswith("$ref"):  # references have their own rules
         yield UNSAFE_LINK.at(where, target=_sample(text), scheme=scheme)
     hidden = INVISIBLE.search(text)
     if hidden:
         yield INVISIBLE_CHARACTERS.at(where, what=what, code=f"U+{ord(hidden.group(0)):04X}")
-    if len(text) > limit:
+    if limit is not None and len(text) > limit:
         yield TEXT_TOO_LONG.at(where, what=what, length=len(text), limit=limit)
 
 
@@ -132,7 +133,7 @@ def _sample(text: str, limit: int = 40) -> str:
 def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:
     counts: dict[str, int] = {}
     for parts, text in strings(document.data):
-        limit = MAX_LABEL if "label" in parts else MAX_TEXT
+        limit = None if parts and _LOCALE_KEY.match(str(parts[-1])) else MAX_TEXT
         for finding in text_findings(describe(parts), text, document.at(*parts), limit):
             counts[finding.rule] = counts.get(finding.rule, 0) + 1
             if counts[finding.rule] <= MAX_PER_RULE:

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.load.paths import read_head, resolve_inside
+from generator.load.paths import printable, read_head, resolve_inside
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.model import (
     Credential,
@@ -468,7 +468,8 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
                 continue
             document = read_yaml(read_head(candidate, 1 << 20), crawl.shown(relative))
             if document.ok and _looks_like_tool(document.data):
-                crawl.diagnostics.append(ORPHAN_TOOL.at(Location(crawl.shown(relative), 1, 1), path=relative))
+                shown = crawl.shown(printable(relative))  # a name with a newline must not forge report lines
+                crawl.diagnostics.append(ORPHAN_TOOL.at(Location(shown, 1, 1), path=relative))
 
 
 __all__ = ["LoadedPlugin", "load_plugin", "pointer_of"]
