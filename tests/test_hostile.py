@@ -110,9 +110,9 @@ def test_good_plugin_is_unaffected(case: Case, tmp_path: Path, monkeypatch: pyte
         target.rename(together_root.parent / "bad")
     # Each run from its own registry folder, so the good plugin is shown as plugins/good in both.
     monkeypatch.chdir(tmp_path / "together")
-    together = validate_paths([Path("."), *packages], CheckContext())
+    together = validate_paths([Path(), *packages], CheckContext())
     monkeypatch.chdir(tmp_path / "alone")
-    alone = validate(Path("."))
+    alone = validate(Path())
     assert good_findings(together.diagnostics) == good_findings(alone.diagnostics)
     good_together = next(p for p in together.plugins if p.display == "plugins/good")
     assert good_together.plugin is not None
