@@ -9,6 +9,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.paths import resolve_inside
+from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import Rule
 
@@ -20,23 +21,6 @@ def documents(loaded: LoadedPlugin, role: str) -> Iterator[tuple[str, YamlDocume
     for relative, document in loaded.documents.items():
         if loaded.roles.get(relative) == role and isinstance(document.data, dict):
             yield relative, document
-
-
-def dig(data: Any, *parts: str) -> Any:
-    """The value at a path of keys, or None where a level is missing or not a mapping."""
-    for part in parts:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(part)
-    return data
-
-
-def kind_of(value: Any) -> str:
-    """How a YAML value reads, for messages: 'a boolean', 'an integer', ..."""
-    if value is None:
-        return "null"
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list"}
-    return names.get(type(value), "a mapping" if isinstance(value, dict) else type(value).__name__)
 
 
 def check_asset(

@@ -8,11 +8,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from generator.check import CheckContext
-from generator.check.common import dig, documents
+from generator.check.common import documents
 from generator.check.tree import PluginTree, walk_plugin
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.paths import read_head
+from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
 

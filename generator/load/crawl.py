@@ -13,6 +13,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.paths import printable, read_head, resolve_inside
+from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.model import (
     Credential,
@@ -176,7 +177,7 @@ class _Crawl:
         self.diagnostics.extend(document.diagnostics)
         if document.ok and not isinstance(document.data, dict):
             self.diagnostics.append(
-                NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=_kind(document.data))
+                NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=kind_of(document.data))
             )
             return None
         return document if document.ok else None
@@ -187,7 +188,7 @@ class _Crawl:
         """Resolve a path named at `parts` of `document`; report escapes and missing files."""
         where = document.at(*parts)
         if not isinstance(named, str):
-            self.diagnostics.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=_kind(named)))
+            self.diagnostics.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=kind_of(named)))
             return None
         resolved = resolve_inside(self.root, named)
         if resolved.path is None:
@@ -197,22 +198,6 @@ class _Crawl:
             self.diagnostics.append(MISSING_FILE.at(where, what=what, path=named))
             return None
         return resolved.relative
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean"}.get(
-        type(value), f"a {type(value).__name__}"
-    )
-
-
-def _dig(data: Any, *parts: str) -> Any:
-    for part in parts:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(part)
-    return data
 
 
 def _text(value: Any) -> str:
@@ -252,7 +237,7 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     providers: list[Provider] = []
     listed_children: set[str] = set()
     for kind in PLUGIN_KINDS:
-        entries = _list(_dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
+        entries = _list(dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
         for index, entry in enumerate(entries):
             relative = crawl.follow(manifest, ("plugins", kind, index), entry, f"{kind} provider")
             if relative is None:
@@ -290,7 +275,7 @@ def _load_provider(
     child_role = "tool" if kind == "tools" else "datasource"
     tools: list[Tool] = []
     plugin_name = _text(manifest.get("name"))
-    provider_name = _text(_dig(document.data, "identity", "name"))
+    provider_name = _text(dig(document.data, "identity", "name"))
     for index, entry in enumerate(_list(document.data.get(child_key))):
         child = crawl.follow(document, (child_key, index), entry, child_role + " YAML")
         if child is None:
@@ -314,7 +299,7 @@ def _load_provider(
         tags=tuple(_text(t) for t in _list(identity.get("tags"))),
         credentials=_build_credentials(document, credentials),
         tools=tuple(tools),
-        source=_text(_dig(document.data, "extra", "python", "source")),
+        source=_text(dig(document.data, "extra", "python", "source")),
         origin=document.at(),
     )
 
@@ -406,7 +391,7 @@ def _build_tool(document: YamlDocument, relative: str, provider_key: ToolKey) ->
         icon=_text(identity.get("icon")),
         parameters=tuple(parameters),
         output_schema=data.get("output_schema"),
-        source=_text(_dig(data, "extra", "python", "source")),
+        source=_text(dig(data, "extra", "python", "source")),
         origin=document.at(),
     )
 
@@ -435,9 +420,9 @@ def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provid
         tags=tuple(_text(t) for t in _list(data.get("tags"))),
         kinds=MappingProxyType(kinds),
         providers=providers,
-        runner_language=_text(_dig(data, "meta", "runner", "language")),
-        runner_version=_text(_dig(data, "meta", "runner", "version")),
-        minimum_dify_version=_text(_dig(data, "meta", "minimum_dify_version")),
+        runner_language=_text(dig(data, "meta", "runner", "language")),
+        runner_version=_text(dig(data, "meta", "runner", "version")),
+        minimum_dify_version=_text(dig(data, "meta", "minimum_dify_version")),
         repo=_text(data.get("repo")),
         readme=readme_text,
         origin=manifest.at(),
