@@ -20,6 +20,9 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.load.package",
     "generator.load.crawl",
     "generator.check",
+    "generator.check.output_schema",
+    "generator.schemas.load",
+    "generator.schemas.lock",
 )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import LoadedPlugin
 
-CHECK_MODULES: tuple[str, ...] = ()
+CHECK_MODULES: tuple[str, ...] = ("output_schema",)
 
 
 @dataclass(frozen=True)

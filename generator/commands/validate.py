@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from generator.check import CheckContext
-from generator.cli import add_output_options
+from generator.cli import BrokenRegistry, add_output_options
 from generator.report import REPORTERS, Summary, exit_code
 
 
@@ -24,10 +24,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run(args: argparse.Namespace) -> int:
     """Validate and report."""
+    from generator.schemas import SchemaLoadError
     from generator.validate import validate_paths
 
     context = CheckContext(submission=args.submission)
-    result = validate_paths([Path(p) for p in args.paths], context)
+    try:
+        result = validate_paths([Path(p) for p in args.paths], context)
+    except SchemaLoadError as broken:
+        raise BrokenRegistry(str(broken)) from None
     summary = Summary.of(result.diagnostics, len(result.plugins), result.tool_count)
     REPORTERS[args.format](result.diagnostics, summary, sys.stdout)
     return exit_code(result.diagnostics, args.strict)

@@ -1,0 +1,49 @@
+"""The schema registry: hosted versioned schemas, offline `$ref` resolution, lint and publication.
+
+Everything here is data and functions over data; the site renders it and the CLI reports it.
+"""
+
+from generator.schemas.examples import example_instance
+from generator.schemas.lint import INLINE, Flavour, lint_schema
+from generator.schemas.load import SchemaLoadError, load_schemas, shipped_schemas, shipped_schemas_root
+from generator.schemas.lock import check_lock, record_lock
+from generator.schemas.model import SCHEMA_BASE, HostedSchema, PropertyRow, SchemaSet
+from generator.schemas.output import Mismatch, json_path, validate_output
+from generator.schemas.properties import flatten_properties
+from generator.schemas.publish import (
+    CATALOG_PATH,
+    referenced_ids,
+    referencing_tools,
+    schema_catalog,
+    served_files,
+)
+from generator.schemas.refs import Reference, RefKind, analyse
+
+__all__ = [
+    "CATALOG_PATH",
+    "INLINE",
+    "SCHEMA_BASE",
+    "Flavour",
+    "HostedSchema",
+    "Mismatch",
+    "PropertyRow",
+    "RefKind",
+    "Reference",
+    "SchemaLoadError",
+    "SchemaSet",
+    "analyse",
+    "check_lock",
+    "example_instance",
+    "flatten_properties",
+    "json_path",
+    "lint_schema",
+    "load_schemas",
+    "record_lock",
+    "referenced_ids",
+    "referencing_tools",
+    "schema_catalog",
+    "served_files",
+    "shipped_schemas",
+    "shipped_schemas_root",
+    "validate_output",
+]
