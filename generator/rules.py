@@ -23,6 +23,7 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.check.output_schema",
     "generator.schemas.load",
     "generator.schemas.lock",
+    "generator.run.runner",
 )
 
 

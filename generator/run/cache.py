@@ -1,0 +1,114 @@
+"""Run results cached on disk by the hash of everything that can change them.
+
+Layout under the cache folder: `runs/<key>/run.json` (the ExampleRun as JSON) and
+`runs/<key>/files/<n>.<ext>` (blobs and uploads, named by their order in the run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import asdict
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Severity
+from generator.model import ToolKey
+from generator.run.model import ExampleRun, OutputFile, RunMessage
+
+SKIPPED_FOLDERS = frozenset({".git", "__pycache__", ".venv", "venv", ".dify-registry-cache", "node_modules"})
+MAX_HASHED_BYTES = 64 * 1024 * 1024
+
+
+def runner_version() -> str:
+    """A digest of the runner's own code: a new runner invalidates every cached run."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def folder_digest(root: Path) -> str:
+    """A digest of a plugin folder's files (names and bytes; links by their target text)."""
+    digest = hashlib.sha256()
+    budget = MAX_HASHED_BYTES
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS)
+        for name in sorted(files):
+            path = Path(folder) / name
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            if path.is_symlink():
+                digest.update(b"link:" + str(path.readlink()).encode())
+            elif budget > 0:
+                data = path.read_bytes()[:budget]
+                budget -= len(data)
+                digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def run_key(parts: Iterable[Any]) -> str:
+    """The cache key of one run from its ingredients (JSON-able values)."""
+    text = json.dumps(list(parts), sort_keys=True, default=repr, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def run_folder(cache: Path, key: str) -> Path:
+    """Where one run's result and files live."""
+    return cache / "runs" / key
+
+
+def save(cache: Path, key: str, run: ExampleRun) -> None:
+    """Store a run (written to a temporary name, then renamed, so readers never see half a file)."""
+    folder = run_folder(cache, key)
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {
+        "example": run.example,
+        "smoke": run.smoke,
+        "messages": [asdict(m) for m in run.messages],
+        "passed": run.passed,
+        "duration": run.duration,
+        "python": run.python,
+        "stdout": run.stdout,
+        "stderr": run.stderr,
+        "tool": asdict(run.tool),
+        "inputs": dict(run.inputs),
+        "outputs": dict(run.outputs),
+        "files": [{**asdict(f), "path": f.path.name} for f in run.files],
+        "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in run.diagnostics],
+    }
+    temporary = folder / f"run.json.{os.getpid()}"
+    temporary.write_text(json.dumps(data, default=repr), encoding="utf-8")
+    temporary.replace(folder / "run.json")
+
+
+def load(cache: Path, key: str) -> ExampleRun | None:
+    """A stored run, or None when missing, unreadable or its files are gone."""
+    folder = run_folder(cache, key)
+    try:
+        data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+        files = tuple(OutputFile(**{**f, "path": folder / "files" / f["path"]}) for f in data["files"])
+        if not all(f.path.is_file() for f in files):
+            return None
+        return ExampleRun(
+            tool=ToolKey(**data["tool"]),
+            example=data["example"],
+            smoke=data["smoke"],
+            inputs=MappingProxyType(data["inputs"]),
+            messages=tuple(RunMessage(**m) for m in data["messages"]),
+            outputs=MappingProxyType(data["outputs"]),
+            files=files,
+            diagnostics=tuple(
+                Diagnostic(**{**d, "severity": Severity(d["severity"])}) for d in data["diagnostics"]
+            ),
+            passed=data["passed"],
+            duration=data["duration"],
+            python=data["python"],
+            stdout=data["stdout"],
+            stderr=data["stderr"],
+            cached=True,
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

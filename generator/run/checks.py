@@ -1,0 +1,177 @@
+"""Check what a run returned: the tool's `output_schema`, declared and undeclared variables, blobs
+without a MIME type, and the example's expectations."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.model import FIXED_OUTPUTS, Tool
+from generator.rules import rule
+from generator.run.model import ExampleRun, RunMessage
+
+SCHEMA_MISMATCH = rule(
+    "R015",
+    "output-schema-mismatch",
+    Severity.ERROR,
+    "example {example!s}: output {path!s} does not match output_schema: {problem!s}",
+    "Make the tool return what output_schema declares, or correct the schema.",
+    """
+The outputs of an example run, assembled as Dify assembles them, are validated against the tool's
+`output_schema` with every `$ref` resolved. Dify never checks this at run time: the next node
+receives whatever the tool returned.
+""",
+)
+NEVER_SET = rule(
+    "R016",
+    "declared-variable-never-set",
+    Severity.WARNING,
+    "output_schema declares {name!s}, but no example run sets it; the next node reads None",
+    "Yield create_variable_message({name!r}, ...) in every path of _invoke, or remove it from output_schema.",
+    """
+A variable that `output_schema` declares can be picked in the workflow editor. If the tool never
+sets it, the next node reads None without any error.
+""",
+)
+UNDECLARED = rule(
+    "R017",
+    "undeclared-variable",
+    Severity.WARNING,
+    "example {example!s} sets variable {name!s}, which output_schema does not declare; it cannot be "
+    "picked in the editor",
+    "Declare {name!r} under output_schema.properties.",
+    """
+The workflow editor offers only the variables that `output_schema` declares. A variable the tool
+sets without declaring it is in the outputs but nobody can select it.
+""",
+)
+BLOB_WITHOUT_MIME = rule(
+    "R018",
+    "blob-without-mime-type",
+    Severity.WARNING,
+    "example {example!s}: blob {filename!s} has no MIME type; Dify stores it as application/octet-stream",
+    "Pass meta={{'mime_type': ..., 'filename': ...}} to create_blob_message.",
+    """
+Dify takes a blob's type from `meta.mime_type`. Without it the file is application/octet-stream:
+images are not shown as images and downstream nodes cannot tell what the file is.
+""",
+)
+EXPECTATION_FAILED = rule(
+    "R019",
+    "expectation-failed",
+    Severity.ERROR,
+    "example {example!s}: {what!s}",
+    "Fix the tool, or correct the expectation in the examples file.",
+    """
+An example's `expect` block (variables, text, text_contains, json, number of files) does not
+match what the run returned.
+""",
+)
+
+
+def _validator() -> Any:
+    """`generator.schemas.validate_output` when the schema registry is present."""
+    try:
+        return importlib.import_module("generator.schemas").validate_output
+    except (ImportError, AttributeError):
+        return None
+
+
+def validate_against_schema(
+    schema: Any, outputs: Mapping[str, Any], schemas: Any
+) -> list[tuple[str, str, bool]]:
+    """(JSON path, message, is_note) for every mismatch; `$ref`s resolved through the registry."""
+    validate = _validator()
+    if validate is not None:
+        return [(m.path, m.message, m.note) for m in validate(schema, dict(outputs), schemas)]
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+
+    registry = getattr(schemas, "registry", None) or Registry()
+    validator = Draft202012Validator(schema, registry=registry)
+    return [(error.json_path, error.message, False) for error in validator.iter_errors(dict(outputs))]
+
+
+def declared_variables(tool: Tool) -> tuple[str, ...]:
+    """Variables `output_schema.properties` declares (the fixed outputs are not variables)."""
+    schema = tool.output_schema
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return ()
+    return tuple(str(name) for name in properties if name not in FIXED_OUTPUTS)
+
+
+def check_run(
+    tool: Tool,
+    example: str,
+    outputs: Mapping[str, Any],
+    messages: Sequence[RunMessage],
+    expect: Mapping[str, Any],
+    schemas: Any,
+    where: Location,
+    schema_where: Location,
+) -> list[Diagnostic]:
+    """Every finding about the outputs of one completed run."""
+    findings: list[Diagnostic] = []
+    if isinstance(tool.output_schema, dict):
+        for path, problem, note in validate_against_schema(tool.output_schema, outputs, schemas):
+            severity = Severity.INFO if note else None
+            findings.append(
+                SCHEMA_MISMATCH.at(
+                    schema_where, severity=severity, example=example, path=path, problem=problem
+                )
+            )
+        declared = set(declared_variables(tool))
+        for name in outputs:
+            if name not in FIXED_OUTPUTS and name not in declared:
+                findings.append(UNDECLARED.at(schema_where, example=example, name=name))
+    for message in messages:
+        meta = message.meta if isinstance(message.meta, dict) else {}
+        if message.type == "blob" and not meta.get("mime_type"):
+            findings.append(
+                BLOB_WITHOUT_MIME.at(where, example=example, filename=meta.get("filename") or "(no name)")
+            )
+    findings.extend(
+        EXPECTATION_FAILED.at(where, example=example, what=what)
+        for what in failed_expectations(outputs, expect)
+    )
+    return findings
+
+
+def failed_expectations(outputs: Mapping[str, Any], expect: Mapping[str, Any]) -> list[str]:
+    """What in `expect` the outputs do not satisfy, in words."""
+    failures: list[str] = []
+    variables = expect.get("variables")
+    for name, wanted in variables.items() if isinstance(variables, dict) else []:
+        got = outputs.get(name)
+        if name not in outputs:
+            failures.append(f"variable {name} was not set (expected {wanted!r})")
+        elif got != wanted or (type(got) is not type(wanted) and not _numbers(got, wanted)):
+            failures.append(f"variable {name} is {got!r}, expected {wanted!r}")
+    text = outputs.get("text", "")
+    if "text" in expect and text != expect["text"]:
+        failures.append(f"text is {text!r}, expected {expect['text']!r}")
+    contains = expect.get("text_contains")
+    for needle in contains if isinstance(contains, list) else []:
+        if str(needle) not in text:
+            failures.append(f"text does not contain {needle!r}")
+    if "json" in expect and outputs.get("json") != expect["json"]:
+        failures.append(f"json is {outputs.get('json')!r}, expected {expect['json']!r}")
+    if "files" in expect and len(outputs.get("files") or []) != expect["files"]:
+        failures.append(f"{len(outputs.get('files') or [])} files returned, expected {expect['files']}")
+    return failures
+
+
+def _numbers(a: Any, b: Any) -> bool:
+    return all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
+
+
+def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location) -> list[Diagnostic]:
+    """Declared variables that no completed run of the tool sets."""
+    completed = [run for run in runs if run.outputs]
+    if not completed:
+        return []
+    set_somewhere = {name for run in completed for name in run.outputs}
+    return [NEVER_SET.at(where, name=name) for name in declared_variables(tool) if name not in set_somewhere]

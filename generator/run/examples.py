@@ -1,0 +1,210 @@
+"""Read a tool's examples file (`tools/x.yaml` -> `tools/x.examples.yaml`), or make smoke inputs
+from its parameters when there is none."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.paths import resolve_inside
+from generator.load.yamlload import YamlDocument, read_yaml
+from generator.model import Parameter, Tool
+from generator.rules import rule
+
+EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MAX_INPUT_FILE = 16 * 1024 * 1024
+SMOKE = "smoke"
+
+BAD_EXAMPLES = rule(
+    "R030",
+    "examples-file-invalid",
+    Severity.ERROR,
+    "examples file: {problem}",
+    "Follow the examples format (https://dify.ai/schemas/v1/tool_examples.json), see docs/runner.",
+    """
+The tool's examples file cannot be used as written: it is not a mapping with an `examples` list,
+an example has no valid unique `name`, `inputs` is not a mapping, or an input file is missing or
+lies outside the plugin. The example is skipped; the rest still run.
+""",
+)
+SMOKE_RUN = rule(
+    "R031",
+    "smoke-run",
+    Severity.INFO,
+    "no examples file ({path}); ran once with inputs made from the parameters",
+    "Add {path} with named examples so the registry shows real runs and checks expectations.",
+    """
+A tool without an examples file is run once with inputs made from its parameters (defaults, the
+first option of a select, a typed placeholder). The run shows that the tool loads and returns
+something; it cannot check what a real input should give.
+""",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """A file handed to a file parameter: path inside the plugin, MIME type, bytes."""
+
+    filename: str
+    mime_type: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One named case of a tool."""
+
+    name: str
+    inputs: MappingProxyType[str, Any]
+    credentials: MappingProxyType[str, Any]
+    files: MappingProxyType[str, tuple[InputFile, ...] | InputFile]
+    expect: MappingProxyType[str, Any]
+    smoke: bool
+    origin: Location
+    source_file: str = ""
+    raw: Any = field(default=None, compare=False)
+
+
+def examples_path(tool: Tool) -> str:
+    """The examples file that belongs to a tool YAML (same folder, same stem)."""
+    path = PurePosixPath(tool.file)
+    return str(path.with_name(path.stem + ".examples.yaml"))
+
+
+def load_examples(loaded: LoadedPlugin, tool: Tool) -> tuple[list[Example], list[Diagnostic]]:
+    """The tool's examples, or one smoke example when it has no examples file."""
+    relative = examples_path(tool)
+    resolved = resolve_inside(loaded.root, relative)
+    shown = loaded.display_path(relative)
+    if resolved.path is None or not resolved.path.is_file():
+        where = Location(loaded.display_path(tool.file), 1, 1)
+        return [smoke_example(tool)], [SMOKE_RUN.at(where, path=relative)]
+    document = read_yaml(resolved.path.read_bytes()[: 8 * 1024 * 1024], shown)
+    findings = list(document.diagnostics)
+    if not document.ok:
+        return [], findings
+    entries = document.data.get("examples") if isinstance(document.data, dict) else None
+    if not isinstance(entries, list):
+        findings.append(BAD_EXAMPLES.at(document.at(), problem="expected a mapping with an `examples` list"))
+        return [], findings
+    examples: list[Example] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        example = _example(loaded, document, index, entry, seen, findings)
+        if example is not None:
+            examples.append(example)
+    return examples, findings
+
+
+def _example(
+    loaded: LoadedPlugin,
+    document: YamlDocument,
+    index: int,
+    entry: Any,
+    seen: set[str],
+    findings: list[Diagnostic],
+) -> Example | None:
+    where = document.at("examples", index)
+    if not isinstance(entry, dict):
+        findings.append(BAD_EXAMPLES.at(where, problem=f"example {index} is not a mapping"))
+        return None
+    name = entry.get("name")
+    if not isinstance(name, str) or not EXAMPLE_NAME.match(name) or name in seen:
+        problem = f"example {index} needs a unique `name` matching {EXAMPLE_NAME.pattern}"
+        findings.append(BAD_EXAMPLES.at(document.at("examples", index, "name"), problem=problem))
+        return None
+    seen.add(name)
+    parts = {key: entry.get(key) or {} for key in ("inputs", "credentials", "files", "expect")}
+    for key, value in parts.items():
+        if not isinstance(value, dict):
+            findings.append(
+                BAD_EXAMPLES.at(document.at("examples", index, key), problem=f"`{key}` must be a mapping")
+            )
+            return None
+    files = _files(loaded, document, index, parts["files"], findings)
+    if files is None:
+        return None
+    return Example(
+        name=name,
+        inputs=MappingProxyType(dict(parts["inputs"])),
+        credentials=MappingProxyType(dict(parts["credentials"])),
+        files=MappingProxyType(files),
+        expect=MappingProxyType(dict(parts["expect"])),
+        smoke=False,
+        origin=where,
+        source_file=document.path,
+        raw=entry,
+    )
+
+
+def _files(
+    loaded: LoadedPlugin, document: YamlDocument, index: int, spec: dict[str, Any], findings: list[Diagnostic]
+) -> dict[str, tuple[InputFile, ...] | InputFile] | None:
+    result: dict[str, tuple[InputFile, ...] | InputFile] = {}
+    for parameter, value in spec.items():
+        entries = value if isinstance(value, list) else [value]
+        read: list[InputFile] = []
+        for number, item in enumerate(entries):
+            parts: tuple[str | int, ...] = ("examples", index, "files", parameter)
+            parts += (number,) if isinstance(value, list) else ()
+            loaded_file = _input_file(loaded, item)
+            if isinstance(loaded_file, str):
+                findings.append(BAD_EXAMPLES.at(document.at(*parts), problem=loaded_file))
+                return None
+            read.append(loaded_file)
+        result[str(parameter)] = tuple(read) if isinstance(value, list) else read[0]
+    return result
+
+
+def _input_file(loaded: LoadedPlugin, item: Any) -> InputFile | str:
+    if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+        return "an input file needs `path` (and `mime_type`)"
+    resolved = resolve_inside(loaded.root, item["path"])
+    if resolved.path is None:
+        return f"input file {item['path']!r} is not inside the plugin: {resolved.problem}"
+    if not resolved.path.is_file():
+        return f"input file {item['path']!r} does not exist"
+    if resolved.path.stat().st_size > MAX_INPUT_FILE:
+        return f"input file {item['path']!r} is larger than {MAX_INPUT_FILE} bytes"
+    mime_type = item.get("mime_type")
+    if not isinstance(mime_type, str):
+        mime_type = "application/octet-stream"
+    return InputFile(Path(resolved.relative).name, mime_type, resolved.path.read_bytes())
+
+
+def placeholder(parameter: Parameter) -> Any:
+    """A value for a parameter in a smoke run: its default, its first option, or a typed placeholder."""
+    if parameter.default is not None:
+        return parameter.default
+    if parameter.options:
+        first = parameter.options[0].value
+        return [first] if parameter.multiple else first
+    return {
+        "number": 1,
+        "boolean": False,
+        "checkbox": False,
+        "array": [],
+        "object": {},
+        "files": [],
+        "file": None,
+    }.get(parameter.type, "example")
+
+
+def smoke_example(tool: Tool) -> Example:
+    """The one run of a tool that has no examples file."""
+    inputs = {p.name: placeholder(p) for p in tool.parameters if p.name}
+    inputs = {name: value for name, value in inputs.items() if value is not None}
+    return Example(
+        name=SMOKE,
+        inputs=MappingProxyType(inputs),
+        credentials=MappingProxyType({}),
+        files=MappingProxyType({}),
+        expect=MappingProxyType({}),
+        smoke=True,
+        origin=tool.origin,
+    )

@@ -1,0 +1,580 @@
+"""Runs one tool example inside the sandboxed child, with the plugin environment's interpreter.
+
+Executed by path (`python -I -S harness.py FD`), never imported by the generator: it imports the
+real `dify_plugin` SDK, which patches the whole process with gevent. It reads a job (JSON) from
+stdin and writes framed events to file descriptor FD, so a tool printing to stdout cannot corrupt
+them. When started as root inside fresh namespaces it first hides private folders, brings up the
+loopback interface, sets resource limits and drops to an unprivileged uid; only then does it enable
+the environment's site-packages (whose `.pth` files may run code) and import anything the plugin
+brought.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import ctypes
+import fcntl
+import http.server
+import importlib
+import json
+import math
+import mimetypes
+import os
+import re
+import resource
+import shutil
+import socket
+import struct
+import sys
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+PYTHON_MARKER = "__python__"
+MAX_DEPTH = 100
+MAX_TRACE = 8000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
+PR_SET_NO_NEW_PRIVS = 38
+SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
+HIDDEN = ("/tmp", "/var/tmp", "/dev/shm", "/root", "/home")
+
+
+class Wire:
+    """Framed events to the parent: 1-byte kind (J json, B bytes), 4-byte length, body."""
+
+    def __init__(self, fd: int, max_messages: int, max_bytes: int) -> None:
+        self.fd = fd
+        self.lock = threading.Lock()
+        self.messages = 0
+        self.bytes = 0
+        self.max_messages = max_messages
+        self.max_bytes = max_bytes
+
+    def _frame(self, kind: bytes, body: bytes) -> None:
+        data = kind + struct.pack(">I", len(body)) + body
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def event(self, name: str, blob: bytes | None = None, **fields: Any) -> None:
+        body = json.dumps({"event": name, **fields}, ensure_ascii=False, allow_nan=False).encode()
+        with self.lock:
+            self.bytes += len(body) + (len(blob) if blob is not None else 0)
+            self._frame(b"J", body)
+            if blob is not None:
+                self._frame(b"B", blob)
+
+    def over_limit(self) -> str:
+        if self.messages > self.max_messages:
+            return f"more than {self.max_messages} messages"
+        if self.bytes > self.max_bytes:
+            return f"more than {self.max_bytes} bytes of output"
+        return ""
+
+
+def to_wire(value: Any, depth: int = 0) -> Any:
+    """JSON data as Dify would receive it; what JSON cannot carry becomes a marker."""
+    if value is None or isinstance(value, str | bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else _marker("float", value)
+    if depth > MAX_DEPTH:
+        return _marker("structure nested too deep", "")
+    if isinstance(value, list):
+        return [to_wire(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value):
+            return _marker("dict with non-string keys", value)
+        return {key: to_wire(item, depth + 1) for key, item in value.items()}
+    return _marker(type(value).__name__, value)
+
+
+def _marker(kind: str, value: Any) -> dict[str, str]:
+    try:
+        shown = repr(value)[:200]
+    except Exception:  # a hostile __repr__ must not stop the run
+        shown = "?"
+    return {PYTHON_MARKER: kind, "repr": shown}
+
+
+# ---------------------------------------------------------------- sandbox set-up (as root)
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _mount(
+    libc: ctypes.CDLL, source: str | None, target: str, fstype: str | None, flags: int, data: str
+) -> None:
+    code = libc.mount(
+        source.encode() if source else None,
+        target.encode(),
+        fstype.encode() if fstype else None,
+        ctypes.c_ulong(flags),
+        data.encode() if data else None,
+    )
+    if code != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"mount {target}: {os.strerror(errno)}")
+
+
+def hide_private_folders(needed: list[str], tmp_size: int) -> None:
+    """Cover shared and private folders with empty tmpfs; re-expose, read-only, what the run needs."""
+    libc = _libc()
+    for hidden in HIDDEN:
+        if not Path(hidden).is_dir():
+            continue
+        inside = [p for p in needed if p == hidden or p.startswith(hidden + "/")]
+        handles = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY)) for p in inside]
+        mode = "1777" if hidden in ("/tmp", "/var/tmp", "/dev/shm") else "0755"
+        _mount(libc, "tmpfs", hidden, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_size},mode={mode}")
+        for path, handle in handles:
+            Path(path).mkdir(parents=True, exist_ok=True)
+            _mount(libc, f"/proc/self/fd/{handle}", path, None, MS_BIND | MS_REC, "")
+            _mount(libc, None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY, "")
+            os.close(handle)
+
+
+def bring_up_loopback() -> None:
+    """A new network namespace has a loopback interface that is down; the file server needs it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        request = struct.pack("16sH", b"lo", 0)
+        flags = struct.unpack("16sH", fcntl.ioctl(probe, SIOCGIFFLAGS, request)[:18])[1]
+        fcntl.ioctl(probe, SIOCSIFFLAGS, struct.pack("16sH", b"lo", flags | IFF_UP))
+
+
+def set_limits(limits: dict[str, int], unprivileged: bool) -> None:
+    """Resource limits of the run (the kernel enforces them; the parent adds a wall clock)."""
+    pairs = {
+        resource.RLIMIT_AS: limits["memory_bytes"],
+        resource.RLIMIT_CPU: limits["cpu_seconds"],
+        resource.RLIMIT_FSIZE: limits["max_file_bytes"],
+        resource.RLIMIT_CORE: 0,
+        resource.RLIMIT_NOFILE: 256,
+    }
+    if unprivileged:  # the kernel ignores RLIMIT_NPROC for root
+        pairs[resource.RLIMIT_NPROC] = limits["max_processes"]
+    for which, value in pairs.items():
+        resource.setrlimit(which, (value, value))
+
+
+def drop_privileges(uid: int) -> None:
+    """Become an unprivileged user with no way back (no setuid binaries either)."""
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+    _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
+def copy_plugin(source: str, target: str, uid: int | None) -> None:
+    """The tool runs in a private copy of its plugin folder: what it writes there is thrown away."""
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__"))
+    if uid is not None:
+        for folder, dirs, files in os.walk(target):
+            for name in [folder, *(str(Path(folder) / n) for n in dirs + files)]:
+                os.lchown(name, uid, uid)
+
+
+# ---------------------------------------------------------------- network guard
+
+
+def guard_network(wire: Wire, allowed_port: list[int], refuse: bool) -> None:
+    """Report (and without a network namespace, refuse) connections other than to the file server."""
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event not in ("socket.connect", "socket.sendto"):
+            return
+        address = args[1]
+        own = (
+            isinstance(address, tuple)
+            and address[:1] in (("127.0.0.1",), ("localhost",))
+            and address[1:2] == tuple(allowed_port[:1])
+        )
+        if own:
+            return
+        wire.event("network", address=repr(address)[:200])
+        if refuse:
+            raise PermissionError("network access is disabled while running examples")
+
+    sys.addaudithook(hook)
+
+
+# ---------------------------------------------------------------- the local stand-in for Dify
+
+
+class Daemon:
+    """Serves what a tool may ask of Dify during a run: input files, file upload, storage.
+
+    The SDK's own backwards-invocation code talks to it over HTTP on loopback, exactly as it talks
+    to Dify's plugin daemon in serverless mode; every other call gets an error naming the call.
+    """
+
+    def __init__(self, wire: Wire, job: dict[str, Any], allowed_ports: list[int]) -> None:
+        self.wire = wire
+        self.inputs: dict[str, tuple[str, bytes]] = {}
+        self.uploads: dict[str, tuple[str, str]] = {}
+        self.storage: dict[str, str] = {}
+        self.upload_base = str(job["upload_base"])
+        self.file_count = 0
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), self._handler())
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        allowed_ports.append(self.server.server_port)
+
+    def start(self) -> None:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def next_file(self, filename: str, mime_type: str) -> tuple[int, str]:
+        number = self.file_count
+        self.file_count += 1
+        suffix = Path(filename).suffix.lower()
+        if not re.fullmatch(r"\.[a-z0-9]{1,8}", suffix):
+            suffix = mimetypes.guess_extension(mime_type) or ".bin"
+        return number, f"{number}{suffix}"
+
+    def serve_input(self, name: str, mime_type: str, data: bytes) -> str:
+        key = uuid.uuid4().hex
+        self.inputs[key] = (mime_type, data)
+        return f"{self.url}/files/{key}/{name}"
+
+    def backwards(self, request: dict[str, Any]) -> tuple[str, Any]:
+        kind = request.get("type")
+        body = request.get("request") or {}
+        if kind == "upload_file":
+            ticket = uuid.uuid4().hex
+            self.uploads[ticket] = (str(body.get("filename")), str(body.get("mimetype")))
+            return "response", {"url": f"{self.url}/upload/{ticket}"}
+        if kind == "storage":
+            return self._storage(body)
+        self.wire.event("unserved", call=str(kind))
+        return "error", (
+            f"the registry's runner does not serve `{kind}` calls back into Dify; "
+            "only file.upload and storage work while running examples"
+        )
+
+    def _storage(self, body: dict[str, Any]) -> tuple[str, Any]:
+        key, operation = str(body.get("key")), body.get("opt")
+        if operation == "set":
+            self.storage[key] = str(body.get("value"))
+            return "response", {"data": "ok"}
+        if operation == "get":
+            if key not in self.storage:
+                return "error", f"storage key {key!r} does not exist"
+            return "response", {"data": self.storage[key]}
+        if operation == "del":
+            self.storage.pop(key, None)
+            return "response", {"data": "ok"}
+        if operation == "exist":
+            return "response", {"data": key in self.storage}
+        return "error", f"unknown storage operation {operation!r}"
+
+    def receive_upload(self, ticket: str, content: bytes) -> dict[str, Any]:
+        filename, mime_type = self.uploads.pop(ticket)
+        number, stored = self.next_file(filename, mime_type)
+        self.wire.event(
+            "upload", blob=content, file=number, filename=filename, mime_type=mime_type, stored=stored
+        )
+        return {
+            "id": uuid.uuid4().hex,
+            "name": filename,
+            "size": len(content),
+            "extension": Path(filename).suffix,
+            "mime_type": mime_type,
+            "preview_url": self.upload_base + stored,
+        }
+
+    def _handler(self) -> type[http.server.BaseHTTPRequestHandler]:
+        daemon = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                """Requests are not logged: stderr belongs to the tool."""
+
+            def do_GET(self) -> None:
+                parts = self.path.split("/")
+                found = daemon.inputs.get(parts[2]) if len(parts) > 2 and parts[1] == "files" else None
+                if found is None:
+                    self._send(404, "text/plain", b"not found")
+                else:
+                    self._send(200, found[0], found[1])
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                if self.path.endswith("/backwards-invocation/transaction"):
+                    self._answer_backwards(body)
+                elif self.path.startswith("/upload/") and self.path[8:] in daemon.uploads:
+                    content = _multipart_file(self.headers.get("Content-Type", ""), body)
+                    answer = daemon.receive_upload(self.path[8:], content)
+                    self._send(201, "application/json", json.dumps(answer).encode())
+                else:
+                    self._send(404, "text/plain", b"not found")
+
+            def _answer_backwards(self, body: bytes) -> None:
+                message = json.loads(body)
+                invoke = message["data"]["data"]
+                request_id = invoke.get("backwards_request_id")
+                outcome, data = daemon.backwards(invoke)
+                lines = []
+                event = {"backwards_request_id": request_id, "event": outcome, "message": "", "data": None}
+                if outcome == "error":
+                    event["message"] = data
+                else:
+                    event["data"] = data
+                lines.append(event)
+                lines.append(
+                    {"backwards_request_id": request_id, "event": "end", "message": "", "data": None}
+                )
+                text = "".join(
+                    json.dumps(
+                        {"session_id": message.get("session_id"), "event": "backwards_response", "data": e}
+                    )
+                    + "\n"
+                    for e in lines
+                )
+                self._send(200, "application/x-ndjson", text.encode())
+
+            def _send(self, status: int, content_type: str, data: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+def _multipart_file(content_type: str, body: bytes) -> bytes:
+    """The single file part of the multipart form the SDK's upload posts."""
+    match = re.search(r'boundary="?([^";]+)"?', content_type)
+    if not match:
+        return body
+    for part in body.split(b"--" + match.group(1).encode()):
+        head, _, rest = part.partition(b"\r\n\r\n")
+        if b"filename=" in head:
+            return rest[:-2] if rest.endswith(b"\r\n") else rest
+    return b""
+
+
+# ---------------------------------------------------------------- running the tool
+
+
+def error_event(wire: Wire, stage: str, problem: BaseException, plugin_root: str) -> None:
+    """Report an exception with the innermost frame that lies in the plugin's own files."""
+    where: dict[str, Any] = {}
+    for frame in reversed(traceback.extract_tb(problem.__traceback__)):
+        if frame.filename.startswith(plugin_root + "/"):
+            where = {"file": frame.filename[len(plugin_root) + 1 :], "line": frame.lineno or 0}
+            break
+    if isinstance(problem, SyntaxError) and problem.filename and problem.filename.startswith(plugin_root):
+        where = {"file": problem.filename[len(plugin_root) + 1 :], "line": problem.lineno or 0}
+    text = "".join(traceback.format_exception(problem))[-MAX_TRACE:]
+    wire.event(
+        "error",
+        stage=stage,
+        type=type(problem).__name__,
+        message=str(problem)[:2000],
+        traceback=text,
+        **where,
+    )
+
+
+def file_inputs(daemon: Daemon, files: dict[str, Any]) -> dict[str, Any]:
+    """Dify's file dicts for the example's input files, served by the local stand-in."""
+    result: dict[str, Any] = {}
+    for name, entries in files.items():
+        converted = []
+        for entry in entries if isinstance(entries, list) else [entries]:
+            data = base64.b64decode(entry["data"])
+            mime_type = str(entry["mime_type"])
+            converted.append(
+                {
+                    "dify_model_identity": "__dify__file__",
+                    "url": daemon.serve_input(str(entry["filename"]), mime_type, data),
+                    "mime_type": mime_type,
+                    "type": _file_type(mime_type),
+                    "filename": entry["filename"],
+                    "extension": Path(str(entry["filename"])).suffix,
+                    "size": len(data),
+                }
+            )
+        result[name] = converted if isinstance(entries, list) else converted[0]
+    return result
+
+
+def _file_type(mime_type: str) -> str:
+    for kind in ("image", "video", "audio"):
+        if mime_type.startswith(kind + "/"):
+            return kind
+    return "document"
+
+
+def build_session(sdk: dict[str, Any], daemon_url: str) -> Any:
+    """A session whose calls back into Dify go to the local stand-in, through the SDK's own code."""
+    runtime, reader_base, writer_base, install = sdk["runtime"], sdk["reader"], sdk["writer"], sdk["install"]
+
+    class NoReader(reader_base):  # type: ignore[misc, valid-type]
+        def _read_stream(self) -> Iterator[Any]:
+            return iter(())
+
+    class NoWriter(writer_base):  # type: ignore[misc, valid-type]
+        def write(self, data: str) -> None:
+            """Nothing is written back: serverless mode posts each call over HTTP."""
+
+        def done(self) -> None:
+            """See write."""
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    return runtime.Session(
+        session_id="registry-run",
+        executor=ThreadPoolExecutor(max_workers=2),
+        reader=NoReader(),
+        writer=NoWriter(),
+        install_method=install.InstallMethod.Serverless,
+        dify_plugin_daemon_url=daemon_url,
+    )
+
+
+def send_message(wire: Wire, daemon: Daemon, message: Any) -> None:
+    """One yielded message, as JSON data; blob bytes travel as a separate frame."""
+    wire.messages += 1
+    kind_enum = getattr(message, "type", None)
+    kind = getattr(kind_enum, "value", None if kind_enum is None else str(kind_enum))
+    payload_object: Any = getattr(message, "message", None)
+    payload_kind = type(payload_object).__name__ if payload_object is not None else type(message).__name__
+    meta = getattr(message, "meta", None)
+    blob = getattr(payload_object, "blob", None)
+    if isinstance(blob, bytes) and payload_kind == "BlobMessage":
+        meta_dict = meta if isinstance(meta, dict) else {}
+        filename = str(meta_dict.get("filename") or "")
+        mime_type = str(meta_dict.get("mime_type") or "")
+        number, stored = daemon.next_file(filename or "blob", mime_type)
+        wire.event(
+            "message",
+            blob=blob,
+            type=kind,
+            kind=payload_kind,
+            payload={"blob": {"file": number}},
+            meta=to_wire(meta),
+            file=number,
+            filename=filename,
+            mime_type=mime_type,
+            stored=stored,
+        )
+        return
+    fields: Any = {}
+    if payload_kind in ("LogMessage", "RetrieverResourceMessage"):
+        try:  # shown in the run panel only; never checked as outputs
+            fields = payload_object.model_dump(mode="json")
+        except Exception:
+            fields = {}
+    elif hasattr(payload_object, "model_dump"):
+        fields = {name: getattr(payload_object, name) for name in type(payload_object).model_fields}
+    wire.event("message", type=kind, kind=payload_kind, payload=to_wire(fields), meta=to_wire(meta))
+
+
+def run_tool(wire: Wire, job: dict[str, Any], plugin_root: str, allowed_ports: list[int]) -> None:
+    """Import the SDK and the tool the way Dify does, then drive `invoke` and forward messages."""
+    started = time.monotonic()
+    try:
+        sdk = {
+            "tool": importlib.import_module("dify_plugin").Tool,
+            "runtime": importlib.import_module("dify_plugin.core.runtime"),
+            "entities": importlib.import_module("dify_plugin.entities.tool"),
+            "loader": importlib.import_module("dify_plugin.core.utils.class_loader"),
+            "reader": importlib.import_module("dify_plugin.core.server.__base.request_reader").RequestReader,
+            "writer": importlib.import_module(
+                "dify_plugin.core.server.__base.response_writer"
+            ).ResponseWriter,
+            "install": importlib.import_module("dify_plugin.config.config"),
+        }
+        version = importlib.import_module("importlib.metadata").version("dify_plugin")
+    except BaseException as problem:
+        error_event(wire, "sdk", problem, plugin_root)
+        return
+    wire.event(
+        "started", python=sys.version.split()[0], sdk=version, import_seconds=time.monotonic() - started
+    )
+    daemon = Daemon(wire, job, allowed_ports)
+    daemon.start()
+    source = str(job["source"])
+    try:
+        tool_class = sdk["loader"].load_single_subclass_from_source(
+            module_name=Path(source).with_suffix("").as_posix().replace("/", "."),
+            script_path=str(Path.cwd() / source),
+            parent_type=sdk["tool"],
+        )
+    except BaseException as problem:
+        error_event(wire, "load", problem, plugin_root)
+        return
+    try:
+        runtime = sdk["entities"].ToolRuntime(
+            credentials=dict(job.get("credentials") or {}), user_id="registry-runner", session_id=None
+        )
+        tool = tool_class(runtime=runtime, session=build_session(sdk, daemon.url))
+        parameters = {**job.get("inputs", {}), **file_inputs(daemon, job.get("files", {}))}
+        for message in tool.invoke(dict(parameters)):
+            send_message(wire, daemon, message)
+            problem_text = wire.over_limit()
+            if problem_text:
+                wire.event("limit", what=problem_text)
+                return
+    except SystemExit as stop:
+        wire.event("exit", code=str(stop.code))
+        return
+    except BaseException as problem:
+        error_event(wire, "invoke", problem, plugin_root)
+        return
+    wire.event("done")
+
+
+def main() -> None:
+    """Read the job, set up the sandbox, run the tool, report; always end with os._exit."""
+    fd = int(sys.argv[1])
+    job = json.loads(sys.stdin.buffer.read())
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    limits = job["limits"]
+    wire = Wire(fd, int(limits["max_messages"]), int(limits["max_output_bytes"]))
+    sandbox = job["sandbox"]
+    uid = sandbox.get("uid")
+    try:
+        if sandbox.get("namespaces"):
+            environment = str(Path(sys.executable).parent.parent)
+            needed = [sys.base_prefix, environment, str(Path(__file__).resolve().parent), job["plugin_root"]]
+            hide_private_folders([os.path.realpath(p) for p in needed], int(limits["max_file_bytes"]) * 4)
+            bring_up_loopback()
+        workdir = Path(sandbox.get("workdir") or "/tmp/run")
+        plugin_root = str(workdir / "plugin")
+        workdir.mkdir(parents=True, exist_ok=True)
+        copy_plugin(job["plugin_root"], plugin_root, uid)
+        set_limits(limits, uid is not None)
+        if uid is not None:
+            os.chown(workdir, uid, uid)
+            drop_privileges(uid)
+        os.environ.update({"HOME": str(workdir), "TMPDIR": str(workdir)})
+        os.chdir(plugin_root)
+        sys.path.insert(0, plugin_root)
+        import site
+
+        site.main()
+    except BaseException as problem:
+        error_event(wire, "setup", problem, "")
+        os._exit(70)
+    allowed: list[int] = []
+    guard_network(wire, allowed, refuse=not sandbox.get("namespaces"))
+    run_tool(wire, job, plugin_root, allowed)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

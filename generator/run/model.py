@@ -1,0 +1,101 @@
+"""The runner's data: options in, frozen results out (the contract other stages read)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from generator.diagnostics import Diagnostic
+from generator.model import ToolKey
+
+DEFAULT_SITE_URL = "https://dify.ai/"
+DEFAULT_CACHE = Path(".dify-registry-cache")
+# The SDK release the registry's own plugins are written against; used when a plugin names no
+# requirements at all.
+DEFAULT_REQUIREMENTS = ("dify_plugin==0.10.2",)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one run of one example may use before it is stopped."""
+
+    timeout: float = 30.0
+    cpu_seconds: int = 30
+    memory_bytes: int = 2 * 1024**3
+    max_messages: int = 10_000
+    max_output_bytes: int = 64 * 1024**2
+    max_processes: int = 64
+    max_file_bytes: int = 64 * 1024**2
+    max_captured: int = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How to run: where the cache lives, limits, parallelism, which tools and examples."""
+
+    cache_dir: Path = DEFAULT_CACHE
+    site_url: str = DEFAULT_SITE_URL
+    limits: Limits = field(default_factory=Limits)
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    use_cache: bool = True
+    tool: str | None = None
+    example: str | None = None
+    progress: bool = False
+    # None: isolate as far as the machine allows; False: only rlimits and the in-process guards.
+    isolate: bool | None = None
+    offline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OutputFile:
+    """A file a tool produced (blob message or upload), stored in the run cache."""
+
+    filename: str
+    mime_type: str
+    size: int
+    sha256: str
+    path: Path
+    site_path: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunMessage:
+    """One message the tool yielded: its type and JSON payload (blob bytes replaced by a file
+    reference `{"file": index}` into `ExampleRun.files`)."""
+
+    type: str
+    payload: Any
+    meta: Any = None
+    # The SDK payload class the tool attached (TextMessage, JsonMessage, ...); "" when unknown.
+    kind: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleRun:
+    """One run of one tool on one example (or a smoke run on placeholder inputs)."""
+
+    tool: ToolKey
+    example: str
+    smoke: bool
+    inputs: MappingProxyType[str, Any]
+    messages: tuple[RunMessage, ...]
+    outputs: MappingProxyType[str, Any]
+    files: tuple[OutputFile, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    passed: bool
+    duration: float
+    python: str
+    stdout: str = ""
+    stderr: str = ""
+    cached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RunReport:
+    """Every run, plus findings that belong to no single run (environments, static checks)."""
+
+    runs: tuple[ExampleRun, ...]
+    diagnostics: tuple[Diagnostic, ...]

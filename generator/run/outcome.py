@@ -1,0 +1,267 @@
+"""Judge how a child ended (crash, timeout, limits, exit, protocol) and turn its events into
+messages and stored files."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.rules import rule
+from generator.run.model import OutputFile, RunMessage
+from generator.run.sandbox import ChildResult
+
+STORED_NAME = re.compile(r"^\d{1,6}(\.[a-z0-9]{1,8})?$")
+
+CRASHED = rule(
+    "R001",
+    "tool-raised",
+    Severity.ERROR,
+    "{stage} failed with {type}: {problem}",
+    "Fix the error shown; run `dify-registry run` on the plugin to see the full traceback.",
+    """
+The tool raised an exception while its module was imported, while its class was loaded, or while
+`_invoke` ran. In Dify the same error fails the workflow node.
+""",
+)
+TIMED_OUT = rule(
+    "R002",
+    "run-timeout",
+    Severity.ERROR,
+    "the run was stopped after {limit}: {why}",
+    "Make the tool finish quickly on its examples; loops that wait for a network or never end are stopped.",
+    """
+Each example runs under a wall-clock timeout and a CPU-time limit. A tool that exceeds them (an
+endless loop, a sleep, a wait on a network the sandbox does not have) is killed with every process
+it started.
+""",
+)
+OUT_OF_MEMORY = rule(
+    "R003",
+    "memory-limit",
+    Severity.ERROR,
+    "the run ran out of memory (limit {limit} bytes)",
+    "Reduce what the tool holds in memory at once; stream large data instead.",
+    """
+Each example runs under an address-space limit. Allocations past it fail with MemoryError (or the
+process is killed), and the run is reported.
+""",
+)
+OUTPUT_LIMIT = rule(
+    "R004",
+    "output-limit",
+    Severity.ERROR,
+    "the tool produced {what}; the run was stopped",
+    "Yield fewer, larger messages; keep blobs under Dify's 30 MB limit.",
+    """
+The number of messages and the total size of what one run returns are capped, so that a tool that
+yields millions of messages or a huge blob cannot exhaust the registry's memory or disk.
+""",
+)
+ABNORMAL_EXIT = rule(
+    "R005",
+    "abnormal-exit",
+    Severity.ERROR,
+    "the tool process ended before the run finished: {why}",
+    "Do not call sys.exit, os._exit or kill processes in a tool; return from `_invoke` and raise on errors.",
+    """
+The tool's process ended without finishing the run: it called `sys.exit` or `os._exit`, was killed
+by a signal, or broke the channel its results travel on. In Dify this kills the plugin process.
+""",
+)
+UNSERVED_CALL = rule(
+    "R006",
+    "call-into-dify",
+    Severity.WARNING,
+    "the tool called back into Dify (`{call}`), which the registry's runner does not serve",
+    "Only session.file.upload and session.storage are served while running examples; make the example "
+    "independent of models, apps and other tools.",
+    """
+During a run the session given to the tool serves file uploads and storage. Other calls back into
+Dify (models, apps, other tools, workflow nodes) fail with an error that names the call.
+""",
+)
+NETWORK_ATTEMPT = rule(
+    "R007",
+    "network-access",
+    Severity.WARNING,
+    "the tool tried to open a network connection to {address}",
+    "Examples run offline: bundle the data the example needs, or mock the service in the example.",
+    """
+Examples run without network access, so results are repeatable and a stranger's code cannot reach
+other machines. A tool that connects anywhere but the runner's local file server is reported.
+""",
+)
+PRINTED = rule(
+    "R008",
+    "printed-output",
+    Severity.WARNING,
+    "the tool wrote to {stream}: {text!s}",
+    "Use logging or log messages (create_log_message) instead of print: in Dify's local mode stdout "
+    "carries the plugin protocol.",
+    """
+A plugin started by Dify's daemon in local mode talks to it over stdin and stdout, so printing to
+stdout corrupts the protocol. The runner captures both streams and reports them.
+""",
+)
+BROKEN_ENVIRONMENT = rule(
+    "R009",
+    "environment-failed",
+    Severity.ERROR,
+    "the plugin's environment could not be built: {problem}",
+    "Check requirements.txt (or pyproject.toml with uv.lock): every package must exist as a wheel for "
+    "Python {python}.",
+    """
+Each plugin runs in an environment built from its own requirements with uv. Source distributions
+are not built (building runs their code); a requirement that has no wheel, does not exist, or does
+not support the Python version fails the build, and the plugin's examples are not run.
+""",
+)
+PYTHON_SUBSTITUTED = rule(
+    "R032",
+    "python-substituted",
+    Severity.INFO,
+    "meta.runner.version asks for Python {requested}; ran with Python {used}, the nearest available",
+    "Install Python {requested} on this machine to run with the exact version.",
+    """
+The runner uses the Python version the manifest names when this machine has it, otherwise the
+nearest one it has, and says so.
+""",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one child run gave: messages, stored files, findings, Python and SDK version."""
+
+    messages: tuple[RunMessage, ...]
+    files: tuple[OutputFile, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    python: str
+    finished: bool
+
+
+def store_files(events: list[dict[str, Any]], folder: Path, site_prefix: str) -> list[OutputFile]:
+    """Write blob and upload bytes to the run's folder; names are re-checked here (child untrusted)."""
+    stored: list[OutputFile] = []
+    for event in events:
+        data = event.get("blob")
+        if not isinstance(data, bytes):
+            continue
+        number = len(stored)
+        name = str(event.get("stored") or "")
+        if not STORED_NAME.match(name) or not name.startswith(f"{number}"):
+            name = f"{number}.bin"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+        event["file"] = number
+        stored.append(
+            OutputFile(
+                filename=str(event.get("filename") or "")[:255],
+                mime_type=str(event.get("mime_type") or "")[:255],
+                size=len(data),
+                sha256=hashlib.sha256(data).hexdigest(),
+                path=folder / name,
+                site_path=site_prefix + name,
+            )
+        )
+    return stored
+
+
+def _message(event: dict[str, Any]) -> RunMessage:
+    payload = event.get("payload")
+    if event.get("type") == "blob" and isinstance(event.get("file"), int):
+        payload = {"blob": {"file": event["file"]}}
+    return RunMessage(str(event.get("type")), payload, event.get("meta"), str(event.get("kind") or ""))
+
+
+def judge(
+    result: ChildResult, where: Location, plugin_display: str, limits: Any
+) -> tuple[list[Diagnostic], str]:
+    """Findings about how the run went (not about what it returned)."""
+    findings: list[Diagnostic] = []
+    python = ""
+    finished = False
+    for event in result.events:
+        kind = event.get("event")
+        if kind == "started":
+            python = f"{event.get('python')} (dify_plugin {event.get('sdk')})"
+        elif kind == "done":
+            finished = True
+        elif kind == "error":
+            findings.append(_crash(event, where, plugin_display, limits))
+        elif kind == "exit":
+            findings.append(ABNORMAL_EXIT.at(where, why=f"sys.exit({event.get('code')}) in the tool"))
+        elif kind == "limit":
+            findings.append(OUTPUT_LIMIT.at(where, what=event.get("what")))
+        elif kind == "unserved":
+            findings.append(UNSERVED_CALL.at(where, call=event.get("call")))
+        elif kind == "network":
+            findings.append(NETWORK_ATTEMPT.at(where, address=event.get("address")))
+    if result.timed_out:
+        findings.append(TIMED_OUT.at(where, limit=f"{limits.timeout:g} s", why="wall-clock timeout"))
+    elif result.over_limit:
+        findings.append(OUTPUT_LIMIT.at(where, what=result.over_limit))
+    elif result.returncode == -signal.SIGXCPU:
+        findings.append(TIMED_OUT.at(where, limit=f"{limits.cpu_seconds} s of CPU", why="CPU-time limit"))
+    elif result.protocol_problem:
+        findings.append(ABNORMAL_EXIT.at(where, why=result.protocol_problem))
+    elif not finished and not findings:
+        findings.append(ABNORMAL_EXIT.at(where, why=_exit_reason(result.returncode)))
+    findings.extend(_printed(result, where))
+    return findings, python
+
+
+def _crash(event: dict[str, Any], where: Location, plugin_display: str, limits: Any) -> Diagnostic:
+    if event.get("type") == "MemoryError":
+        return OUT_OF_MEMORY.at(where, limit=limits.memory_bytes)
+    place = where
+    if isinstance(event.get("file"), str) and isinstance(event.get("line"), int):
+        place = Location(f"{plugin_display}/{event['file']}", event["line"], 1)
+    stage = {
+        "sdk": "importing dify_plugin",
+        "load": "loading the tool module",
+        "invoke": "running _invoke",
+        "setup": "setting up the sandbox",
+    }.get(str(event.get("stage")), "the run")
+    return CRASHED.at(place, stage=stage, type=event.get("type"), problem=event.get("message"))
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def _printed(result: ChildResult, where: Location) -> list[Diagnostic]:
+    findings = []
+    for stream, data in (("stdout", result.stdout), ("stderr", result.stderr)):
+        text = data.decode("utf-8", errors="replace").strip()
+        if stream == "stderr":
+            continue  # warnings and logging go to stderr legitimately; it is shown, not reported
+        if text:
+            findings.append(PRINTED.at(where, stream=stream, text=text.splitlines()[0]))
+    return findings
+
+
+def read_outcome(
+    result: ChildResult, where: Location, plugin_display: str, limits: Any, folder: Path, site_prefix: str
+) -> Outcome:
+    """Messages, stored files and findings of one child run."""
+    files = store_files(result.events, folder, site_prefix)
+    messages = tuple(_message(e) for e in result.events if e.get("event") == "message")
+    findings, python = judge(result, where, plugin_display, limits)
+    finished = any(e.get("event") == "done" for e in result.events) and not findings_block(findings)
+    return Outcome(messages, tuple(files), tuple(findings), python, finished)
+
+
+def findings_block(findings: list[Diagnostic]) -> bool:
+    """True when a finding means the run did not complete."""
+    return any(f.rule in {"R001", "R002", "R003", "R004", "R005"} for f in findings)

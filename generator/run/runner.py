@@ -1,0 +1,226 @@
+"""`run_plugins`: plan one job per tool example, run them (cached, in parallel), check the results."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Location, sort_diagnostics
+from generator.load.crawl import LoadedPlugin
+from generator.load.paths import resolve_inside
+from generator.model import Tool
+from generator.run import cache
+from generator.run.assemble import assemble
+from generator.run.checks import check_run, never_set
+from generator.run.environment import Environment, ensure_environment
+from generator.run.examples import Example, InputFile, load_examples
+from generator.run.model import ExampleRun, RunOptions, RunReport
+from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, read_outcome
+from generator.run.pool import run_parallel
+from generator.run.sandbox import Isolation, detect_isolation, run_child
+from generator.run.static import check_source
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One example of one tool, ready to run."""
+
+    loaded: LoadedPlugin
+    tool: Tool
+    example: Example
+    environment: Environment
+    key: str
+
+
+def _where(loaded: LoadedPlugin, tool: Tool, example: Example) -> Location:
+    return example.origin if not example.smoke else tool.origin
+
+
+def _schema_where(loaded: LoadedPlugin, tool: Tool) -> Location:
+    document = loaded.documents.get(tool.file)
+    return document.at("output_schema") if document is not None else tool.origin
+
+
+def _files_for_job(files: MappingProxyType[str, tuple[InputFile, ...] | InputFile]) -> dict[str, Any]:
+    def encoded(item: InputFile) -> dict[str, str]:
+        return {
+            "filename": item.filename,
+            "mime_type": item.mime_type,
+            "data": base64.b64encode(item.data).decode(),
+        }
+
+    return {
+        name: [encoded(i) for i in value] if isinstance(value, tuple) else encoded(value)
+        for name, value in files.items()
+    }
+
+
+def site_prefix(tool: Tool, example: str) -> str:
+    """`files/<plugin>/<provider>/<tool>/<example>/`: where the site serves the run's files."""
+    key = tool.key
+    return f"files/{key.plugin}/{key.provider}/{key.tool}/{example}/"
+
+
+def _execute(job: Job, slot: int, options: RunOptions, isolation: Isolation, schemas: Any) -> ExampleRun:
+    tool, example = job.tool, job.example
+    prefix = site_prefix(tool, example.name)
+    payload = {
+        "plugin_root": str(job.loaded.root.resolve()),
+        "source": tool.source,
+        "inputs": dict(example.inputs),
+        "credentials": dict(example.credentials),
+        "files": _files_for_job(example.files),
+        "upload_base": options.site_url + prefix,
+    }
+    where = _where(job.loaded, tool, example)
+    result = run_child(job.environment.python, payload, options.limits, isolation, slot)
+    folder = cache.run_folder(options.cache_dir, job.key) / "files"
+    outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
+    findings = list(outcome.diagnostics)
+    outputs: dict[str, Any] = {}
+    if outcome.finished:
+        assembly = assemble(outcome.messages, where, outcome.files, options.site_url)
+        findings.extend(assembly.diagnostics)
+        outputs = assembly.outputs
+        findings.extend(
+            check_run(
+                tool,
+                example.name,
+                outputs,
+                outcome.messages,
+                example.expect,
+                schemas,
+                where,
+                _schema_where(job.loaded, tool),
+            )
+        )
+    ordered = sort_diagnostics(findings)
+    return ExampleRun(
+        tool=tool.key,
+        example=example.name,
+        smoke=example.smoke,
+        inputs=MappingProxyType(dict(example.inputs)),
+        messages=outcome.messages,
+        outputs=MappingProxyType(outputs),
+        files=outcome.files,
+        diagnostics=tuple(ordered),
+        passed=outcome.finished and not any(d.severity.rank >= 2 for d in ordered),
+        duration=result.duration,
+        python=outcome.python or job.environment.interpreter.name,
+        stdout=result.stdout.decode("utf-8", errors="replace"),
+        stderr=result.stderr.decode("utf-8", errors="replace"),
+    )
+
+
+def _static(loaded: LoadedPlugin, tool: Tool) -> list[Diagnostic]:
+    resolved = resolve_inside(loaded.root, tool.source) if tool.source else None
+    if resolved is None or resolved.path is None or not resolved.path.is_file():
+        return []  # the validator reports missing or escaping sources
+    return check_source(resolved.path.read_bytes(), loaded.display_path(resolved.relative))
+
+
+def _schemas_digest(schemas: Any) -> str:
+    digest = hashlib.sha256()
+    for hosted in getattr(schemas, "hosted", ()):
+        digest.update(bytes(getattr(hosted, "content", b"")))
+    return digest.hexdigest()
+
+
+def plan(
+    plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: Any
+) -> tuple[list[Job], list[Diagnostic]]:
+    """Every job to run, plus findings met while planning (environments, examples, static checks)."""
+    jobs: list[Job] = []
+    findings: list[Diagnostic] = []
+    common = [
+        cache.runner_version(),
+        isolation.description,
+        options.site_url,
+        repr(options.limits),
+        _schemas_digest(schemas),
+    ]
+    for loaded in plugins:
+        plugin = loaded.plugin
+        tools = [t for t in (plugin.tools if plugin else ()) if options.tool in (None, t.name) and t.source]
+        if plugin is None or not tools:
+            continue
+        environment = ensure_environment(
+            loaded.root, plugin.runner_version, options.cache_dir, options.offline
+        )
+        manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
+        if environment.problem:
+            findings.append(
+                BROKEN_ENVIRONMENT.at(
+                    manifest_where, problem=environment.problem, python=environment.interpreter.name
+                )
+            )
+            continue
+        if environment.substituted:
+            findings.append(
+                PYTHON_SUBSTITUTED.at(
+                    manifest_where, requested=environment.requested, used=environment.interpreter.name
+                )
+            )
+        digest = cache.folder_digest(loaded.root)
+        for tool in tools:
+            findings.extend(_static(loaded, tool))
+            examples, problems = load_examples(loaded, tool)
+            findings.extend(problems)
+            for example in examples:
+                if options.example not in (None, example.name):
+                    continue
+                key = cache.run_key(
+                    [*common, digest, str(tool.key), example.name, repr(example.raw), environment.key]
+                )
+                jobs.append(Job(loaded, tool, example, environment, key))
+    return jobs, findings
+
+
+def _describe(job: Job, run: ExampleRun) -> str:
+    state = "passed" if run.passed else "FAILED"
+    return f"{job.tool.key} {job.example.name}: {state} ({run.duration:.1f} s)"
+
+
+def run_plugins(plugins: Sequence[LoadedPlugin], options: RunOptions, schemas: Any = None) -> RunReport:
+    """Run every example of every tool of `plugins` and check what came back."""
+    isolation = detect_isolation(options.isolate)
+    jobs, findings = plan(plugins, options, isolation, schemas)
+    cached = {
+        index: cache.load(options.cache_dir, job.key) if options.use_cache else None
+        for index, job in enumerate(jobs)
+    }
+    pending = [job for index, job in enumerate(jobs) if cached[index] is None]
+
+    def work(job: Job, slot: int) -> ExampleRun:
+        run = _execute(job, slot, options, isolation, schemas)
+        cache.save(options.cache_dir, job.key, run)
+        return run
+
+    fresh = iter(
+        run_parallel(
+            pending,
+            work,
+            options.jobs,
+            _describe,
+            sys.stderr if options.progress else None,
+        )
+    )
+    runs = [cached[index] or next(fresh) for index in range(len(jobs))]
+    for loaded in plugins:
+        for tool in loaded.plugin.tools if loaded.plugin else ():
+            tool_runs = [run for run in runs if run.tool == tool.key]
+            findings.extend(never_set(tool, tool_runs, _schema_where(loaded, tool)))
+    return RunReport(tuple(runs), tuple(sort_diagnostics(findings)))
+
+
+def all_findings(report: RunReport) -> list[Diagnostic]:
+    """The report's own findings plus every run's, sorted and deduplicated."""
+    return sort_diagnostics([*report.diagnostics, *(d for run in report.runs for d in run.diagnostics)])
+
+
+__all__ = ["all_findings", "run_plugins", "site_prefix"]

@@ -1,0 +1,2 @@
+def shout(word: str) -> str:
+    return word.upper()
