@@ -8,74 +8,22 @@ path checks as every other file a manifest names).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Protocol
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.inputs import open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.paths import resolve_inside
 from generator.model import ToolKey
+from generator.run import ExampleRun, RunOptions, all_findings, run_plugins
+from generator.schemas import SchemaSet
 from generator.validate import validate_loaded
 
 MAX_ICON_BYTES = 256 * 1024
-
-
-class OutputFileLike(Protocol):
-    """What the site reads of a file a tool produced (`generator.run.OutputFile`)."""
-
-    @property
-    def filename(self) -> str: ...
-    @property
-    def mime_type(self) -> str: ...
-    @property
-    def size(self) -> int: ...
-    @property
-    def sha256(self) -> str: ...
-    @property
-    def path(self) -> Path: ...
-    @property
-    def site_path(self) -> str: ...
-
-
-class ExampleRunLike(Protocol):
-    """What the site reads of one example run (`generator.run.ExampleRun`)."""
-
-    @property
-    def tool(self) -> ToolKey: ...
-    @property
-    def example(self) -> str: ...
-    @property
-    def smoke(self) -> bool: ...
-    @property
-    def inputs(self) -> Any: ...
-    @property
-    def outputs(self) -> Any: ...
-    @property
-    def files(self) -> Sequence[OutputFileLike]: ...
-    @property
-    def diagnostics(self) -> Sequence[Diagnostic]: ...
-    @property
-    def passed(self) -> bool: ...
-    @property
-    def duration(self) -> float: ...
-
-
-class RunReportLike(Protocol):
-    """What a runner returns (`generator.run.RunReport`)."""
-
-    @property
-    def runs(self) -> Sequence[ExampleRunLike]: ...
-    @property
-    def diagnostics(self) -> Sequence[Diagnostic]: ...
-
-
-# A runner takes the loaded plugins and the schema set; `generator.run.run_plugins` with options bound.
-Runner = Callable[[Sequence[LoadedPlugin], Any], RunReportLike]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +40,8 @@ class Catalog:
 
     plugins: tuple[LoadedPlugin, ...]
     diagnostics: tuple[Diagnostic, ...]
-    schemas: Any = None  # generator.schemas.SchemaSet | None
-    runs: tuple[ExampleRunLike, ...] = ()
+    schemas: SchemaSet | None = None
+    runs: tuple[ExampleRun, ...] = ()
     icons: Mapping[tuple[str, str], Icon] = field(default_factory=lambda: MappingProxyType({}))
 
     def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
@@ -101,7 +49,7 @@ class Catalog:
         prefix = f"{loaded.display}/" if loaded.display else ""
         return tuple(d for d in self.diagnostics if d.file.startswith(prefix) or d.file == loaded.display)
 
-    def runs_of(self, key: ToolKey) -> tuple[ExampleRunLike, ...]:
+    def runs_of(self, key: ToolKey) -> tuple[ExampleRun, ...]:
         """The example runs of one tool, in the order they ran."""
         return tuple(run for run in self.runs if run.tool == key)
 
@@ -138,22 +86,20 @@ def catalog_of(
     plugins: Sequence[LoadedPlugin],
     extra: Sequence[Diagnostic],
     context: CheckContext,
-    schemas: Any = None,
-    runner: Runner | None = None,
+    schemas: SchemaSet | None = None,
+    run_options: RunOptions | None = None,
 ) -> Catalog:
-    """Check already-loaded plugins, run their examples when a runner is given, and freeze it all."""
+    """Check already-loaded plugins, run their examples when run options are given, freeze it all."""
     validation = validate_loaded(plugins, extra, context)
     findings = list(validation.diagnostics)
-    runs: tuple[ExampleRunLike, ...] = ()
-    if runner is not None:
-        report = runner(validation.plugins, schemas)
-        runs = tuple(report.runs)
-        findings.extend(report.diagnostics)
-        for run in runs:
-            findings.extend(run.diagnostics)
+    runs: tuple[ExampleRun, ...] = ()
+    if run_options is not None:
+        report = run_plugins(validation.plugins, run_options, schemas)
+        runs = report.runs
+        findings.extend(all_findings(report))
     return Catalog(
         plugins=validation.plugins,
-        diagnostics=tuple(findings),
+        diagnostics=tuple(sort_diagnostics(findings)),
         schemas=schemas,
         runs=runs,
         icons=MappingProxyType(read_icons(validation.plugins)),
@@ -163,8 +109,8 @@ def catalog_of(
 def build_catalog(
     paths: Sequence[Path],
     context: CheckContext | None = None,
-    schemas: Any = None,
-    runner: Runner | None = None,
+    schemas: SchemaSet | None = None,
+    run_options: RunOptions | None = None,
     stack: contextlib.ExitStack | None = None,
 ) -> Catalog:
     """Load, check and run everything `paths` name. Packages are unpacked into temporary folders that
@@ -173,4 +119,4 @@ def build_catalog(
     context = context or CheckContext(schemas=schemas)
     with contextlib.ExitStack() as own:
         inputs = (stack or own).enter_context(open_inputs(paths))
-        return catalog_of(inputs.plugins, inputs.diagnostics, context, schemas, runner)
+        return catalog_of(inputs.plugins, inputs.diagnostics, context, schemas, run_options)

@@ -11,10 +11,11 @@ from generator.catalog import Catalog
 from generator.diagnostics import Severity, count_by_severity
 from generator.load.crawl import LoadedPlugin
 from generator.model import I18n, Parameter, Tool
+from generator.schemas import referenced_ids
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.texts import texts_for
-from generator.site.urls import SiteMap, page_url, schema_file, schema_src
-from generator.site.views import output_rows, refs_in
+from generator.site.urls import SiteMap, page_url, schema_src
+from generator.site.views import output_rows
 
 INDEX_SCHEMA = "https://dify.ai/schemas/v1/registry_index.json"
 INDEX_VERSION = 1
@@ -32,11 +33,15 @@ def checksum(value: Any) -> str:
 
 
 def _i18n(text: I18n) -> dict[str, str]:
-    return {code: value for code, value in text.texts.items() if code in {lang.code for lang in LANGUAGE_SITES}}
+    return {
+        code: value for code, value in text.texts.items() if code in {lang.code for lang in LANGUAGE_SITES}
+    }
 
 
 def _pages(site_url: str, src: str, use_directory_urls: bool) -> dict[str, str]:
-    return {lang.code: f"{site_url}{lang.folder}{page_url(src, use_directory_urls)}" for lang in LANGUAGE_SITES}
+    return {
+        lang.code: f"{site_url}{lang.folder}{page_url(src, use_directory_urls)}" for lang in LANGUAGE_SITES
+    }
 
 
 def _parameter(parameter: Parameter) -> dict[str, Any]:
@@ -75,9 +80,11 @@ class _Indexer:
             "parameters": [_parameter(p) for p in tool.parameters],
             "output_variables": [
                 {"path": r.path, "type": r.type, "required": r.required, "ref": r.ref}
-                for r in output_rows(tool, self.catalog, self.words)
+                for r in output_rows(tool, self.catalog.schemas, self.words)
             ],
-            "schema_refs": sorted(refs_in(tool.output_schema)),
+            "schema_refs": sorted(referenced_ids(tool.output_schema, self.catalog.schemas))
+            if self.catalog.schemas is not None
+            else [],
             "checksum": checksum(document.data if document else None),
             "examples": [
                 {"name": run.example, "passed": run.passed, "smoke": run.smoke}
@@ -102,8 +109,11 @@ class _Indexer:
             "tags": list(plugin.tags),
             "repo": plugin.repo,
             "checksum": checksum(manifest.data if manifest else None),
-            "findings": {"errors": counts[Severity.ERROR], "warnings": counts[Severity.WARNING],
-                         "infos": counts[Severity.INFO]},
+            "findings": {
+                "errors": counts[Severity.ERROR],
+                "warnings": counts[Severity.WARNING],
+                "infos": counts[Severity.INFO],
+            },
             "pages": self.pages(self.sitemap.plugins[loaded.display]),
             "tools": [self.tool(loaded, i, t) for i, t in enumerate(plugin.tools)],
         }
@@ -112,15 +122,14 @@ class _Indexer:
         hosted = self.catalog.schemas.hosted if self.catalog.schemas is not None else ()
         listed = []
         for schema in hosted:
-            src, raw = schema_src(schema.id), schema_file(schema.id)
-            if src is None or raw is None:
-                continue
-            listed.append({
-                "id": schema.id,
-                "url": self.site_url + raw,
-                "sha256": hashlib.sha256(schema.content).hexdigest(),
-                "pages": self.pages(src),
-            })
+            listed.append(
+                {
+                    "id": schema.id,
+                    "url": self.site_url + schema.served_path,
+                    "sha256": hashlib.sha256(schema.content).hexdigest(),
+                    "pages": self.pages(schema_src(schema)),
+                }
+            )
         return listed
 
 

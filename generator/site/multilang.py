@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -17,8 +18,21 @@ from mkdocs.config.defaults import MkDocsConfig
 from generator.catalog import Catalog
 from generator.site.languages import SiteLanguage
 
+if TYPE_CHECKING:
+    from generator.site.plugin import RegistryPlugin
+
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 PLUGIN_NAME = "dify-registry"
+
+
+def registry_plugin(config: MkDocsConfig) -> RegistryPlugin:
+    """This package's plugin in a loaded configuration; TypeError when mkdocs.yml lacks it."""
+    from generator.site.plugin import RegistryPlugin
+
+    plugin = config.plugins.get(PLUGIN_NAME)
+    if not isinstance(plugin, RegistryPlugin):
+        raise TypeError(f"mkdocs.yml does not enable the {PLUGIN_NAME} plugin")
+    return plugin
 
 
 def build_language(config: MkDocsConfig, language: SiteLanguage, catalog: Catalog) -> None:
@@ -35,11 +49,7 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, catalog: Catalo
         use_directory_urls=config.use_directory_urls,
         strict=config.strict,
     )
-    from generator.site.plugin import RegistryPlugin
-
-    plugin = nested.plugins[PLUGIN_NAME]
-    if not isinstance(plugin, RegistryPlugin):
-        raise TypeError(f"{PLUGIN_NAME} is not this package's plugin")
+    plugin = registry_plugin(nested)
     plugin.config["language"] = language.code
     plugin.config["languages"] = False
     plugin.preset = catalog

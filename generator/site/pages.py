@@ -13,30 +13,30 @@ from markupsafe import Markup
 from generator.catalog import Catalog, Icon
 from generator.diagnostics import Severity, count_by_severity
 from generator.load.crawl import LoadedPlugin
-from generator.model import Plugin, Tool
+from generator.model import Plugin, Tool, ToolKey
 from generator.rules import all_rules
+from generator.schemas import CATALOG_PATH, referencing_tools
 from generator.site.coverage import coverage_of
 from generator.site.languages import LANGUAGE_SITES, SiteLanguage
 from generator.site.readme import make_renderer, render_readme
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
 from generator.site.texts import texts_for
-from generator.site.urls import SiteMap, page_url, rule_src, schema_file, schema_src
-from generator.site.views import (
-    finding_views,
-    output_rows,
-    property_rows,
-    refs_in,
-    run_view,
-)
+from generator.site.urls import SiteMap, page_url, rule_src, schema_src
+from generator.site.views import finding_views, output_rows, property_rows, run_view
 
 SCHEMAS_INDEX = "schemas/index.md"
 RULES_INDEX = "rules/index.md"
 COVERAGE_PAGE = "translations.md"
-SCHEMA_CATALOG_FILE = "schemas/catalog.json"
 MAX_RULE_FINDINGS = 500
-_ICON_TYPES = {"svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
-               "webp": "image/webp", "gif": "image/gif"}
+_ICON_TYPES = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "gif": "image/gif",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +80,16 @@ class SitePages:
         self.use_directory_urls = use_directory_urls
         self.sitemap = SiteMap.of(catalog.plugins)
         self.readme = make_renderer()
+        self.tools_by_key: dict[ToolKey, tuple[str, int, Tool]] = {}
+        for loaded in catalog.plugins:
+            for index, tool in enumerate(loaded.plugin.tools if loaded.plugin else ()):
+                self.tools_by_key.setdefault(tool.key, (loaded.display, index, tool))
 
     def context(self, src: str) -> PageContext:
         """The page context of the page at `src`."""
-        return PageContext(self.language, self.words, page_url(src, self.use_directory_urls),
-                           self.use_directory_urls)
+        return PageContext(
+            self.language, self.words, page_url(src, self.use_directory_urls), self.use_directory_urls
+        )
 
     def all(self) -> Iterator[GeneratedPage]:
         """Every generated page."""
@@ -110,23 +115,38 @@ class SitePages:
             if plugin is None:
                 continue
             src = self.sitemap.plugins[loaded.display]
-            cards.append({
-                "src": src, "slug": src.split("/")[1], "label": plugin.label,
-                "description": plugin.description, "tags": plugin.tags, "author": plugin.author,
-                "version": plugin.version, "tool_count": len(plugin.tools),
-                "counts": self.counts(loaded), "icon": icon_uri(self.catalog.icon(loaded, plugin.icon)),
-            })
+            cards.append(
+                {
+                    "src": src,
+                    "slug": src.split("/")[1],
+                    "label": plugin.label,
+                    "description": plugin.description,
+                    "tags": plugin.tags,
+                    "author": plugin.author,
+                    "version": plugin.version,
+                    "tool_count": len(plugin.tools),
+                    "counts": self.counts(loaded),
+                    "icon": icon_uri(self.catalog.icon(loaded, plugin.icon)),
+                }
+            )
         tags = sorted({tag for card in cards for tag in card["tags"]})
         return render("catalog.html.j2", self.context("index.md"), cards=cards, tags=tags)
 
     def plugin_page(self, loaded: LoadedPlugin, plugin: Plugin) -> GeneratedPage:
         """The page of one plugin."""
         src = self.sitemap.plugins[loaded.display]
-        tools = [{"src": self.sitemap.tools[(loaded.display, i)], "tool": t} for i, t in enumerate(plugin.tools)]
+        tools = [
+            {"src": self.sitemap.tools[(loaded.display, i)], "tool": t} for i, t in enumerate(plugin.tools)
+        ]
         readme = render_readme(plugin.readme, self.readme).replace("\n", "&#10;") if plugin.readme else ""
         html = render(
-            "plugin.html.j2", self.context(src), plugin=plugin, tools=tools, counts=self.counts(loaded),
-            icon=icon_uri(self.catalog.icon(loaded, plugin.icon)), readme=Markup(readme),
+            "plugin.html.j2",
+            self.context(src),
+            plugin=plugin,
+            tools=tools,
+            counts=self.counts(loaded),
+            icon=icon_uri(self.catalog.icon(loaded, plugin.icon)),
+            readme=Markup(readme),
             findings=finding_views(self.catalog.findings_of(loaded)),
         )
         return GeneratedPage(src, plain_title(plugin.label.get(self.language.code) or plugin.name), html)
@@ -137,9 +157,12 @@ class SitePages:
         files = {loaded.display_path(tool.file), loaded.display_path(_examples_file(tool.file))}
         findings = [d for d in self.catalog.findings_of(loaded) if d.file in files]
         html = render(
-            "tool.html.j2", self.context(src), plugin=plugin, tool=tool,
+            "tool.html.j2",
+            self.context(src),
+            plugin=plugin,
+            tool=tool,
             plugin_src=self.sitemap.plugins[loaded.display],
-            outputs=output_rows(tool, self.catalog, self.words),
+            outputs=output_rows(tool, self.catalog.schemas, self.words),
             has_schema=isinstance(tool.output_schema, dict),
             schemas_loaded=self.catalog.schemas is not None,
             runs=[run_view(run) for run in self.catalog.runs_of(tool.key)],
@@ -149,31 +172,40 @@ class SitePages:
 
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""
-        hosted = list(self.catalog.schemas.hosted) if self.catalog.schemas is not None else []
+        schemas = self.catalog.schemas
+        hosted = schemas.hosted if schemas is not None else ()
+        users = referencing_tools(self.catalog.plugins, schemas) if schemas is not None else {}
         listed = []
         for schema in hosted:
-            src, raw = schema_src(schema.id), schema_file(schema.id)
-            if src is None or raw is None:
-                continue
-            listed.append({"src": src, "raw": raw, "id": schema.id, "title": schema.title or schema.name,
-                           "description": schema.description or ""})
+            src = schema_src(schema)
+            listed.append(
+                {
+                    "src": src,
+                    "raw": schema.served_path,
+                    "id": schema.id,
+                    "title": schema.title or schema.name,
+                    "description": schema.description,
+                }
+            )
             html = render(
-                "schema.html.j2", self.context(src), schema=schema, raw=raw,
-                rows=property_rows(schema.data, self.catalog.schemas) if isinstance(schema.data, dict) else [],
-                example=schema.example, users=list(self._users(schema.id)),
+                "schema.html.j2",
+                self.context(src),
+                schema=schema,
+                raw=schema.served_path,
+                rows=property_rows(schema.properties, schemas) if schemas is not None else [],
+                example=schema.example,
                 findings=finding_views(schema.lint),
+                users=[self._tool_link(key) for key in users.get(schema.id, ())],
             )
             yield GeneratedPage(src, plain_title(schema.title or schema.name), html)
-        html = render("schemas.html.j2", self.context(SCHEMAS_INDEX), schemas=listed,
-                      catalog_json=SCHEMA_CATALOG_FILE)
+        html = render(
+            "schemas.html.j2", self.context(SCHEMAS_INDEX), schemas=listed, catalog_json=CATALOG_PATH
+        )
         yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
 
-    def _users(self, schema_id: str) -> Iterator[dict[str, Any]]:
-        for loaded in self.catalog.plugins:
-            for index, tool in enumerate(loaded.plugin.tools if loaded.plugin else ()):
-                if schema_id in refs_in(tool.output_schema):
-                    yield {"src": self.sitemap.tools[(loaded.display, index)], "label": tool.label,
-                           "key": str(tool.key)}
+    def _tool_link(self, key: ToolKey) -> dict[str, Any]:
+        display, index, tool = self.tools_by_key[key]
+        return {"src": self.sitemap.tools[(display, index)], "label": tool.label, "key": str(key)}
 
     def rule_pages(self) -> Iterator[GeneratedPage]:
         """One page per validation rule and the rules index."""
@@ -185,12 +217,17 @@ class SitePages:
             src = rule_src(code)
             found = by_rule.get(code, [])
             listed.append({"src": src, "rule": rule, "count": len(found)})
-            html = render("rule.html.j2", self.context(src), rule=rule,
-                          doc=Markup(render_readme(rule.doc, self.readme).replace("\n", "&#10;")),
-                          findings=finding_views(found[:MAX_RULE_FINDINGS]))
+            html = render(
+                "rule.html.j2",
+                self.context(src),
+                rule=rule,
+                doc=Markup(render_readme(rule.doc, self.readme).replace("\n", "&#10;")),
+                findings=finding_views(found[:MAX_RULE_FINDINGS]),
+            )
             yield GeneratedPage(src, f"{code} {rule.name}", html)
-        yield GeneratedPage(RULES_INDEX, self.words["rules"],
-                            render("rules.html.j2", self.context(RULES_INDEX), rules=listed))
+        yield GeneratedPage(
+            RULES_INDEX, self.words["rules"], render("rules.html.j2", self.context(RULES_INDEX), rules=listed)
+        )
 
     def coverage_page(self) -> GeneratedPage:
         """Per plugin and language, the texts that fall back to English."""
@@ -199,8 +236,14 @@ class SitePages:
         for loaded in self.catalog.plugins:
             if loaded.plugin is not None:
                 coverage = coverage_of(loaded.plugin, tuple(lang.code for lang in others))
-                rows.append({"src": self.sitemap.plugins[loaded.display], "label": loaded.plugin.label,
-                             "total": coverage.total, "missing": coverage.missing})
+                rows.append(
+                    {
+                        "src": self.sitemap.plugins[loaded.display],
+                        "label": loaded.plugin.label,
+                        "total": coverage.total,
+                        "missing": coverage.missing,
+                    }
+                )
         html = render("coverage.html.j2", self.context(COVERAGE_PAGE), rows=rows, languages=others)
         return GeneratedPage(COVERAGE_PAGE, self.words["coverage"], html)
 

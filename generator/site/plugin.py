@@ -20,6 +20,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from generator.catalog import Catalog
+from generator.run import RunOptions
+from generator.run.model import DEFAULT_SITE_URL
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
 from generator.site.pages import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SitePages
 from generator.site.publish import build_catalog_for, shared_files, watched_paths
@@ -33,8 +35,9 @@ ASSETS = ("assets/dify-registry.css", "assets/dify-registry.js")
 class RegistryConfig(base.Config):  # type: ignore[no-untyped-call]
     """Options of the `dify-registry` plugin in mkdocs.yml."""
 
-    registry = c.Type(str, default=".")
-    """The registry folder (holding `plugins/`) or one plugin folder, relative to mkdocs.yml."""
+    registry = c.Type((str, list), default=".")
+    """The registry folder (holding `plugins/`), a plugin folder, or a list of them; relative to
+    mkdocs.yml."""
     schemas = c.Type(str, default="schemas")
     """The folder of hosted schemas (holding `v1/`), relative to mkdocs.yml."""
     language = c.Choice([lang.code for lang in LANGUAGE_SITES], default=DEFAULT_LANGUAGE.code)
@@ -64,6 +67,12 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         base_dir = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         return (base_dir / option).resolve()
 
+    def paths(self, config: MkDocsConfig) -> tuple[list[Path], Path]:
+        """The registry (or plugin) folders and the schemas folder this configuration names."""
+        named = self.config.registry
+        folders = [named] if isinstance(named, str) else [str(item) for item in named]
+        return [self._root(config, f) for f in folders], self._root(config, self.config.schemas)
+
     @event_priority(100)  # before Material's search plugin, which fixes its language in on_config
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Set the theme language, the language selector and the template overrides."""
@@ -74,8 +83,12 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         config.theme.dirs.extend(str(d) for d in languages if (d / "pt-BR.html").is_file())
         config.theme.dirs.insert(0, str(HERE / "overrides"))
         config.extra["alternate"] = [
-            {"name": lang.name, "lang": lang.hreflang, "folder": lang.folder,
-             "link": (config.site_url or "/") + lang.folder}
+            {
+                "name": lang.name,
+                "lang": lang.hreflang,
+                "folder": lang.folder,
+                "link": (config.site_url or "/") + lang.folder,
+            }
             for lang in LANGUAGE_SITES
         ]
         config.extra["dify_registry"] = {"prefix": language.prefix}
@@ -93,7 +106,8 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Add the generated pages and files; pick the translated hand-written pages."""
         self.catalog = self.preset or build_catalog_for(
-            self._root(config, self.config.registry), self._root(config, self.config.schemas), self.config.run
+            *self.paths(config),
+            RunOptions(site_url=config.site_url or DEFAULT_SITE_URL) if self.config.run else None,
         )
         self.pages = SitePages(self.catalog, self.language, config.use_directory_urls)
         _keep_search_words(config, self.language)
@@ -126,13 +140,19 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
                 sections.setdefault(src.split("/", 1)[0], []).append(src)
         nav: list[Any] = [{words["catalog"]: "index.md"}, *top]
         nav.extend({folder.capitalize(): pages} for folder, pages in sections.items())
-        nav.extend([{words["schemas"]: SCHEMAS_INDEX}, {words["rules"]: RULES_INDEX},
-                    {words["translations"]: COVERAGE_PAGE}])
+        nav.extend(
+            [
+                {words["schemas"]: SCHEMAS_INDEX},
+                {words["rules"]: RULES_INDEX},
+                {words["translations"]: COVERAGE_PAGE},
+            ]
+        )
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Append the catalog to the home page; mark hand-written pages shown in English."""
-        assert self.pages is not None and self.docs is not None
+        assert self.pages is not None
+        assert self.docs is not None
         if page.file.src_uri in self.docs.pages:
             markdown = self.docs.note(page.file.src_uri, markdown)
         if page.file.src_uri == "index.md":
@@ -154,9 +174,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Rebuild when a manifest, tool file, example or schema changes."""
-        for path in watched_paths(
-            self._root(config, self.config.registry), self._root(config, self.config.schemas)
-        ):
+        for path in watched_paths(*self.paths(config)):
             if path.exists():
                 server.watch(os.fspath(path))
         return server

@@ -4,48 +4,46 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
 from generator.catalog import Catalog, build_catalog
 from generator.check import CheckContext
 from generator.inputs import is_registry
+from generator.run import RunOptions
+from generator.schemas import (
+    CATALOG_PATH,
+    SchemaSet,
+    load_schemas,
+    schema_catalog,
+    served_files,
+    shipped_schemas,
+)
 from generator.site.index_json import registry_index
-from generator.site.pages import SCHEMA_CATALOG_FILE
-from generator.site.urls import schema_file
 from generator.site.views import published_path
 
 
-def load_hosted(root: Path) -> Any:
-    """The schema set of the registry's `schemas/` folder, or None when the folder is absent."""
-    if not root.is_dir():
-        return None
-    try:
-        from generator.schemas import load_schemas  # type: ignore[import-not-found]
-    except ImportError:  # the schema registry package is not installed in this checkout
-        return None
-    return load_schemas(root)
+def load_hosted(root: Path) -> SchemaSet:
+    """The registry's hosted schemas, or the generator's own when the registry has no `schemas/`."""
+    return load_schemas(root) if root.is_dir() else shipped_schemas()
 
 
-def build_catalog_for(registry: Path, schemas_root: Path, run: bool) -> Catalog:
-    """The catalog of a registry folder (or of one plugin folder) with its hosted schemas."""
+def build_catalog_for(
+    registries: Sequence[Path], schemas_root: Path, run_options: RunOptions | None
+) -> Catalog:
+    """The catalog of registry folders (or plugin folders) with the hosted schemas."""
     schemas = load_hosted(schemas_root)
-    return build_catalog([registry], CheckContext(schemas=schemas), schemas=schemas)
+    return build_catalog(registries, CheckContext(schemas=schemas), schemas, run_options)
 
 
 def shared_files(catalog: Catalog, config: MkDocsConfig) -> dict[str, bytes | str | Path]:
     """Files served once at the site root, by path under the site: bytes, text, or a file to copy."""
     published: dict[str, bytes | str | Path] = {}
     if catalog.schemas is not None:
-        from generator.schemas import schema_catalog
-
-        for schema in catalog.schemas.hosted:
-            target = schema_file(schema.id)
-            if target is not None:
-                published[target] = schema.content
-        published[SCHEMA_CATALOG_FILE] = json.dumps(schema_catalog(catalog.schemas), indent=2) + "\n"
+        published.update(served_files(catalog.schemas))
+        published[CATALOG_PATH] = json.dumps(schema_catalog(catalog.schemas), indent=2) + "\n"
     for run in catalog.runs:
         for output in run.files:
             published[published_path(output.site_path)] = output.path
@@ -54,7 +52,6 @@ def shared_files(catalog: Catalog, config: MkDocsConfig) -> dict[str, bytes | st
     return published
 
 
-def watched_paths(registry: Path, schemas_root: Path) -> list[Path]:
+def watched_paths(registries: Sequence[Path], schemas_root: Path) -> list[Path]:
     """The folders whose changes must rebuild the site: plugin sources and hosted schemas."""
-    plugins = registry / "plugins" if is_registry(registry) else registry
-    return [plugins, schemas_root]
+    return [*(r / "plugins" if is_registry(r) else r for r in registries), schemas_root]

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from mkdocs.utils import get_relative_url
 
 from generator.load.crawl import LoadedPlugin
+from generator.schemas import HostedSchema
 
 _SAFE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-SCHEMA_BASE = "https://dify.ai/schemas/"
 
 
 def slug(name: str) -> str:
@@ -75,18 +75,6 @@ def rule_src(code: str) -> str:
     return f"rules/{slug(code.lower())}.md"
 
 
-def schema_src(schema_id: str) -> str | None:
-    """The page of a hosted schema: `https://dify.ai/schemas/v1/file.json` -> `schemas/v1/file.md`."""
-    if not schema_id.startswith(SCHEMA_BASE) or not schema_id.endswith(".json"):
-        return None
-    rest = schema_id.removeprefix(SCHEMA_BASE).removesuffix(".json")
-    parts = rest.split("/")
-    if not all(_SAFE.match(part) for part in parts):
-        return None
-    return f"schemas/{rest}.md"
-
-
-def schema_file(schema_id: str) -> str | None:
-    """Where the raw schema is served: its `$id` path under the site root."""
-    src = schema_src(schema_id)
-    return None if src is None else src.removesuffix(".md") + ".json"
+def schema_src(schema: HostedSchema) -> str:
+    """The page of a hosted schema, beside its raw file: `schemas/v1/file.json` -> `schemas/v1/file.md`."""
+    return schema.served_path.removesuffix(".json") + ".md"

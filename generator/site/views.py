@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.catalog import Catalog, ExampleRunLike, OutputFileLike
 from generator.diagnostics import Diagnostic
 from generator.model import FIXED_OUTPUTS, Tool
 from generator.rules import all_rules
+from generator.run import ExampleRun, OutputFile
+from generator.schemas import PropertyRow, SchemaSet, flatten_properties
 from generator.site.safe import safe_url
 from generator.site.urls import rule_src, schema_src
 
@@ -23,8 +23,6 @@ INERT_SUFFIXES = frozenset(
     "zip gz tar tgz bz2 xz 7z docx xlsx pptx doc xls ppt odt ods parquet".split()
 )
 DOWNLOAD_SUFFIX = ".download"
-MAX_REF_WALK = 10_000
-_ANCHOR = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,96 +85,48 @@ def published_path(site_path: str) -> str:
     return site_path if suffix in INERT_SUFFIXES else site_path + DOWNLOAD_SUFFIX
 
 
-def anchor_of(path: str) -> str:
-    """A deep-link anchor for a property path such as `result.chunks[].files`."""
-    return _ANCHOR.sub("-", path.replace("[]", "-items")).strip("-") or "root"
-
-
 def fixed_rows(words: Mapping[str, str]) -> list[OutputRow]:
     """The three variables every tool has."""
-    return [OutputRow(name, name, _FIXED_TYPES[name], False, words[f"fixed_{name}"], None, None)
-            for name in FIXED_OUTPUTS]
+    return [
+        OutputRow(name, name, _FIXED_TYPES[name], False, words[f"fixed_{name}"], None, None)
+        for name in FIXED_OUTPUTS
+    ]
 
 
 _FIXED_TYPES = {"text": "string", "files": "array[file]", "json": "array[object]"}
 
 
-def output_rows(tool: Tool, catalog: Catalog, words: Mapping[str, str]) -> list[OutputRow]:
+def output_rows(tool: Tool, schemas: SchemaSet | None, words: Mapping[str, str]) -> list[OutputRow]:
     """The fixed variables plus every property of the tool's output_schema, flattened."""
     rows = fixed_rows(words)
-    schema = tool.output_schema
-    if not isinstance(schema, dict):
+    if not isinstance(tool.output_schema, dict) or schemas is None:
         return rows
-    return rows + property_rows(schema, catalog.schemas)
+    return rows + property_rows(flatten_properties(tool.output_schema, schemas), schemas)
 
 
-def property_rows(schema: Mapping[str, Any], schemas: Any) -> list[OutputRow]:
-    """Flattened properties of a schema, with links to the hosted pages of `$ref`s."""
-    if schemas is not None:
-        from generator.schemas import flatten_properties  # type: ignore[import-not-found]
-
-        return [
-            OutputRow(r.path, r.anchor, r.type, r.required, r.description, r.ref, _ref_page(r.ref))
-            for r in flatten_properties(schema, schemas)
-        ]
-    return list(_top_level_rows(schema))
+def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[OutputRow]:
+    """Property rows with links to the hosted page of every `$ref`."""
+    return [
+        OutputRow(r.path, r.anchor, r.type, r.required, r.description, r.ref, _ref_page(r.ref, schemas))
+        for r in rows
+    ]
 
 
-def _top_level_rows(schema: Mapping[str, Any]) -> Iterator[OutputRow]:
-    # Without the schema registry only the top level is listed; references stay unresolved.
-    properties = schema.get("properties")
-    required = schema.get("required")
-    required_names = set(required) if isinstance(required, list) else set()
-    if not isinstance(properties, dict):
-        return
-    for name, spec in properties.items():
-        spec = spec if isinstance(spec, dict) else {}
-        ref = spec.get("$ref") if isinstance(spec.get("$ref"), str) else None
-        kind = spec.get("type")
-        description = spec.get("description")
-        yield OutputRow(
-            str(name),
-            anchor_of(str(name)),
-            kind if isinstance(kind, str) else ("object" if ref else ""),
-            name in required_names,
-            description if isinstance(description, str) else "",
-            ref,
-            _ref_page(ref),
-        )
+def _ref_page(ref: str | None, schemas: SchemaSet) -> str | None:
+    hosted = schemas.get(ref) if ref else None
+    return schema_src(hosted) if hosted is not None else None
 
 
-def _ref_page(ref: str | None) -> str | None:
-    return schema_src(ref.split("#", 1)[0]) if ref else None
-
-
-def refs_in(schema: Any) -> set[str]:
-    """Every `$ref` string in a schema (walked iteratively, bounded, so hostile nesting is cheap)."""
-    found: set[str] = set()
-    stack = [schema]
-    seen = 0
-    while stack and seen < MAX_REF_WALK:
-        node = stack.pop()
-        seen += 1
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                found.add(ref.split("#", 1)[0])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return found
-
-
-def run_view(run: ExampleRunLike) -> RunView:
+def run_view(run: ExampleRun) -> RunView:
     """What a run produced, sorted into what a page shows."""
-    outputs = run.outputs if isinstance(run.outputs, dict) else {}
+    outputs = dict(run.outputs)
     images, downloads = _files(run.files)
     text = outputs.get("text")
     return RunView(
         name=run.example,
         passed=run.passed,
         smoke=run.smoke,
-        inputs=run.inputs,
+        inputs=dict(run.inputs),
         text=text if isinstance(text, str) else "",
         json=outputs.get("json"),
         images=images,
@@ -187,7 +137,7 @@ def run_view(run: ExampleRunLike) -> RunView:
     )
 
 
-def _files(files: Sequence[OutputFileLike]) -> tuple[tuple[FileView, ...], tuple[FileView, ...]]:
+def _files(files: Sequence[OutputFile]) -> tuple[tuple[FileView, ...], tuple[FileView, ...]]:
     images: list[FileView] = []
     downloads: list[FileView] = []
     for f in files:
@@ -199,10 +149,10 @@ def _files(files: Sequence[OutputFileLike]) -> tuple[tuple[FileView, ...], tuple
     return tuple(images), tuple(downloads)
 
 
-def _links(run: ExampleRunLike) -> Iterator[str]:
-    for message in getattr(run, "messages", ()):
-        payload = getattr(message, "payload", None)
-        if getattr(message, "type", "") == "link" and isinstance(payload, dict):
+def _links(run: ExampleRun) -> Iterator[str]:
+    for message in run.messages:
+        payload = message.payload
+        if message.type == "link" and isinstance(payload, Mapping):
             url = safe_url(payload.get("text"))
             if url:
                 yield url
