@@ -90,8 +90,8 @@ class PageContext:
 
     def shared(self, path: str) -> str:
         """A relative link to a file served once at the site root (schemas, run files, index.json)."""
-        up = "../" if self.language.prefix else ""
-        return up + relative(path, self.url) if self.url else up + path
+        depth = len(self.url.split("/")) - 1 + (1 if self.language.prefix else 0)
+        return "../" * depth + path
 
     def url_of(self, value: object) -> str | None:
         """The value as a link target if it is an http(s) URL, else None."""
