@@ -46,10 +46,14 @@ class GeneratedPage:
     src: str
     title: str
     html: str
+    # Search keys kept whole: Material splits Chinese titles into words for its index, so a
+    # label typed as one phrase is found through the page's tags.
+    keys: tuple[str, ...] = ()
 
     def markdown(self) -> str:
-        """The Markdown source MkDocs renders: a title in front matter and one raw HTML block."""
-        return f"---\ntitle: {json.dumps(self.title, ensure_ascii=False)}\n---\n\n{self.html}\n"
+        """The Markdown source MkDocs renders: title and search keys in front matter, one raw HTML block."""
+        meta = {"title": self.title, **({"tags": list(self.keys)} if self.keys else {})}
+        return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n\n{self.html}\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +153,8 @@ class SitePages:
             readme=Markup(readme),
             findings=finding_views(self.catalog.findings_of(loaded)),
         )
-        return GeneratedPage(src, plain_title(plugin.label.get(self.language.code) or plugin.name), html)
+        title = plain_title(plugin.label.get(self.language.code) or plugin.name)
+        return GeneratedPage(src, title, html, (title,))
 
     def tool_page(self, loaded: LoadedPlugin, plugin: Plugin, index: int, tool: Tool) -> GeneratedPage:
         """The page of one tool."""
@@ -168,7 +173,8 @@ class SitePages:
             runs=[run_view(run) for run in self.catalog.runs_of(tool.key)],
             findings=finding_views(findings),
         )
-        return GeneratedPage(src, plain_title(tool.label.get(self.language.code) or tool.name), html)
+        title = plain_title(tool.label.get(self.language.code) or tool.name)
+        return GeneratedPage(src, title, html, (title,))
 
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""
