@@ -51,9 +51,12 @@ class GeneratedPage:
     keys: tuple[str, ...] = ()
 
     def markdown(self) -> str:
-        """The Markdown source MkDocs renders: title and search keys in front matter, one raw HTML block."""
+        """The Markdown source MkDocs reads: title and search keys in front matter, and no body.
+
+        The body is the rendered HTML, put in place after Markdown has run (`on_page_content`):
+        Markdown never sees a plugin's text, and does not spend time re-parsing finished HTML."""
         meta = {"title": self.title, **({"tags": list(self.keys)} if self.keys else {})}
-        return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n\n{self.html}\n"
+        return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         self.catalog: Catalog | None = None
         self.pages: SitePages | None = None
         self.docs: TranslatedDocs | None = None
+        self.bodies: dict[str, str] = {}  # generated page source -> its rendered HTML
 
     @property
     def language(self) -> SiteLanguage:
@@ -114,6 +115,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         self.docs = TranslatedDocs.pick(files, self.language, config)
         for page in self.pages.all():
             files.append(File.generated(config, page.src, content=page.markdown()))
+            self.bodies[page.src] = page.html
         for asset in ASSETS:
             files.append(File.generated(config, asset, abs_src_path=str(HERE / asset)))
         if self.language == DEFAULT_LANGUAGE:
@@ -149,14 +151,19 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         )
         return nav
 
-    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """Append the catalog to the home page; mark hand-written pages shown in English."""
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """A generated page's body, and the catalog under the home page's own text: HTML rendered
+        from the catalog (escaped by the templates), never passed through Markdown."""
         assert self.pages is not None
+        if page.file.src_uri == "index.md":
+            return f"{html}\n{self.pages.home()}"
+        return self.bodies.get(page.file.src_uri, html)
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Mark hand-written pages shown in English."""
         assert self.docs is not None
         if page.file.src_uri in self.docs.pages:
             markdown = self.docs.note(page.file.src_uri, markdown)
-        if page.file.src_uri == "index.md":
-            markdown = f"{markdown}\n\n{self.pages.home()}\n"
         return markdown
 
     # Last: Material's search plugin instance is shared by every build of this process (MkDocs caches

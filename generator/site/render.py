@@ -4,6 +4,7 @@ helpers that escape untrusted text, mark English fallbacks and link only http(s)
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +20,7 @@ from generator.site.urls import page_url, relative
 
 MAX_TEXT = 2000
 MAX_CELL = 300
+_BIDI = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @cache
@@ -69,7 +71,8 @@ class PageContext:
         else:
             shown, fallback = value, False
         shown, cut = clip(shown, limit)
-        html = f"<bdi>{escape(shown)}</bdi>"
+        # Right-to-left text or bidi controls are isolated so they cannot reorder the page around them.
+        html = f"<bdi>{escape(shown)}</bdi>" if _BIDI.search(shown) else str(escape(shown))
         if fallback:
             html = (
                 f'<bdi lang="en">{escape(shown)}</bdi><sup class="dr-fallback" '
