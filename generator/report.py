@@ -126,7 +126,7 @@ def write_sarif(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str
                     "driver": {
                         "name": "dify-registry",
                         "version": __version__,
-                        "informationUri": "https://github.com/dify-registry/registry",
+                        "informationUri": "https://dify.ai/",
                         "rules": [
                             {
                                 "id": code,

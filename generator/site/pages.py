@@ -55,7 +55,13 @@ class GeneratedPage:
 
         The body is the rendered HTML, put in place after Markdown has run (`on_page_content`):
         Markdown never sees a plugin's text, and does not spend time re-parsing finished HTML."""
-        meta = {"title": self.title, **({"tags": list(self.keys)} if self.keys else {})}
+        # The navigation is small by design (catalog and search lead to pages): its sidebar only
+        # takes width that the parameter and output tables need.
+        meta = {
+            "title": self.title,
+            "hide": ["navigation"],
+            **({"tags": list(self.keys)} if self.keys else {}),
+        }
         return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
