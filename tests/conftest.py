@@ -49,11 +49,17 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh page in a context of its own, offline: requests that leave this machine (the theme's
-    web fonts) are refused at once instead of waiting for a name lookup that cannot succeed."""
+def offline_context(browser: Any) -> Any:
+    """A new browser context in which requests that leave this machine (the theme's web fonts) are
+    refused at once instead of waiting for a name lookup that cannot succeed."""
     context = browser.new_context()
     context.route(re.compile(f"^(?!{re.escape(LOCAL)})"), lambda route: route.abort())
+    return context
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page in an offline context of its own."""
+    context = offline_context(browser)
     yield context.new_page()
     context.close()

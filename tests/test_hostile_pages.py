@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from generator.site.render import MAX_TEXT
+from tests.conftest import offline_context
 from tests.hostile import GOOD, build_named, case_of, index, plugin_name
 from tests.sitebuild import BuiltSite, build_site, serve, write_config
 
@@ -155,7 +156,7 @@ def watched(page: Any) -> Watched:
 @pytest.fixture(scope="session")
 def theme_scripts(browser: Any, hostile_sites: HostileSites) -> dict[str, list[str]]:
     """Per language, the scripts of a hand-written page: the theme's and the site's own, no plugin's."""
-    context = browser.new_context()
+    context = offline_context(browser)
     page = context.new_page()
     scripts = {}
     for language, folder in LANGUAGES.items():
@@ -169,7 +170,7 @@ def _scripts(probe: dict[str, Any]) -> list[str]:
     return sorted(RELATIVE.sub('"', script) for script in probe["scripts"])
 
 
-def _assert_inert(watched: Watched, url: str, scripts: list[str]) -> dict[str, Any]:
+def _assert_inert(watched: Watched, url: str, scripts: list[str]) -> None:
     """Open `url` and check nothing from a plugin runs, loads, links to script or widens the page."""
     watched.page.goto(url)
     watched.page.wait_for_load_state("load")
@@ -187,7 +188,6 @@ def _assert_inert(watched: Watched, url: str, scripts: list[str]) -> dict[str, A
         "page errors": watched.errors,
     }
     assert {name: found for name, found in problems.items() if found} == {}, url
-    return probe
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
