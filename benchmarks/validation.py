@@ -26,9 +26,9 @@ TOOL_SCHEMA = REPO / "schemas" / "v1" / "tool.json"
 RUNS = 5
 
 
-def plugin_folders() -> list[Path]:
+def plugin_folders(corpus: Path = CORPUS) -> list[Path]:
     """Every tool and datasource plugin of the corpus."""
-    return [p for kind in ("tools", "datasources") for p in sorted((CORPUS / kind).iterdir()) if p.is_dir()]
+    return [p for kind in ("tools", "datasources") for p in sorted((corpus / kind).iterdir()) if p.is_dir()]
 
 
 def median_time(action: Callable[[], object], runs: int = RUNS) -> float:
