@@ -184,9 +184,13 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
                 build_language(config, language, self.shared)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        """Rebuild when a manifest, tool file, example or schema changes."""
+        """Rebuild when a manifest, tool file, example or schema changes (or a package is replaced)."""
         for path in watched_paths(*self.paths(config)):
-            if path.exists():
+            if path.is_file():
+                # A package is replaced whole, often by renaming a new file onto it, which a watch
+                # on the old file never sees: watch the folder that holds it.
+                server.watch(os.fspath(path.parent), recursive=False)
+            elif path.exists():
                 server.watch(os.fspath(path))
         return server
 
