@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 
@@ -97,9 +98,10 @@ def test_hostile_plugin_runs_no_script(page: Any, site_url: str) -> None:
     for url in urls:
         target = url
         if url.endswith("hostile-"):
-            link = page.locator('a[href*="/evil/"]').first
-            target = link.get_attribute("href") or ""
-            link.click()
+            # Follow the tool link as a visitor would, without depending on where the sticky
+            # header happens to overlap it.
+            href = page.locator('a[href*="/evil/"]').first.get_attribute("href") or ""
+            page.goto(urljoin(page.url, href))
         else:
             page.goto(site_url + target)
         page.wait_for_load_state("load")

@@ -36,6 +36,8 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # The templates ship inside the package: no need to stat them on every page.
+        auto_reload=False,
     )
     env.filters["pre"] = pre
     env.filters["pretty"] = pretty_json
