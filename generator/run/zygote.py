@@ -108,6 +108,7 @@ class Zygote:
         self.harness = harness
         self.control = control
         self.limits: dict[str, int] = setup["limits"]
+        self.worker_cpu = int(setup["worker_cpu_seconds"])
         self.namespaces = bool(setup["namespaces"])
         self.uid: int | None = setup.get("uid")
         self.workdir = Path(setup["workdir"])
@@ -131,7 +132,7 @@ class Zygote:
                 self.source = PLUGIN_COPY
             else:  # what an example leaves behind is reparented here, to be ended after it
                 _prctl(PR_SET_CHILD_SUBREAPER, 1)
-            harness.set_limits(self.limits, self.uid is not None)
+            harness.set_limits({**self.limits, "cpu_seconds": self.worker_cpu}, self.uid is not None)
             if self.uid is not None:
                 harness.drop_privileges(self.uid)
             _prctl(PR_SET_DUMPABLE, 0)
