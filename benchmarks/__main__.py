@@ -8,6 +8,7 @@ import sys
 # name -> module under benchmarks/ exposing `main(argv) -> int`
 BENCHMARKS: dict[str, str] = {
     "validate": "benchmarks.validation",
+    "runner": "benchmarks.runner",
 }
 
 
