@@ -10,7 +10,8 @@
 - cache hit rate: a second run over the same plugins, after touching one manifest (mtime only),
   and after editing it (only that plugin's examples may run again).
 
-`python -m benchmarks runner [--runs N] [--examples N]`.
+`python -m benchmarks runner`, or with options
+`python -m benchmarks.runner [--runs N] [--examples N] [--skip-environments]`.
 """
 
 from __future__ import annotations
@@ -64,20 +65,16 @@ def _with_examples(registry: Path, count: int) -> None:
 
 
 class Bench:
-    """A scratch folder with a shared environment cache; each measured run gets a fresh run cache."""
+    """A scratch folder with one cache: environments are kept, runs are dropped before each run."""
 
     def __init__(self, scratch: Path) -> None:
         self.scratch = scratch
-        self.envs = scratch / "cache"
-        self.count = 0
+        self.cache = scratch / "cache"
 
     def options(self, jobs: int) -> RunOptions:
-        """Options with a run cache of its own but the shared environments."""
-        self.count += 1
-        cache = self.scratch / f"cache-{self.count}"
-        cache.mkdir()
-        (cache / "envs").symlink_to(self.envs / "envs", target_is_directory=True)
-        return RunOptions(cache_dir=cache, jobs=jobs, limits=Limits())
+        """Options whose run cache is empty (the environments stay built)."""
+        shutil.rmtree(self.cache / "runs", ignore_errors=True)
+        return RunOptions(cache_dir=self.cache, jobs=jobs, limits=Limits())
 
     def registry(self, name: str, plugins: int, tools: int, examples: int) -> list[LoadedPlugin]:
         """A synthetic registry with `examples` examples per tool, loaded."""
@@ -197,14 +194,13 @@ def _cache_rows(bench: Bench) -> list[Row]:
 
 def main(argv: list[str]) -> int:
     """Print the runner's figures as a table."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks runner", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.runner", description=__doc__)
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--examples", type=int, default=EXAMPLES)
     parser.add_argument("--skip-environments", action="store_true", help="no cold environment builds")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="dify-bench-runner-") as folder:
         bench = Bench(Path(folder))
-        (bench.envs / "envs").mkdir(parents=True)
         rows = _runs_rows(bench, args.runs, args.examples)
         rows += _pool_rows(bench, args.runs)
         rows += _cache_rows(bench)
@@ -218,3 +214,7 @@ def main(argv: list[str]) -> int:
         shown = f"{value:10.1f} {unit}" if unit else ""
         print(f"{name:68} {shown}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -372,11 +372,12 @@ def error_event(wire: Wire, stage: str, problem: BaseException, plugin_root: str
     """Report an exception with the innermost frame that lies in the plugin's own files."""
     where: dict[str, Any] = {}
     for frame in reversed(traceback.extract_tb(problem.__traceback__)):
-        if frame.filename.startswith(plugin_root + "/"):
+        if plugin_root and frame.filename.startswith(plugin_root + "/"):
             where = {"file": frame.filename[len(plugin_root) + 1 :], "line": frame.lineno or 0}
             break
-    if isinstance(problem, SyntaxError) and problem.filename and problem.filename.startswith(plugin_root):
-        where = {"file": problem.filename[len(plugin_root) + 1 :], "line": problem.lineno or 0}
+    named = problem.filename if isinstance(problem, SyntaxError) else None
+    if plugin_root and named and named.startswith(plugin_root + "/"):
+        where = {"file": named[len(plugin_root) + 1 :], "line": getattr(problem, "lineno", 0) or 0}
     text = "".join(traceback.format_exception(problem))[-MAX_TRACE:]
     wire.event(
         "error",
