@@ -4,6 +4,7 @@ the next. The plugin under tests/cases/run/shared_worker/sequence/ checks this f
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -99,13 +100,19 @@ def test_no_process_is_left(runs: dict[str, ExampleRun]) -> None:
 
 
 def test_slots_keep_to_their_batch() -> None:
-    """Two slots start on different batches and stay on them; results come back in job order."""
-    jobs = [("a", n) for n in range(4)] + [("b", n) for n in range(4)]
+    """Two slots start on different batches and stay on them: a slot that runs out does not start a
+    second worker for the other batch's last quick jobs. Results come back in job order."""
+    jobs = [("a", n) for n in range(10)] + [("b", n) for n in range(3)]
     seen: dict[int, list[str]] = {}
+    both_started = threading.Barrier(2, timeout=30)
 
     def work(job: tuple[str, int], slot: int) -> str:
-        seen.setdefault(slot, []).append(job[0])
-        time.sleep(0.02)
+        batches = seen.setdefault(slot, [])
+        if not batches:
+            both_started.wait()
+        # the first job of a batch on a slot pays for a worker start
+        time.sleep(0.3 if not batches or batches[-1] != job[0] else 0.01)
+        batches.append(job[0])
         return f"{job[0]}{job[1]}"
 
     results = run_parallel(jobs, work, 2, lambda job, result: result, batch=lambda job: job[0])
