@@ -23,7 +23,7 @@ browser-deps:
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
 
 site: setup
-	$(BIN)/dify-registry validate .
+	$(BIN)/dify-registry build --site-dir site .
 
 serve: setup
 	$(BIN)/mkdocs serve

@@ -15,7 +15,8 @@ from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-DOCS_BASE = "https://dify-registry.github.io/registry/rules/"
+# Where the registry site publishes one page per rule (`rules/<code>/`, see generator.site.urls).
+DOCS_BASE = "https://dify.ai/rules/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +126,13 @@ def write_sarif(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str
                     "driver": {
                         "name": "dify-registry",
                         "version": __version__,
-                        "informationUri": "https://github.com/dify-registry/registry",
+                        "informationUri": "https://dify.ai/",
                         "rules": [
                             {
                                 "id": code,
                                 "name": rules[code].name if code in rules else code,
                                 "shortDescription": {"text": rules[code].message if code in rules else code},
-                                "helpUri": f"{DOCS_BASE}{code}/",
+                                "helpUri": f"{DOCS_BASE}{code.lower()}/",
                             }
                             for code in used
                         ],

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from generator.check import CheckContext
-from generator.check.common import dig
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import load_plugin
 from generator.load.paths import resolve_inside
+from generator.load.values import dig
 from generator.validate import validate_loaded
 
 KINDS = ("tools", "datasources")

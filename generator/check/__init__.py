@@ -29,6 +29,8 @@ CHECK_MODULES: tuple[str, ...] = (
     "dependencies",
     "python",
     "output_schema",
+    "texts",
+    "readme",
 )
 
 

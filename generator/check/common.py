@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.paths import resolve_inside
+from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import Rule
 
@@ -21,23 +23,6 @@ def documents(loaded: LoadedPlugin, role: str) -> Iterator[tuple[str, YamlDocume
             yield relative, document
 
 
-def dig(data: Any, *parts: str) -> Any:
-    """The value at a path of keys, or None where a level is missing or not a mapping."""
-    for part in parts:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(part)
-    return data
-
-
-def kind_of(value: Any) -> str:
-    """How a YAML value reads, for messages: 'a boolean', 'an integer', ..."""
-    if value is None:
-        return "null"
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list"}
-    return names.get(type(value), "a mapping" if isinstance(value, dict) else type(value).__name__)
-
-
 def check_asset(
     loaded: LoadedPlugin,
     where: Location,
@@ -49,6 +34,10 @@ def check_asset(
     """An icon named by a manifest must be a file in `_assets/` (Dify looks nowhere else)."""
     if not isinstance(icon, str) or not icon:
         return []  # absent or mistyped icons are the schema's findings
+    if PurePosixPath(icon.replace("\\", "/")).is_absolute():  # joined to _assets/ it would look harmless
+        return [
+            PATH_ESCAPES.at(where, severity, what=what, path=icon, problem="absolute paths are not allowed")
+        ]
     resolved = resolve_inside(loaded.root, f"{ASSETS}/{icon}")
     if resolved.path is None:
         return [PATH_ESCAPES.at(where, severity, what=what, path=icon, problem=resolved.problem)]

@@ -14,7 +14,7 @@ from packaging.version import InvalidVersion, Version
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import resolve_inside
+from generator.load.paths import read_head, resolve_inside
 from generator.rules import rule
 
 SDK = "dify-plugin"
@@ -109,7 +109,7 @@ def _read(loaded: LoadedPlugin, name: str) -> str | None:
     resolved = resolve_inside(loaded.root, name)
     if resolved.path is None or not resolved.path.is_file():
         return None
-    return resolved.path.read_bytes()[:1_000_000].decode("utf-8", errors="replace")
+    return read_head(resolved.path, 1_000_000).decode("utf-8", errors="replace")
 
 
 def _requirements_txt(loaded: LoadedPlugin) -> Iterator[Declared]:

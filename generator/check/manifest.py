@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from generator.check import CheckContext
-from generator.check.common import check_asset, dig, documents
+from generator.check.common import check_asset, documents
 from generator.check.tree import walk_plugin
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PLUGIN_KINDS, LoadedPlugin
 from generator.load.paths import resolve_inside
+from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
 

@@ -6,9 +6,10 @@ from collections.abc import Generator, Iterable, Iterator
 from typing import Any
 
 from generator.check import CheckContext
-from generator.check.common import documents, kind_of
+from generator.check.common import documents
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.load.values import kind_of
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from generator.check import CheckContext
-from generator.check.common import check_asset, check_source, dig, documents
+from generator.check.common import check_asset, check_source, documents
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.load.values import dig
 from generator.rules import rule
 
 ICON_MISSING = rule(

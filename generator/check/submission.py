@@ -8,10 +8,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from generator.check import CheckContext
-from generator.check.common import dig, documents
+from generator.check.common import documents
 from generator.check.tree import PluginTree, walk_plugin
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.load.paths import read_head
+from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
 
@@ -198,7 +200,7 @@ def _manifest(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterator[Diagnost
 def _text_of(path: Path) -> str | None:
     if not path.is_file() or path.is_symlink():
         return None
-    return path.read_bytes()[:2_000_000].decode("utf-8", errors="replace")
+    return read_head(path, 2_000_000).decode("utf-8", errors="replace")
 
 
 def _readme(loaded: LoadedPlugin) -> Iterator[Diagnostic]:

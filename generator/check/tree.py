@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pathspec
 
+from generator.load.paths import read_head
+
 IGNORE_FILES = (".difyignore", ".gitignore")
 # Stop walking hostile trees early; the marketplace accepts at most 5000 files anyway.
 MAX_WALK_ENTRIES = 20_000
@@ -41,7 +43,7 @@ def ignore_spec(root: Path) -> pathspec.GitIgnoreSpec:
     for name in IGNORE_FILES:
         path = root / name
         if path.is_file() and not path.is_symlink():
-            lines = path.read_bytes()[:1_000_000].decode("utf-8", errors="replace").splitlines()
+            lines = read_head(path, 1_000_000).decode("utf-8", errors="replace").splitlines()
             return pathspec.GitIgnoreSpec.from_lines(lines)
     return pathspec.GitIgnoreSpec.from_lines([])
 

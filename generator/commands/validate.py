@@ -59,16 +59,13 @@ def load_schema_set(paths: list[Path]) -> SchemaSet:
 
 def _validate_and_run(args: argparse.Namespace, context: CheckContext) -> int:
     """`--run`: the runner's findings join the validator's (packages stay unpacked for both)."""
+    from generator.catalog import catalog_of
     from generator.commands.run import options_from
-    from generator.diagnostics import sort_diagnostics
     from generator.inputs import open_inputs
-    from generator.run import all_findings, run_plugins
-    from generator.validate import validate_loaded
 
     with open_inputs([Path(p) for p in args.paths]) as inputs:
-        result = validate_loaded(inputs.plugins, inputs.diagnostics, context)
-        report = run_plugins(inputs.plugins, options_from(args), context.schemas)
-    findings = sort_diagnostics([*result.diagnostics, *all_findings(report)])
-    summary = Summary.of(findings, len(result.plugins), result.tool_count)
-    REPORTERS[args.format](findings, summary, sys.stdout)
-    return exit_code(findings, args.strict)
+        catalog = catalog_of(inputs.plugins, inputs.diagnostics, context, context.schemas, options_from(args))
+    tools = sum(len(p.plugin.tools) for p in catalog.plugins if p.plugin)
+    summary = Summary.of(catalog.diagnostics, len(catalog.plugins), tools)
+    REPORTERS[args.format](catalog.diagnostics, summary, sys.stdout)
+    return exit_code(catalog.diagnostics, args.strict)

@@ -12,8 +12,9 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.load.paths import resolve_inside
-from generator.load.yamlload import YamlDocument, pointer_of, read_yaml
+from generator.load.paths import printable, read_head, resolve_inside
+from generator.load.values import dig, kind_of
+from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.model import (
     Credential,
     I18n,
@@ -155,7 +156,8 @@ class _Crawl:
             return None
         path = self.root / relative
         try:
-            raw = path.read_bytes()
+            size = path.stat().st_size
+            raw = read_head(path, MAX_FILE_BYTES + 1)  # a file of hundreds of MB is never read whole
         except (IsADirectoryError, PermissionError, OSError) as problem:
             self.diagnostics.append(
                 MISSING_FILE.at(
@@ -166,13 +168,16 @@ class _Crawl:
                 )
             )
             return None
-        document = read_yaml(raw, self.shown(relative))
+        shown = self.shown(relative)
+        document = (
+            read_yaml(raw, shown) if len(raw) <= MAX_FILE_BYTES else oversized(shown, max(size, len(raw)))
+        )
         self.documents[relative] = document
         self.roles[relative] = role
         self.diagnostics.extend(document.diagnostics)
         if document.ok and not isinstance(document.data, dict):
             self.diagnostics.append(
-                NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=_kind(document.data))
+                NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=kind_of(document.data))
             )
             return None
         return document if document.ok else None
@@ -183,7 +188,7 @@ class _Crawl:
         """Resolve a path named at `parts` of `document`; report escapes and missing files."""
         where = document.at(*parts)
         if not isinstance(named, str):
-            self.diagnostics.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=_kind(named)))
+            self.diagnostics.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=kind_of(named)))
             return None
         resolved = resolve_inside(self.root, named)
         if resolved.path is None:
@@ -193,22 +198,6 @@ class _Crawl:
             self.diagnostics.append(MISSING_FILE.at(where, what=what, path=named))
             return None
         return resolved.relative
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    return {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean"}.get(
-        type(value), f"a {type(value).__name__}"
-    )
-
-
-def _dig(data: Any, *parts: str) -> Any:
-    for part in parts:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(part)
-    return data
 
 
 def _text(value: Any) -> str:
@@ -233,6 +222,13 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
             NO_MANIFEST.at(Location(display or str(root), 0, 0), path=display or str(root))
         )
         return _finish(crawl, None)
+    inside = resolve_inside(crawl.root, "manifest.yaml")
+    if not inside.ok:  # a link to a file elsewhere on the machine
+        where = Location(crawl.shown("manifest.yaml"), 1, 1)
+        crawl.diagnostics.append(
+            PATH_ESCAPES.at(where, what="manifest", path="manifest.yaml", problem=inside.problem)
+        )
+        return _finish(crawl, None)
     manifest = crawl.read("manifest.yaml", "manifest")
     if manifest is None:
         return _finish(crawl, None)
@@ -241,7 +237,7 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     providers: list[Provider] = []
     listed_children: set[str] = set()
     for kind in PLUGIN_KINDS:
-        entries = _list(_dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
+        entries = _list(dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
         for index, entry in enumerate(entries):
             relative = crawl.follow(manifest, ("plugins", kind, index), entry, f"{kind} provider")
             if relative is None:
@@ -279,7 +275,7 @@ def _load_provider(
     child_role = "tool" if kind == "tools" else "datasource"
     tools: list[Tool] = []
     plugin_name = _text(manifest.get("name"))
-    provider_name = _text(_dig(document.data, "identity", "name"))
+    provider_name = _text(dig(document.data, "identity", "name"))
     for index, entry in enumerate(_list(document.data.get(child_key))):
         child = crawl.follow(document, (child_key, index), entry, child_role + " YAML")
         if child is None:
@@ -303,7 +299,7 @@ def _load_provider(
         tags=tuple(_text(t) for t in _list(identity.get("tags"))),
         credentials=_build_credentials(document, credentials),
         tools=tuple(tools),
-        source=_text(_dig(document.data, "extra", "python", "source")),
+        source=_text(dig(document.data, "extra", "python", "source")),
         origin=document.at(),
     )
 
@@ -395,7 +391,7 @@ def _build_tool(document: YamlDocument, relative: str, provider_key: ToolKey) ->
         icon=_text(identity.get("icon")),
         parameters=tuple(parameters),
         output_schema=data.get("output_schema"),
-        source=_text(_dig(data, "extra", "python", "source")),
+        source=_text(dig(data, "extra", "python", "source")),
         origin=document.at(),
     )
 
@@ -411,7 +407,7 @@ def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provid
     readme = crawl.root / "README.md"
     readme_text = ""
     if readme.is_file() and resolve_inside(crawl.root, "README.md").ok:
-        readme_text = readme.read_bytes()[:1_000_000].decode("utf-8", errors="replace")
+        readme_text = read_head(readme, 1_000_000).decode("utf-8", errors="replace")
     return Plugin(
         name=_text(data.get("name")),
         root_name=crawl.root.name,
@@ -424,9 +420,9 @@ def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provid
         tags=tuple(_text(t) for t in _list(data.get("tags"))),
         kinds=MappingProxyType(kinds),
         providers=providers,
-        runner_language=_text(_dig(data, "meta", "runner", "language")),
-        runner_version=_text(_dig(data, "meta", "runner", "version")),
-        minimum_dify_version=_text(_dig(data, "meta", "minimum_dify_version")),
+        runner_language=_text(dig(data, "meta", "runner", "language")),
+        runner_version=_text(dig(data, "meta", "runner", "version")),
+        minimum_dify_version=_text(dig(data, "meta", "minimum_dify_version")),
         repo=_text(data.get("repo")),
         readme=readme_text,
         origin=manifest.at(),
@@ -455,9 +451,10 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
                 continue
             if relative in crawl.documents or candidate.is_symlink() or not candidate.is_file():
                 continue
-            document = read_yaml(candidate.read_bytes()[: 1 << 20], crawl.shown(relative))
+            document = read_yaml(read_head(candidate, 1 << 20), crawl.shown(relative))
             if document.ok and _looks_like_tool(document.data):
-                crawl.diagnostics.append(ORPHAN_TOOL.at(Location(crawl.shown(relative), 1, 1), path=relative))
+                shown = crawl.shown(printable(relative))  # a name with a newline must not forge report lines
+                crawl.diagnostics.append(ORPHAN_TOOL.at(Location(shown, 1, 1), path=relative))
 
 
 __all__ = ["LoadedPlugin", "load_plugin", "pointer_of"]

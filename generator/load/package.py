@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import stat
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import Diagnostic, Location, Severity
@@ -94,7 +95,8 @@ def unpack(package: Path, target: Path, display: str) -> list[Diagnostic]:
             destination = target.joinpath(*PurePosixPath(info.filename.replace("\\", "/")).parts)
             try:
                 _copy_bounded(archive, info, destination)
-            except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error) as error:
+                destination.unlink(missing_ok=True)  # never load half an entry
                 findings.append(PACKAGE_CORRUPT.at(where, problem=f"{info.filename}: {error}"))
             except _TooLarge:
                 findings.append(PACKAGE_TOO_LARGE.at(where, limit="50 MB", entry=info.filename))

@@ -26,6 +26,11 @@ def has_control_characters(text: str) -> bool:
     return any(unicodedata.category(ch) in ("Cc", "Cf") for ch in text)
 
 
+def printable(name: str) -> str:
+    """`name` with control and format characters written as escapes, safe to print in a report."""
+    return "".join(f"\\u{ord(ch):04x}" if has_control_characters(ch) else ch for ch in name)
+
+
 def resolve_inside(root: Path, named: str) -> Resolved:
     """Resolve `named` (from a manifest) under `root`, refusing anything that escapes it.
 
@@ -55,3 +60,9 @@ def resolve_inside(root: Path, named: str) -> Resolved:
     if real != real_root and not real.is_relative_to(real_root):
         return Resolved(relative, None, "a symbolic link points outside the plugin folder")
     return Resolved(relative, candidate)
+
+
+def read_head(path: Path, limit: int) -> bytes:
+    """At most `limit` bytes from the start of `path`: a huge file costs no more memory than that."""
+    with path.open("rb") as stream:
+        return stream.read(limit)

@@ -262,6 +262,11 @@ def read_yaml(raw: bytes, path: str) -> YamlDocument:
     return YamlDocument(path, data, builder.positions, builder.key_positions, (*notes, *builder.diagnostics))
 
 
+def oversized(path: str, size: int) -> YamlDocument:
+    """The document of a file too large to read (its size known without reading it)."""
+    return _failed(path, YAML_TOO_LARGE.at(Location(path, 1, 1, ""), size=size, limit=MAX_FILE_BYTES))
+
+
 def _failed(path: str, *diagnostics: Diagnostic) -> YamlDocument:
     return YamlDocument(path, None, {}, {}, diagnostics)
 

@@ -22,6 +22,7 @@ from jsonschema.validators import validator_for
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.rules import Rule, rule
 from generator.schemas.model import SchemaSet
+from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
 from generator.schemas.walk import MAX_SCHEMA_DEPTH, Parts, SchemaNode, walk
 
@@ -30,6 +31,7 @@ Locator = Callable[[Parts, bool], Location]
 
 JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 MAX_METASCHEMA_FINDINGS = 50
+MAX_ENUM = 1000
 # Keywords that only constrain values of one type; validators ignore them for any other type.
 KEYWORD_TYPES: dict[str, str] = {
     **dict.fromkeys(
@@ -222,6 +224,27 @@ UNKNOWN_DIALECT = _twin(
     " validators guessing; the registry checks the schema as draft-07, the version Dify uses.",
 )
 
+SLOW_PATTERN = _twin(
+    14,
+    "pattern-too-slow",
+    (_E, _W),
+    "pattern {pattern!s} takes too long to match; it is not applied",
+    "Rewrite the expression without nested or overlapping repetition such as `(a|a)*` or `(a+)+`.",
+    'Some regular expressions take exponential time on a backtracking engine ("catastrophic'
+    ' backtracking"): a string of a few dozen characters keeps a validator busy for hours. The'
+    " registry matches patterns with a time limit and does not apply one that exceeds it, so the"
+    " values it should constrain are not checked.",
+)
+HUGE_ENUM = _twin(
+    15,
+    "enum-too-large",
+    (_W, _W),
+    "enum lists {count} values, more than {limit}; pages show only its size",
+    "Describe the values with `pattern`, `format` or a shorter list.",
+    "A list of thousands of allowed values cannot be reviewed by people, bloats every page and"
+    " index that shows the schema, and makes each validation compare the value with every entry.",
+)
+
 
 @dataclass(frozen=True)
 class Flavour:
@@ -286,6 +309,9 @@ def _node_findings(node: SchemaNode, locate: Locator, flavour: Flavour) -> Itera
         if "array" in names and "items" not in schema and "prefixItems" not in schema:
             yield flavour(NO_ITEMS).at(locate((*parts, "type"), False))
     yield from _required_undeclared(schema, parts, locate, flavour)
+    choices = schema.get("enum")
+    if isinstance(choices, list) and len(choices) > MAX_ENUM:
+        yield flavour(HUGE_ENUM).at(locate((*parts, "enum"), True), count=len(choices), limit=MAX_ENUM)
     items = schema.get("items")
     if "array" in names and "description" not in schema and isinstance(items, dict):
         text = items.get("description")
@@ -323,22 +349,16 @@ def _required_undeclared(
     required, properties = schema.get("required"), schema.get("properties")
     if not isinstance(required, list) or not isinstance(properties, dict):
         return
-    patterns = schema.get("patternProperties")
+    declared = schema.get("patternProperties")
+    patterns = BoundedPatterns()
     for index, name in enumerate(required):
-        if isinstance(name, str) and name not in properties and not _matches_pattern(name, patterns):
-            yield flavour(REQUIRED_UNDECLARED).at(locate((*parts, "required", index), False), name=name)
-
-
-def _matches_pattern(name: str, patterns: Any) -> bool:
-    if not isinstance(patterns, dict):
-        return False
-    for pattern in patterns:
-        try:
-            if re.search(pattern, name):
-                return True
-        except (re.error, TypeError):
+        if not isinstance(name, str) or name in properties:
             continue
-    return False
+        matches = [patterns.search(p, name) for p in declared] if isinstance(declared, dict) else []
+        if not any(found is not False for found in matches):
+            yield flavour(REQUIRED_UNDECLARED).at(locate((*parts, "required", index), False), name=name)
+    for slow in patterns.slow:
+        yield flavour(SLOW_PATTERN).at(locate((*parts, "patternProperties", slow), True), pattern=slow)
 
 
 def _file_name(

@@ -15,6 +15,7 @@ from referencing.exceptions import Unresolvable
 
 from generator.schemas.lint import declared_types, metaschema_errors, validator_class
 from generator.schemas.model import SchemaSet
+from generator.schemas.patterns import BoundedPatterns, bounded_validator_class
 from generator.schemas.refs import INLINE_URI, MALFORMED, RefKind, RefReport, analyse
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -46,9 +47,11 @@ def json_path(parts: Iterable[str | int]) -> str:
     return text
 
 
-def schema_validator(schema: Any, schemas: SchemaSet) -> Validator:
-    """A validator for `schema` whose references resolve in the hosted registry only."""
-    validator: Validator = validator_class(schema)(schema, registry=schemas.registry)
+def schema_validator(schema: Any, schemas: SchemaSet, patterns: BoundedPatterns) -> Validator:
+    """A validator for `schema` whose references resolve in the hosted registry only, and whose
+    regular expressions run within the time budget of `patterns`."""
+    cls = bounded_validator_class(validator_class(schema), patterns)
+    validator: Validator = cls(schema, registry=schemas.registry)
     return validator
 
 
@@ -151,9 +154,10 @@ def validate_output(schema: Any, instance: Any, schemas: SchemaSet) -> list[Mism
         notes.append(
             Mismatch("$", _short(f"invalid parts of the output_schema were not checked: {where}"), note=True)
         )
+    patterns = BoundedPatterns()
     try:
         errors = sorted(
-            schema_validator(usable, schemas).iter_errors(instance),
+            schema_validator(usable, schemas, patterns).iter_errors(instance),
             key=lambda e: [str(p) for p in e.absolute_path],
         )
     except RecursionError:
@@ -162,4 +166,10 @@ def validate_output(schema: Any, instance: Any, schemas: SchemaSet) -> list[Mism
         return [*notes, Mismatch("$", f"checking stopped at an unresolvable reference: {_short(str(bad))}")]
     except (*MALFORMED, re.error, SchemaError, UnknownType) as bad:
         return [*notes, Mismatch("$", f"the output_schema could not be applied: {_short(str(bad))}")]
+    notes.extend(
+        Mismatch("$", _short(f"pattern {slow!r} takes too long to match; it was not applied"), note=True)
+        for slow in patterns.slow
+    )
+    if patterns.budget <= 0 and not patterns.slow:
+        notes.append(Mismatch("$", "matching patterns took too long; the rest were not applied", note=True))
     return [*notes, *(Mismatch(json_path(e.absolute_path), _short(e.message)) for e in errors)]

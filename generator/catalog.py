@@ -1,0 +1,122 @@
+"""The catalog: everything the site shows, gathered once by load -> check -> schemas -> run.
+
+The MkDocs plugin and the CLI are thin shells over `build_catalog`; later stages read this frozen
+object and never go back to the plugin files (icons are read here, once, through the same
+path checks as every other file a manifest names).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from generator.check import CheckContext
+from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.inputs import open_inputs
+from generator.load.crawl import LoadedPlugin
+from generator.load.paths import resolve_inside
+from generator.model import ToolKey
+from generator.run import ExampleRun, RunOptions, all_findings, run_plugins
+from generator.schemas import SchemaSet
+from generator.validate import validate_loaded
+
+MAX_ICON_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """An icon file a manifest names, read once (bytes and the file's own name)."""
+
+    name: str
+    content: bytes
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Plugins, findings, the hosted schemas and the example runs: the site's only input."""
+
+    plugins: tuple[LoadedPlugin, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    schemas: SchemaSet | None = None
+    runs: tuple[ExampleRun, ...] = ()
+    icons: Mapping[tuple[str, str], Icon] = field(default_factory=lambda: MappingProxyType({}))
+
+    def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
+        """Findings whose file lies in this plugin's folder."""
+        prefix = f"{loaded.display}/" if loaded.display else ""
+        return tuple(d for d in self.diagnostics if d.file.startswith(prefix) or d.file == loaded.display)
+
+    def runs_of(self, key: ToolKey) -> tuple[ExampleRun, ...]:
+        """The example runs of one tool, in the order they ran."""
+        return tuple(run for run in self.runs if run.tool == key)
+
+    def icon(self, loaded: LoadedPlugin, name: str) -> Icon | None:
+        """An icon of this plugin by the name its manifest gives, if it was readable."""
+        return self.icons.get((loaded.display, name))
+
+
+def read_icons(plugins: Sequence[LoadedPlugin]) -> dict[tuple[str, str], Icon]:
+    """Every plugin and provider icon that lies inside its plugin and is small enough to inline."""
+    icons: dict[tuple[str, str], Icon] = {}
+    for loaded in plugins:
+        if loaded.plugin is None:
+            continue
+        names = {loaded.plugin.icon, *(p.icon for p in loaded.plugin.providers)}
+        for name in sorted(n for n in names if n):
+            icon = _read_icon(loaded.root, name)
+            if icon is not None:
+                icons[(loaded.display, name)] = icon
+    return icons
+
+
+def _read_icon(root: Path, name: str) -> Icon | None:
+    # Dify looks icons up under _assets/; a manifest may also name the path itself.
+    for candidate in (f"_assets/{name}", name):
+        resolved = resolve_inside(root, candidate)
+        if resolved.path is not None and resolved.path.is_file():
+            content = resolved.path.read_bytes()[: MAX_ICON_BYTES + 1]
+            return Icon(resolved.path.name, content) if len(content) <= MAX_ICON_BYTES else None
+    return None
+
+
+def catalog_of(
+    plugins: Sequence[LoadedPlugin],
+    extra: Sequence[Diagnostic],
+    context: CheckContext,
+    schemas: SchemaSet | None = None,
+    run_options: RunOptions | None = None,
+) -> Catalog:
+    """Check already-loaded plugins, run their examples when run options are given, freeze it all."""
+    validation = validate_loaded(plugins, extra, context)
+    findings = list(validation.diagnostics)
+    runs: tuple[ExampleRun, ...] = ()
+    if run_options is not None:
+        report = run_plugins(validation.plugins, run_options, schemas)
+        runs = report.runs
+        findings.extend(all_findings(report))
+    return Catalog(
+        plugins=validation.plugins,
+        diagnostics=tuple(sort_diagnostics(findings)),
+        schemas=schemas,
+        runs=runs,
+        icons=MappingProxyType(read_icons(validation.plugins)),
+    )
+
+
+def build_catalog(
+    paths: Sequence[Path],
+    context: CheckContext | None = None,
+    schemas: SchemaSet | None = None,
+    run_options: RunOptions | None = None,
+    stack: contextlib.ExitStack | None = None,
+) -> Catalog:
+    """Load, check and run everything `paths` name. Packages are unpacked into temporary folders that
+    live as long as `stack` (or only during this call when no stack is given: the catalog then holds
+    everything a site needs, but not the unpacked files)."""
+    context = context or CheckContext(schemas=schemas)
+    with contextlib.ExitStack() as own:
+        inputs = (stack or own).enter_context(open_inputs(paths))
+        return catalog_of(inputs.plugins, inputs.diagnostics, context, schemas, run_options)

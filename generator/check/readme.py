@@ -1,0 +1,125 @@
+"""The README's links, images and active HTML: what a page built from it would reach or run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import PurePosixPath
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from generator.check import CheckContext
+from generator.check.texts import (
+    MARKUP,
+    MARKUP_IN_TEXT,
+    MAX_PER_RULE,
+    UNSAFE_LINK,
+    UNSAFE_SCHEMES,
+    scheme_of,
+)
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
+from generator.load.paths import read_head, resolve_inside
+from generator.rules import rule
+
+MAX_README_BYTES = 1_000_000
+
+README_LINK_OUTSIDE = rule(
+    "H005",
+    "readme-link-outside",
+    Severity.WARNING,
+    "README {what} {target!s} points outside the plugin: {problem}",
+    "Link to a file inside the plugin with a relative path, or to an http(s) address.",
+    """
+A relative link or image in the README that is absolute or climbs out with `..` names a file that
+is not part of the plugin: it is broken on the marketplace and on the registry's pages, and the
+registry never serves files from outside a plugin.
+""",
+)
+
+
+def _targets(tokens: list[Token]) -> Iterator[tuple[str, str, int, str]]:
+    """(kind, target, first line of its block, html) for links, images and raw HTML."""
+    line = 0
+    for token in tokens:
+        if token.map:
+            line = token.map[0]
+        if token.type == "html_block":
+            yield "html", "", line, token.content
+        for child in token.children or ():
+            if child.type == "link_open":
+                yield "link", str(child.attrGet("href") or ""), line, ""
+            elif child.type == "image":
+                yield "image", str(child.attrGet("src") or ""), line, ""
+            elif child.type == "html_inline":
+                yield "html", "", line, child.content
+
+
+def _locate(lines: list[str], start: int, needle: str, shown: str) -> Location:
+    for number in range(start, min(len(lines), start + 200)):
+        column = lines[number].find(needle) if needle else -1
+        if column >= 0:
+            return Location(shown, number + 1, column + 1)
+    return Location(shown, start + 1, 1)
+
+
+def _finding(loaded: LoadedPlugin, kind: str, target: str) -> tuple[str, dict[str, Any]] | None:
+    scheme = scheme_of(target)
+    if scheme in UNSAFE_SCHEMES:
+        return UNSAFE_LINK.code, {"target": target[:60], "scheme": scheme}
+    if scheme or not target or target.startswith("#"):
+        return None
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    if not path:
+        return None
+    if PurePosixPath(path).is_absolute():
+        return README_LINK_OUTSIDE.code, {"what": kind, "target": target[:60], "problem": "absolute path"}
+    resolved = resolve_inside(loaded.root, path)
+    if resolved.path is None:
+        return README_LINK_OUTSIDE.code, {"what": kind, "target": target[:60], "problem": resolved.problem}
+    return None
+
+
+def _parser() -> MarkdownIt:
+    # Keep every target as written: the default parser drops `javascript:` links silently, and
+    # the point here is to report them.
+    parser = MarkdownIt("commonmark")
+    parser.validateLink = lambda url: True  # type: ignore[method-assign]
+    parser.normalizeLink = lambda url: url  # type: ignore[method-assign]
+    return parser
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Links that leave the plugin or run code, and raw HTML, in README.md."""
+    readme = loaded.root / "README.md"
+    if not readme.is_file():
+        return
+    inside = resolve_inside(loaded.root, "README.md")
+    if not inside.ok:
+        where = Location(loaded.display_path("README.md"), 1, 1)
+        yield PATH_ESCAPES.at(where, what="README", path="README.md", problem=inside.problem)
+        return
+    text = read_head(readme, MAX_README_BYTES).decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    shown = loaded.display_path("README.md")
+    rules = {UNSAFE_LINK.code: UNSAFE_LINK, README_LINK_OUTSIDE.code: README_LINK_OUTSIDE}
+    counts: dict[str, int] = {}
+    for kind, target, line, html in _targets(_parser().parse(text)):
+        if kind == "html" and not MARKUP.search(html):
+            continue
+        if kind == "html":
+            found: tuple[str, dict[str, Any]] | None = (
+                MARKUP_IN_TEXT.code,
+                {"what": "README.md", "sample": html.strip()[:40]},
+            )
+            needle = html.strip().splitlines()[0] if html.strip() else ""
+        else:
+            found, needle = _finding(loaded, kind, target), target
+        if found is None:
+            continue
+        code, values = found
+        counts[code] = counts.get(code, 0) + 1
+        if counts[code] <= MAX_PER_RULE:
+            chosen = rules.get(code, MARKUP_IN_TEXT)
+            yield chosen.at(_locate(lines, line, needle, shown), **values)

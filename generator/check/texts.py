@@ -1,0 +1,147 @@
+"""Texts of a plugin's YAML files that pages will show: markup, invisible characters, sheer length.
+
+The site escapes every one of these strings, and Dify's own UI does too, so none of them is an
+error; but markup or an invisible direction override in a label is either a mistake or an attempt
+to disguise what a plugin is, and the author should hear about it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from generator.check import CheckContext
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.yamlload import YamlDocument, escape_token
+from generator.rules import rule
+
+MAX_TEXT = 20_000
+# Texts of i18n maps have their own length rule (L002); this one covers every other string.
+_LOCALE_KEY = re.compile(r"^[a-z]{2}(?:_[A-Za-z]+)?$")
+MAX_PER_RULE = 20  # per file: a hostile file must not flood the report
+# Markup that does something when rendered: scripts, frames, event handlers, script URLs. Plain
+# tags such as <img src> or <br> in READMEs are common in real plugins and stay unreported.
+MARKUP = re.compile(
+    r"<\s*/?\s*(?:script|iframe|frame|object|embed|style|form|meta|link|base|svg|math)\b"
+    r"|<[^>]*\son[a-z]+\s*=|<[^>]*=\s*[\"']?\s*(?:javascript|vbscript|data):",
+    re.IGNORECASE,
+)
+# Direction overrides and isolates, and characters that show as nothing (zero width, word joiner,
+# BOM); joiners U+200C/U+200D are left alone: Persian and Indic scripts and emoji need them.
+INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff\u00ad]")
+_SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*):(?!\s)")
+SAFE_SCHEMES = ("http", "https", "mailto")
+UNSAFE_SCHEMES = ("javascript", "vbscript", "data", "file")
+
+MARKUP_IN_TEXT = rule(
+    "H001",
+    "markup-in-text",
+    Severity.WARNING,
+    "{what} contains active HTML {sample!s}; it is shown as plain text",
+    "Remove the markup: labels, descriptions and READMEs are shown as text, never run as HTML.",
+    """
+A text that pages show (a label, a description, a README) contains HTML that would run code or load
+other content: a `<script>`, `<iframe>`, `<object>` or `<svg>` element, an event handler attribute
+such as `onerror=`, or a `javascript:` URL. The registry never renders it: the site escapes every
+string that comes from a plugin, and a README is rendered with raw HTML turned off. The markup then
+shows up literally, or it was an attempt to run a script on the registry's pages.
+""",
+)
+UNSAFE_LINK = rule(
+    "H002",
+    "unsafe-link",
+    Severity.WARNING,
+    "link {target!s} uses the {scheme}: scheme; only http, https and mailto links are kept",
+    "Link to an http(s) address.",
+    """
+Links with schemes such as `javascript:`, `data:`, `vbscript:` or `file:` run code or read local
+files when clicked. The site keeps only http, https and mailto links and shows the others as text.
+""",
+)
+INVISIBLE_CHARACTERS = rule(
+    "H003",
+    "invisible-characters",
+    Severity.WARNING,
+    "{what} contains the invisible character {code}",
+    "Remove it: direction overrides and zero-width characters make a text read differently from what"
+    " it holds.",
+    """
+Direction overrides (U+202A-U+202E, U+2066-U+2069) reorder how a text is displayed, and zero-width
+characters (U+200B, U+2060, U+FEFF, the soft hyphen U+00AD) show as nothing. In names and labels
+they make two different plugins look alike or hide part of a text from reviewers. Right-to-left
+scripts do not need them: their letters carry their own direction.
+""",
+)
+TEXT_TOO_LONG = rule(
+    "H004",
+    "text-too-long",
+    Severity.WARNING,
+    "{what} is {length} characters long, over {limit}",
+    "Shorten it; put long explanations into the README.",
+    f"""
+A text over {MAX_TEXT} characters (such as a description for the model) is more than pages and the
+model's context should carry. Translated labels and descriptions have their own limit (L002).
+""",
+)
+
+
+def scheme_of(target: str) -> str:
+    """The URL scheme of a link target, lower-cased; empty for relative links."""
+    found = _SCHEME.match(target)
+    return found.group(1).lower() if found else ""
+
+
+def strings(data: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Every string value of a YAML document with its path, iteratively (documents nest deep)."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), data)]
+    while stack:
+        parts, value = stack.pop()
+        if isinstance(value, str):
+            yield parts, value
+        elif isinstance(value, dict):
+            stack.extend(((*parts, key), sub) for key, sub in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend(((*parts, index), sub) for index, sub in reversed(list(enumerate(value))))
+
+
+def describe(parts: tuple[str | int, ...]) -> str:
+    """How a finding names the value at `parts`, for example `label.en_US`."""
+    return ".".join(escape_token(p) for p in parts) or "the document"
+
+
+def text_findings(what: str, text: str, where: Location, limit: int | None) -> Iterator[Diagnostic]:
+    """The findings for one text shown on pages."""
+    markup = MARKUP.search(text)
+    if markup:
+        yield MARKUP_IN_TEXT.at(where, what=what, sample=_sample(markup.group(0)))
+    scheme = scheme_of(text)
+    if scheme in UNSAFE_SCHEMES and not what.endswith("$ref"):  # references have their own rules
+        yield UNSAFE_LINK.at(where, target=_sample(text), scheme=scheme)
+    hidden = INVISIBLE.search(text)
+    if hidden:
+        yield INVISIBLE_CHARACTERS.at(where, what=what, code=f"U+{ord(hidden.group(0)):04X}")
+    if limit is not None and len(text) > limit:
+        yield TEXT_TOO_LONG.at(where, what=what, length=len(text), limit=limit)
+
+
+def _sample(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:
+    counts: dict[str, int] = {}
+    for parts, text in strings(document.data):
+        limit = None if parts and _LOCALE_KEY.match(str(parts[-1])) else MAX_TEXT
+        for finding in text_findings(describe(parts), text, document.at(*parts), limit):
+            counts[finding.rule] = counts.get(finding.rule, 0) + 1
+            if counts[finding.rule] <= MAX_PER_RULE:
+                yield finding
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Texts of every YAML file the plugin references."""
+    for document in loaded.documents.values():
+        if document.ok:
+            yield from _document_findings(document)

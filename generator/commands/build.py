@@ -1,0 +1,70 @@
+"""`dify-registry build [PATH] [--site-dir DIR] [--strict]`: validate, run, then build the site."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from generator.cli import EXIT_OK, BrokenRegistry, add_output_options
+from generator.inputs import InputError
+from generator.report import REPORTERS, Summary, exit_code
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `build` subcommand."""
+    from generator.commands.run import add_run_options
+
+    parser = commands.add_parser("build", help="validate, run the examples and build the registry site")
+    parser.add_argument(
+        "path", nargs="?", default=".", metavar="PATH", help="the registry (holds mkdocs.yml)"
+    )
+    parser.add_argument(
+        "--site-dir", type=Path, default=None, help="where to write the site (default: site/)"
+    )
+    parser.add_argument("--no-run", action="store_true", help="build without running the tools' examples")
+    add_output_options(parser)
+    add_run_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Report findings, then build; with --strict, findings stop the build."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    from generator.catalog import build_catalog
+    from generator.check import CheckContext
+    from generator.commands.run import options_from
+    from generator.schemas import SchemaLoadError
+    from generator.site.multilang import registry_plugin
+    from generator.site.publish import load_hosted
+
+    config_file = Path(args.path) / "mkdocs.yml"
+    if not config_file.is_file():
+        raise InputError(f"{config_file}: no mkdocs.yml; `build` needs a registry folder")
+    overrides = {"site_dir": str(args.site_dir.resolve())} if args.site_dir else {}
+    try:
+        config = load_config(str(config_file), **overrides)
+        plugin = registry_plugin(config)
+        registries, schemas_root = plugin.paths(config)
+        schemas = load_hosted(schemas_root)
+    except (MkDocsException, SchemaLoadError, TypeError) as broken:
+        raise BrokenRegistry(str(broken)) from None
+    run_options = None if args.no_run else options_from(args, site_url=config.site_url or "https://dify.ai/")
+    catalog = build_catalog(registries, CheckContext(schemas=schemas), schemas, run_options)
+    tools = sum(len(p.plugin.tools) for p in catalog.plugins if p.plugin)
+    summary = Summary.of(catalog.diagnostics, len(catalog.plugins), tools)
+    REPORTERS[args.format](catalog.diagnostics, summary, sys.stdout)
+    code = exit_code(catalog.diagnostics, args.strict)
+    if args.strict and code != EXIT_OK:
+        print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
+        return code
+    plugin.preset = catalog
+    try:
+        build(config)
+    except MkDocsException as broken:
+        raise BrokenRegistry(str(broken)) from None
+    print(f"site built in {config.site_dir}", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,68 @@
+"""`dify-registry serve PATH`: preview one plugin folder's pages, rebuilt on every change."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from generator.cli import EXIT_OK
+from generator.inputs import InputError
+
+PREVIEW_HOME = """# Preview
+
+This is a local preview of the plugin's pages as the registry will show them. Edit the manifest,
+a tool YAML, an examples file or a schema: the pages rebuild by themselves.
+"""
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `serve` subcommand."""
+    parser = commands.add_parser("serve", help="preview a plugin folder's pages while you edit it")
+    parser.add_argument("path", metavar="PATH", help="a plugin folder (holds manifest.yaml)")
+    parser.add_argument("--dev-addr", default="127.0.0.1:8000", metavar="HOST:PORT", help="where to serve")
+    parser.add_argument("--run", action="store_true", help="also run the tools' examples on every rebuild")
+    parser.set_defaults(handler=run)
+
+
+def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool) -> Path:
+    """Write an mkdocs.yml (JSON is YAML) and a home page for previewing `plugin`; return its path."""
+    from generator.schemas import shipped_schemas_root
+
+    docs = folder / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text(PREVIEW_HOME, encoding="utf-8")
+    config = {
+        "site_name": f"Preview: {plugin.name}",
+        "site_url": f"http://{dev_addr}/",
+        "docs_dir": str(docs),
+        "theme": {"name": "material", "features": ["navigation.prune"]},
+        "plugins": [
+            {
+                "dify-registry": {
+                    "registry": str(plugin),
+                    "schemas": str(shipped_schemas_root()),
+                    "run": run_examples,
+                }
+            },
+            "search",
+        ],
+        "markdown_extensions": ["tables", "admonition"],
+    }
+    path = folder / "mkdocs.yml"
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    from mkdocs.commands.serve import serve
+
+    plugin = Path(args.path).resolve()
+    if not (plugin / "manifest.yaml").is_file():
+        raise InputError(f"{args.path}: no manifest.yaml; `serve` previews one plugin folder")
+    with tempfile.TemporaryDirectory(prefix="dify-registry-serve-") as folder:
+        config_file = preview_config(plugin, Path(folder), args.dev_addr, args.run)
+        serve(config_file=str(config_file), dev_addr=args.dev_addr, open_in_browser=False)
+    return EXIT_OK

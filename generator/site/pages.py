@@ -1,0 +1,268 @@
+"""Every generated page of one language, as Markdown files holding one pre-escaped HTML block."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from generator.catalog import Catalog, Icon
+from generator.diagnostics import Severity, count_by_severity
+from generator.load.crawl import LoadedPlugin
+from generator.model import Plugin, Tool, ToolKey
+from generator.rules import all_rules
+from generator.schemas import CATALOG_PATH, referencing_tools
+from generator.site.coverage import coverage_of
+from generator.site.languages import LANGUAGE_SITES, SiteLanguage
+from generator.site.readme import make_renderer, render_readme
+from generator.site.render import PageContext, render
+from generator.site.safe import plain_title
+from generator.site.texts import texts_for
+from generator.site.urls import SiteMap, page_url, rule_src, schema_src
+from generator.site.views import finding_views, output_rows, property_rows, run_view
+
+SCHEMAS_INDEX = "schemas/index.md"
+RULES_INDEX = "rules/index.md"
+COVERAGE_PAGE = "translations.md"
+MAX_RULE_FINDINGS = 500
+_ICON_TYPES = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "gif": "image/gif",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedPage:
+    """A page to add to the build: source path, a plain title, and its HTML body."""
+
+    src: str
+    title: str
+    html: str
+    # Search keys kept whole: Material splits Chinese titles into words for its index, so a
+    # label typed as one phrase is found through the page's tags.
+    keys: tuple[str, ...] = ()
+
+    def markdown(self) -> str:
+        """The Markdown source MkDocs reads: title and search keys in front matter, and no body.
+
+        The body is the rendered HTML, put in place after Markdown has run (`on_page_content`):
+        Markdown never sees a plugin's text, and does not spend time re-parsing finished HTML."""
+        # The navigation is small by design (catalog and search lead to pages): its sidebar only
+        # takes width that the parameter and output tables need.
+        meta = {
+            "title": self.title,
+            "hide": ["navigation"],
+            **({"tags": list(self.keys)} if self.keys else {}),
+        }
+        return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Findings of a plugin by severity."""
+
+    errors: int
+    warnings: int
+
+
+def icon_uri(icon: Icon | None) -> str:
+    """An icon inlined as a data: URI: shown by <img>, never served as a page of the site."""
+    if icon is None:
+        return ""
+    mime = _ICON_TYPES.get(icon.name.rsplit(".", 1)[-1].lower())
+    if mime is None:
+        return ""
+    return f"data:{mime};base64,{base64.b64encode(icon.content).decode('ascii')}"
+
+
+class SitePages:
+    """Builds the pages of one language from the catalog."""
+
+    def __init__(self, catalog: Catalog, language: SiteLanguage, use_directory_urls: bool = True) -> None:
+        self.catalog = catalog
+        self.language = language
+        self.words = texts_for(language.code)
+        self.use_directory_urls = use_directory_urls
+        self.sitemap = SiteMap.of(catalog.plugins)
+        self.readme = make_renderer()
+        self.tools_by_key: dict[ToolKey, tuple[str, int, Tool]] = {}
+        for loaded in catalog.plugins:
+            for index, tool in enumerate(loaded.plugin.tools if loaded.plugin else ()):
+                self.tools_by_key.setdefault(tool.key, (loaded.display, index, tool))
+
+    def context(self, src: str) -> PageContext:
+        """The page context of the page at `src`."""
+        return PageContext(
+            self.language, self.words, page_url(src, self.use_directory_urls), self.use_directory_urls
+        )
+
+    def all(self) -> Iterator[GeneratedPage]:
+        """Every generated page."""
+        for loaded in self.catalog.plugins:
+            if loaded.plugin is not None:
+                yield self.plugin_page(loaded, loaded.plugin)
+                for index, tool in enumerate(loaded.plugin.tools):
+                    yield self.tool_page(loaded, loaded.plugin, index, tool)
+        yield from self.schema_pages()
+        yield from self.rule_pages()
+        yield self.coverage_page()
+
+    def counts(self, loaded: LoadedPlugin) -> Counts:
+        """Errors and warnings of one plugin."""
+        by_severity = count_by_severity(self.catalog.findings_of(loaded))
+        return Counts(by_severity[Severity.ERROR], by_severity[Severity.WARNING])
+
+    def home(self) -> str:
+        """The catalog listing shown under the home page's own text."""
+        cards: list[dict[str, Any]] = []
+        for loaded in self.catalog.plugins:
+            plugin = loaded.plugin
+            if plugin is None:
+                continue
+            src = self.sitemap.plugins[loaded.display]
+            cards.append(
+                {
+                    "src": src,
+                    "slug": src.split("/")[1],
+                    "label": plugin.label,
+                    "description": plugin.description,
+                    "tags": plugin.tags,
+                    "author": plugin.author,
+                    "version": plugin.version,
+                    "tool_count": len(plugin.tools),
+                    "counts": self.counts(loaded),
+                    "icon": icon_uri(self.catalog.icon(loaded, plugin.icon)),
+                }
+            )
+        tags = sorted({tag for card in cards for tag in card["tags"]})
+        return render("catalog.html.j2", self.context("index.md"), cards=cards, tags=tags)
+
+    def plugin_page(self, loaded: LoadedPlugin, plugin: Plugin) -> GeneratedPage:
+        """The page of one plugin."""
+        src = self.sitemap.plugins[loaded.display]
+        tools = [
+            {"src": self.sitemap.tools[(loaded.display, i)], "tool": t} for i, t in enumerate(plugin.tools)
+        ]
+        readme = render_readme(plugin.readme, self.readme).replace("\n", "&#10;") if plugin.readme else ""
+        html = render(
+            "plugin.html.j2",
+            self.context(src),
+            plugin=plugin,
+            tools=tools,
+            counts=self.counts(loaded),
+            icon=icon_uri(self.catalog.icon(loaded, plugin.icon)),
+            readme=Markup(readme),
+            findings=finding_views(self.catalog.findings_of(loaded)),
+        )
+        title = plain_title(plugin.label.get(self.language.code) or plugin.name)
+        return GeneratedPage(src, title, html, (title,))
+
+    def tool_page(self, loaded: LoadedPlugin, plugin: Plugin, index: int, tool: Tool) -> GeneratedPage:
+        """The page of one tool."""
+        src = self.sitemap.tools[(loaded.display, index)]
+        files = {loaded.display_path(tool.file), loaded.display_path(_examples_file(tool.file))}
+        findings = [d for d in self.catalog.findings_of(loaded) if d.file in files]
+        html = render(
+            "tool.html.j2",
+            self.context(src),
+            plugin=plugin,
+            tool=tool,
+            plugin_src=self.sitemap.plugins[loaded.display],
+            outputs=output_rows(tool, self.catalog.schemas, self.words),
+            has_schema=isinstance(tool.output_schema, dict),
+            schemas_loaded=self.catalog.schemas is not None,
+            runs=[run_view(run) for run in self.catalog.runs_of(tool.key)],
+            findings=finding_views(findings),
+        )
+        title = plain_title(tool.label.get(self.language.code) or tool.name)
+        return GeneratedPage(src, title, html, (title,))
+
+    def schema_pages(self) -> Iterator[GeneratedPage]:
+        """The schema catalog page and one page per hosted schema."""
+        schemas = self.catalog.schemas
+        hosted = schemas.hosted if schemas is not None else ()
+        users = referencing_tools(self.catalog.plugins, schemas) if schemas is not None else {}
+        listed = []
+        for schema in hosted:
+            src = schema_src(schema)
+            listed.append(
+                {
+                    "src": src,
+                    "raw": schema.served_path,
+                    "id": schema.id,
+                    "title": schema.title or schema.name,
+                    "description": schema.description,
+                }
+            )
+            html = render(
+                "schema.html.j2",
+                self.context(src),
+                schema=schema,
+                raw=schema.served_path,
+                rows=property_rows(schema.properties, schemas) if schemas is not None else [],
+                example=schema.example,
+                findings=finding_views(schema.lint),
+                users=[self._tool_link(key) for key in users.get(schema.id, ())],
+            )
+            yield GeneratedPage(src, plain_title(schema.title or schema.name), html)
+        html = render(
+            "schemas.html.j2", self.context(SCHEMAS_INDEX), schemas=listed, catalog_json=CATALOG_PATH
+        )
+        yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
+
+    def _tool_link(self, key: ToolKey) -> dict[str, Any]:
+        display, index, tool = self.tools_by_key[key]
+        return {"src": self.sitemap.tools[(display, index)], "label": tool.label, "key": str(key)}
+
+    def rule_pages(self) -> Iterator[GeneratedPage]:
+        """One page per validation rule and the rules index."""
+        by_rule: dict[str, list[Any]] = {}
+        for finding in self.catalog.diagnostics:
+            by_rule.setdefault(finding.rule, []).append(finding)
+        listed = []
+        for code, rule in all_rules().items():
+            src = rule_src(code)
+            found = by_rule.get(code, [])
+            listed.append({"src": src, "rule": rule, "count": len(found)})
+            html = render(
+                "rule.html.j2",
+                self.context(src),
+                rule=rule,
+                doc=Markup(render_readme(rule.doc, self.readme).replace("\n", "&#10;")),
+                findings=finding_views(found[:MAX_RULE_FINDINGS]),
+            )
+            yield GeneratedPage(src, f"{code} {rule.name}", html)
+        yield GeneratedPage(
+            RULES_INDEX, self.words["rules"], render("rules.html.j2", self.context(RULES_INDEX), rules=listed)
+        )
+
+    def coverage_page(self) -> GeneratedPage:
+        """Per plugin and language, the texts that fall back to English."""
+        others = tuple(lang for lang in LANGUAGE_SITES if lang.code != "en_US")
+        rows = []
+        for loaded in self.catalog.plugins:
+            if loaded.plugin is not None:
+                coverage = coverage_of(loaded.plugin, tuple(lang.code for lang in others))
+                rows.append(
+                    {
+                        "src": self.sitemap.plugins[loaded.display],
+                        "label": loaded.plugin.label,
+                        "total": coverage.total,
+                        "missing": coverage.missing,
+                    }
+                )
+        html = render("coverage.html.j2", self.context(COVERAGE_PAGE), rows=rows, languages=others)
+        return GeneratedPage(COVERAGE_PAGE, self.words["coverage"], html)
+
+
+def _examples_file(tool_file: str) -> str:
+    stem = tool_file.rsplit(".", 1)[0] if "." in tool_file.rsplit("/", 1)[-1] else tool_file
+    return f"{stem}.examples.yaml"

@@ -1,0 +1,199 @@
+"""The MkDocs plugin (`dify-registry`): a thin shell that turns the catalog into pages at build time.
+
+The default language builds as configured; the other languages are built afterwards, each by a fresh
+MkDocs build into its own folder with its own `theme.language` and search index. Nothing is kept
+between two builds: `mkdocs serve` creates new plugin instances for every rebuild.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from generator.catalog import Catalog
+from generator.run import RunOptions
+from generator.run.model import DEFAULT_SITE_URL
+from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
+from generator.site.pages import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SitePages
+from generator.site.publish import build_catalog_for, shared_files, watched_paths
+from generator.site.translate import TranslatedDocs
+
+log = logging.getLogger("mkdocs.plugins.dify-registry")
+HERE = Path(__file__).parent
+ASSETS = ("assets/dify-registry.css", "assets/dify-registry.js")
+
+
+class RegistryConfig(base.Config):  # type: ignore[no-untyped-call]
+    """Options of the `dify-registry` plugin in mkdocs.yml."""
+
+    registry = c.Type((str, list), default=".")
+    """The registry folder (holding `plugins/`), a plugin folder, or a list of them; relative to
+    mkdocs.yml."""
+    schemas = c.Type(str, default="schemas")
+    """The folder of hosted schemas (holding `v1/`), relative to mkdocs.yml."""
+    language = c.Choice([lang.code for lang in LANGUAGE_SITES], default=DEFAULT_LANGUAGE.code)
+    """The language of this build; the default language builds the others after itself."""
+    languages = c.Type(bool, default=True)
+    """Build the other three languages too (into `zh/`, `ja/`, `pt/`)."""
+    run = c.Type(bool, default=False)
+    """Run the tools' examples (results are cached between builds)."""
+
+
+class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-call]
+    """Adds the catalog, plugin, tool, schema, rule and translation pages to the build."""
+
+    def __init__(self) -> None:
+        # A catalog handed over by `dify-registry build` or by the default-language build.
+        self.preset: Catalog | None = None
+        self.catalog: Catalog | None = None
+        self.pages: SitePages | None = None
+        self.docs: TranslatedDocs | None = None
+        self.bodies: dict[str, str] = {}  # generated page source -> its rendered HTML
+
+    @property
+    def language(self) -> SiteLanguage:
+        """The language this build renders."""
+        return site_language(self.config.language)
+
+    def _root(self, config: MkDocsConfig, option: str) -> Path:
+        base_dir = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
+        return (base_dir / option).resolve()
+
+    def paths(self, config: MkDocsConfig) -> tuple[list[Path], Path]:
+        """The registry (or plugin) folders and the schemas folder this configuration names."""
+        named = self.config.registry
+        folders = [named] if isinstance(named, str) else [str(item) for item in named]
+        return [self._root(config, f) for f in folders], self._root(config, self.config.schemas)
+
+    @event_priority(100)  # before Material's search plugin, which fixes its language in on_config
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        """Set the theme language, the language selector and the template overrides."""
+        language = self.language
+        config.theme["language"] = language.theme
+        # The pt-BR override imports Material's own pt-BR texts by their bare name.
+        languages = [Path(d) / "partials" / "languages" for d in config.theme.dirs]
+        config.theme.dirs.extend(str(d) for d in languages if (d / "pt-BR.html").is_file())
+        config.theme.dirs.insert(0, str(HERE / "overrides"))
+        config.extra["alternate"] = [
+            {
+                "name": lang.name,
+                "lang": lang.hreflang,
+                "folder": lang.folder,
+                "link": (config.site_url or "/") + lang.folder,
+            }
+            for lang in LANGUAGE_SITES
+        ]
+        config.extra["dify_registry"] = {"prefix": language.prefix}
+        for asset in ASSETS:
+            target = config.extra_css if asset.endswith(".css") else config.extra_javascript
+            if asset not in target:
+                target.append(asset)
+        # Generated pages are reached from the catalog, not the navigation: listing them is noise.
+        config.validation.nav.omitted_files = logging.DEBUG
+        features = config.theme.get("features") or []
+        if "navigation.prune" not in features:
+            config.theme["features"] = [*features, "navigation.prune"]
+        return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        """Add the generated pages and files; pick the translated hand-written pages."""
+        self.catalog = self.preset or build_catalog_for(
+            *self.paths(config),
+            RunOptions(site_url=config.site_url or DEFAULT_SITE_URL) if self.config.run else None,
+        )
+        self.pages = SitePages(self.catalog, self.language, config.use_directory_urls)
+        _keep_search_words(config, self.language)
+        self.docs = TranslatedDocs.pick(files, self.language, config)
+        for page in self.pages.all():
+            files.append(File.generated(config, page.src, content=page.markdown()))
+            self.bodies[page.src] = page.html
+        for asset in ASSETS:
+            files.append(File.generated(config, asset, abs_src_path=str(HERE / asset)))
+        if self.language == DEFAULT_LANGUAGE:
+            for path, content in shared_files(self.catalog, config).items():
+                if isinstance(content, Path):
+                    files.append(File.generated(config, path, abs_src_path=str(content)))
+                else:
+                    files.append(File.generated(config, path, content=content))
+        if config.nav is None:
+            config.nav = self._navigation()
+        return files
+
+    def _navigation(self) -> list[Any]:
+        # Small on purpose: catalog pages and search lead to plugins and tools (Material renders the
+        # whole navigation into every page, so listing every tool would make the build quadratic).
+        assert self.pages is not None
+        words = self.pages.words
+        assert self.docs is not None
+        handwritten = sorted(src for src in self.docs.pages if src != "index.md")
+        top = [src for src in handwritten if "/" not in src]
+        sections: dict[str, list[str]] = {}
+        for src in handwritten:
+            if "/" in src:
+                sections.setdefault(src.split("/", 1)[0], []).append(src)
+        nav: list[Any] = [{words["catalog"]: "index.md"}, *top]
+        nav.extend({folder.capitalize(): pages} for folder, pages in sections.items())
+        nav.extend(
+            [
+                {words["schemas"]: SCHEMAS_INDEX},
+                {words["rules"]: RULES_INDEX},
+                {words["translations"]: COVERAGE_PAGE},
+            ]
+        )
+        return nav
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """A generated page's body, and the catalog under the home page's own text: HTML rendered
+        from the catalog (escaped by the templates), never passed through Markdown."""
+        assert self.pages is not None
+        if page.file.src_uri == "index.md":
+            return f"{html}\n{self.pages.home()}"
+        return self.bodies.get(page.file.src_uri, html)
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Mark hand-written pages shown in English."""
+        assert self.docs is not None
+        if page.file.src_uri in self.docs.pages:
+            markdown = self.docs.note(page.file.src_uri, markdown)
+        return markdown
+
+    # Last: Material's search plugin instance is shared by every build of this process (MkDocs caches
+    # plugins with start-up hooks), so it must write this language's index before the next build.
+    @event_priority(-100)
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """After the default language, build the other languages into their folders."""
+        if self.language != DEFAULT_LANGUAGE or not self.config.languages or self.catalog is None:
+            return
+        from generator.site.multilang import build_language
+
+        for language in LANGUAGE_SITES:
+            if language != DEFAULT_LANGUAGE:
+                build_language(config, language, self.catalog)
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        """Rebuild when a manifest, tool file, example or schema changes."""
+        for path in watched_paths(*self.paths(config)):
+            if path.exists():
+                server.watch(os.fspath(path))
+        return server
+
+
+def _keep_search_words(config: MkDocsConfig, language: SiteLanguage) -> None:
+    """Material splits Han characters with jieba in every language when jieba is installed; only the
+    Chinese index wants that (Japanese kanji must reach Material's Japanese tokenizer whole)."""
+    if language.code == "zh_Hans":
+        return
+    for name in ("search", "material/search"):
+        search = config.plugins.get(name)
+        index = getattr(search, "search_index", None)
+        if index is not None:
+            index._segment_chinese = lambda text: text

@@ -1,0 +1,57 @@
+"""What the site publishes besides pages: raw schemas at their `$id` paths, the schema catalog,
+`index.json`, and the files example runs produced; and what `mkdocs serve` watches."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+
+from generator.catalog import Catalog, build_catalog
+from generator.check import CheckContext
+from generator.inputs import is_registry
+from generator.run import RunOptions
+from generator.schemas import (
+    CATALOG_PATH,
+    SchemaSet,
+    load_schemas,
+    schema_catalog,
+    served_files,
+    shipped_schemas,
+)
+from generator.site.index_json import registry_index
+from generator.site.views import published_path
+
+
+def load_hosted(root: Path) -> SchemaSet:
+    """The registry's hosted schemas, or the generator's own when the registry has no `schemas/`."""
+    return load_schemas(root) if root.is_dir() else shipped_schemas()
+
+
+def build_catalog_for(
+    registries: Sequence[Path], schemas_root: Path, run_options: RunOptions | None
+) -> Catalog:
+    """The catalog of registry folders (or plugin folders) with the hosted schemas."""
+    schemas = load_hosted(schemas_root)
+    return build_catalog(registries, CheckContext(schemas=schemas), schemas, run_options)
+
+
+def shared_files(catalog: Catalog, config: MkDocsConfig) -> dict[str, bytes | str | Path]:
+    """Files served once at the site root, by path under the site: bytes, text, or a file to copy."""
+    published: dict[str, bytes | str | Path] = {}
+    if catalog.schemas is not None:
+        published.update(served_files(catalog.schemas))
+        published[CATALOG_PATH] = json.dumps(schema_catalog(catalog.schemas), indent=2) + "\n"
+    for run in catalog.runs:
+        for output in run.files:
+            published[published_path(output.site_path)] = output.path
+    index = registry_index(catalog, config.site_url or "", config.use_directory_urls)
+    published["index.json"] = json.dumps(index, ensure_ascii=False, indent=1) + "\n"
+    return published
+
+
+def watched_paths(registries: Sequence[Path], schemas_root: Path) -> list[Path]:
+    """The folders whose changes must rebuild the site: plugin sources and hosted schemas."""
+    return [*(r / "plugins" if is_registry(r) else r for r in registries), schemas_root]

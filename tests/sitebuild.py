@@ -1,0 +1,105 @@
+"""Sites built once per test session (the build takes seconds): shared by the site test modules."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from tests.conftest import CORPUS, REPO
+
+CASES = REPO / "tests" / "cases" / "site"
+HREF = re.compile(r"""(?:href|src)="([^"]*)\"""")
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """A site built into `root` by `dify-registry build`, with its exit code."""
+
+    root: Path
+    code: int
+
+    def page(self, url: str) -> str:
+        """The HTML of the page at `url` (relative to the site root)."""
+        path = self.root / url
+        return (path / "index.html" if path.is_dir() else path).read_text(encoding="utf-8")
+
+    def index(self) -> dict[str, object]:
+        """The parsed index.json."""
+        data: dict[str, object] = json.loads((self.root / "index.json").read_text(encoding="utf-8"))
+        return data
+
+
+def write_config(folder: Path, registries: list[Path]) -> Path:
+    """An mkdocs.yml like the repository's, reading the given plugin folders."""
+    config = {
+        "site_name": "Registry under test",
+        "site_url": "https://dify.ai/",
+        "docs_dir": str(REPO / "registry"),
+        "theme": {"name": "material", "features": ["navigation.prune"]},
+        "plugins": [
+            {"dify-registry": {"registry": [str(r) for r in registries], "schemas": str(REPO / "schemas")}},
+            "search",
+        ],
+        "markdown_extensions": ["tables", "admonition"],
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
+    return folder
+
+
+def build_site(config_folder: Path, site: Path, *extra: str) -> BuiltSite:
+    """Run `dify-registry build` as a user would."""
+    code = main(["build", str(config_folder), "--site-dir", str(site), "--format", "json", *extra])
+    return BuiltSite(site, code)
+
+
+@pytest.fixture(scope="session")
+def cases_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The site of the test plugins (hostile, untranslated, complete) plus the registry's plugins,
+    with the registry's plugins run (results cached in the session's temporary folder)."""
+    base = tmp_path_factory.mktemp("cases-site")
+    folders = [CASES / "registry", REPO]
+    config = write_config(base / "config", folders)
+    return build_site(config, base / "site", "--cache-dir", str(base / "cache"))
+
+
+@pytest.fixture(scope="session")
+def corpus_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The site of every plugin of the shared corpus (tools and datasources), without runs."""
+    if not CORPUS.is_dir():
+        pytest.fail(f"the shared corpus is missing at {CORPUS}")
+    base = tmp_path_factory.mktemp("corpus-site")
+    folders = sorted(p for kind in ("tools", "datasources") for p in (CORPUS / kind).iterdir() if p.is_dir())
+    return build_site(write_config(base / "config", folders), base / "site", "--no-run")
+
+
+def html_files(root: Path) -> Iterator[Path]:
+    """Every HTML page of a built site (404 pages use absolute links, valid only at the server root)."""
+    yield from sorted(p for p in root.rglob("*.html") if p.name != "404.html")
+
+
+def broken_links(root: Path, page: Path) -> list[str]:
+    """Relative links and sources of `page` that point at no file of the site."""
+    broken = []
+    for target in HREF.findall(page.read_text(encoding="utf-8")):
+        if (
+            not target
+            or target.startswith(("#", "data:", "mailto:"))
+            or re.match(r"^[a-z][a-z0-9+.-]*:", target)
+        ):
+            continue
+        path = target.split("#", 1)[0].split("?", 1)[0]
+        if not path:
+            continue
+        resolved = (page.parent / path).resolve()
+        if resolved.is_dir():
+            resolved = resolved / "index.html"
+        if not resolved.is_file() or root.resolve() not in resolved.parents:
+            broken.append(target)
+    return broken

@@ -1,0 +1,213 @@
+"""The registry site built from the test plugins, the registry's plugins and the shared corpus."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from generator.cli import main
+from generator.rules import all_rules
+from tests.conftest import REPO
+from tests.sitebuild import CASES, BuiltSite, broken_links, cases_site, corpus_site, html_files, write_config
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("site")]
+__all__ = ["cases_site", "corpus_site"]  # session fixtures used below
+LANGUAGE_FOLDERS = ("", "zh/", "ja/", "pt/")
+
+
+class _Attributes(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.extend((name, value or "") for name, value in attrs)
+
+
+def _attributes(html: str) -> list[tuple[str, str]]:
+    parser = _Attributes()
+    parser.feed(html)
+    return parser.found
+
+
+def _validate_index(site: BuiltSite) -> None:
+    schema = json.loads((REPO / "schemas" / "v1" / "registry_index.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    errors = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in validator.iter_errors(site.index())]
+    assert errors == []
+
+
+def test_cases_site_builds_despite_errors(cases_site: BuiltSite) -> None:
+    """The hostile plugin has errors, yet the site is built (findings show on its pages)."""
+    assert cases_site.code == 0
+    assert "dr-error" in cases_site.page("plugins/hostile")
+
+
+def test_every_plugin_and_tool_page_exists_in_every_language(cases_site: BuiltSite) -> None:
+    """index.json names a page per language for each plugin and tool, and each exists."""
+    index = cases_site.index()
+    plugins = index["plugins"]
+    assert isinstance(plugins, list)
+    assert {p["name"] for p in plugins} >= {"weather_demo", "hostile", "plain_notes", "badge_maker"}
+    for plugin in plugins:
+        for entry in [plugin, *plugin["tools"]]:
+            assert set(entry["pages"]) == {"en_US", "zh_Hans", "ja_JP", "pt_BR"}
+            for url in entry["pages"].values():
+                assert url.startswith("https://dify.ai/")
+                assert (cases_site.root / url.removeprefix("https://dify.ai/") / "index.html").is_file()
+
+
+def test_index_json_validates_against_its_published_schema(cases_site: BuiltSite) -> None:
+    """index.json follows schemas/v1/registry_index.json, which the site also serves."""
+    _validate_index(cases_site)
+    served = cases_site.root / "schemas" / "v1" / "registry_index.json"
+    assert served.read_bytes() == (REPO / "schemas" / "v1" / "registry_index.json").read_bytes()
+
+
+def test_schema_files_are_served_byte_identical(cases_site: BuiltSite) -> None:
+    """Every file under schemas/ is served at its $id path with the same bytes."""
+    sources = sorted((REPO / "schemas").glob("v*/*.json"))
+    assert len(sources) >= 7
+    for source in sources:
+        served = cases_site.root / source.relative_to(REPO)
+        assert served.read_bytes() == source.read_bytes(), source.name
+        assert (
+            json.loads(source.read_bytes()).get("$id")
+            == "https://dify.ai/" + source.relative_to(REPO).as_posix()
+        )
+    catalog = json.loads((cases_site.root / "schemas" / "catalog.json").read_text(encoding="utf-8"))
+    assert {s["url"] for s in catalog["schemas"]} >= {"https://dify.ai/schemas/v1/file.json"}
+
+
+def test_internal_links_resolve(cases_site: BuiltSite) -> None:
+    """Every relative href and src of every page points at a file of the built site."""
+    broken = {
+        page.relative_to(cases_site.root).as_posix(): found
+        for page in html_files(cases_site.root)
+        if (found := broken_links(cases_site.root, page))
+    }
+    assert broken == {}
+
+
+def test_tool_page_shows_outputs_with_schema_links_and_runs(cases_site: BuiltSite) -> None:
+    """Output variables: fixed ones, flattened nested properties with anchors, links to $ref pages;
+    example runs with images copied into the site."""
+    forecast = cases_site.page("plugins/weather_demo/weather/forecast")
+    for row in ("out-text", "out-files", "out-json", "conditions.wind[].speed", "result"):
+        assert row in forecast
+    assert 'href="../../../../schemas/v1/general_structure/"' in forecast
+    badge = cases_site.page("plugins/badge_maker/badge_maker/draw_badge")
+    images = re.findall(r'<img class="dr-output-image" src="([^"]+)"', badge)
+    assert images
+    assert "✓" in badge
+
+
+def test_hostile_text_is_escaped_everywhere(cases_site: BuiltSite) -> None:
+    """No tag, attribute or javascript: link from the hostile plugin reaches any page."""
+    pages = [p for p in html_files(cases_site.root) if "hostile" in p.as_posix()]
+    assert len(pages) >= 8  # plugin + tool page in four languages
+    pages.append(cases_site.root / "index.html")
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "pwned" in html or page.name == "index.html"
+        assert not re.search(r"<(script|img|iframe|svg|b|i|u|style)\b[^>]*pwned", html, re.IGNORECASE)
+        assert not re.search(r"""<script[^>]*>\s*alert""", html)
+        assert 'id="pwned' not in html
+        attributes = _attributes(html)
+        assert not [name for name, _ in attributes if name.startswith("on")]
+        assert not [v for n, v in attributes if n in ("href", "src") and v.lower().startswith("javascript:")]
+        assert not [v for n, v in attributes if n == "id" and v.startswith("pwned")]
+        assert "<title>" in html
+        assert "<" not in html.split("<title>", 1)[1].split("</title>", 1)[0]
+
+
+def test_long_labels_are_shortened_with_a_marker(cases_site: BuiltSite) -> None:
+    """A 100,000-character label is cut, and the cut is marked."""
+    html = cases_site.page("pt/plugins/hostile")
+    assert "x" * 100_000 not in html
+    assert "dr-cut" in html
+
+
+def test_fallback_marker_and_coverage(cases_site: BuiltSite) -> None:
+    """Labels missing in a language show in English with a marker; the coverage page lists them."""
+    zh = cases_site.page("zh/plugins/plain_notes")
+    assert 'lang="en">Plain Notes</bdi><sup class="dr-fallback"' in zh
+    assert "dr-fallback" not in cases_site.page("plugins/plain_notes")
+    coverage = cases_site.page("ja/translations")
+    assert "notes/add_note.label" in coverage
+
+
+def test_language_builds(cases_site: BuiltSite) -> None:
+    """Each language has its html lang, localized theme words, selector and own search index."""
+    expected = {"": "en", "zh/": "zh", "ja/": "ja", "pt/": "pt-BR"}
+    for folder, lang in expected.items():
+        html = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
+        assert f'<html lang="{lang}"' in html
+        links = re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"[^>]*class="md-select__link"', html)
+        assert [h for _, h in links] == ["en", "zh", "ja", "pt-BR"]
+        assert all(href.endswith("plugins/weather_demo/weather/forecast/") for href, _ in links)
+    assert 'placeholder="搜索"' in cases_site.page("zh/")
+    indexes = {
+        f: json.loads((cases_site.root / f / "search/search_index.json").read_text()) for f in expected
+    }
+    assert indexes["ja/"]["config"]["lang"] == ["ja"]
+    assert any("天气演示" in doc["title"].replace("\u200b", "") for doc in indexes["zh/"]["docs"])
+    assert any("天气\u200b演示" in doc["title"] for doc in indexes["zh/"]["docs"])  # split by jieba
+    assert any(doc["title"] == "天気予報" for doc in indexes["ja/"]["docs"])  # kanji not split by jieba
+
+
+def test_hand_written_pages_in_every_language(cases_site: BuiltSite) -> None:
+    """A translated copy replaces the English page; otherwise the English page carries a note."""
+    assert "关于本注册表" in cases_site.page("zh/about")
+    ja_about = cases_site.page("ja/about")
+    assert "About this registry" in ja_about
+    assert 'class="dr-note"' in ja_about
+    assert not (cases_site.root / "about.zh").exists()
+
+
+def test_every_rule_has_a_page_and_findings_link_to_it(cases_site: BuiltSite) -> None:
+    """One page per rule; the hostile plugin's findings link to their rules."""
+    for code in all_rules():
+        assert (cases_site.root / "rules" / code.lower() / "index.html").is_file()
+    hostile = cases_site.page("plugins/hostile")
+    assert re.search(r'<a href="\.\./\.\./rules/[a-z0-9]+/">', hostile)
+
+
+def test_catalog_lists_every_plugin(cases_site: BuiltSite) -> None:
+    """The home page has one card per plugin, with tags for the filter."""
+    home = cases_site.page("")
+    plugins = cases_site.index()["plugins"]
+    assert isinstance(plugins, list)
+    names = [p["name"] for p in plugins]
+    assert home.count('class="dr-card"') == len(names)
+    assert 'data-tag="weather"' in home
+
+
+def test_strict_build_stops_on_findings(tmp_path: Path) -> None:
+    """--strict refuses to build a registry with errors; exit code 1."""
+    config = write_config(tmp_path / "config", [CASES / "registry"])
+    site = tmp_path / "site"
+    assert (
+        main(["build", str(config), "--site-dir", str(site), "--no-run", "--strict", "--format", "json"]) == 1
+    )
+    assert not (site / "index.html").exists()
+
+
+def test_corpus_site(corpus_site: BuiltSite) -> None:
+    """Every corpus plugin gets its pages; links resolve; index.json is valid."""
+    index = corpus_site.index()
+    plugins = index["plugins"]
+    assert isinstance(plugins, list)
+    assert len(plugins) >= 100
+    assert sum(len(p["tools"]) for p in plugins) >= 300
+    _validate_index(corpus_site)
+    sample = [p for p in html_files(corpus_site.root) if "/plugins/" in p.as_posix()][::25]
+    assert {page.as_posix(): broken_links(corpus_site.root, page) for page in sample} == {
+        page.as_posix(): [] for page in sample
+    }

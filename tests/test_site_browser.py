@@ -1,0 +1,150 @@
+"""The built site in headless Chromium: catalog, search, language selector, tool pages, schema URLs,
+and no script from a hostile plugin ever runs."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+from tests.sitebuild import BuiltSite, cases_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("site")]
+__all__ = ["cases_site"]
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+@pytest.fixture(scope="session")
+def site_url(cases_site: BuiltSite) -> Iterator[str]:
+    """The built site served on localhost by a thread."""
+    handler = functools.partial(_QuietHandler, directory=str(cases_site.root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, with a temporary HOME."""
+    if not CHROMIUM.is_file():
+        pytest.fail("chromium is missing: run `make browser-deps`")
+    from playwright.sync_api import sync_playwright
+
+    home = tmp_path_factory.mktemp("chromium-home")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), env={"HOME": str(home), "PATH": "/usr/bin:/bin"}
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page."""
+    context = browser.new_context()
+    yield context.new_page()
+    context.close()
+
+
+def test_catalog_lists_every_plugin(page: Any, site_url: str, cases_site: BuiltSite) -> None:
+    """The home page shows one card per plugin, and the tag filter hides the others."""
+    plugins = cases_site.index()["plugins"]
+    assert isinstance(plugins, list)
+    page.goto(site_url)
+    cards = page.locator("li.dr-card")
+    assert cards.count() == len(plugins)
+    for plugin in plugins:
+        slug = plugin["pages"]["en_US"].rstrip("/").rsplit("/", 1)[-1]
+        assert page.locator(f'li.dr-card[data-plugin="{slug}"]').count() == 1
+    page.locator('button.dr-tag[data-tag="weather"]').click()
+    visible = page.locator("li.dr-card:visible")
+    assert 0 < visible.count() < len(plugins)
+    assert all("weather" in (visible.nth(i).get_attribute("data-tags") or "") for i in range(visible.count()))
+
+
+def test_search_finds_plugin_by_chinese_label(page: Any, site_url: str) -> None:
+    """Material's search in the Chinese site finds a plugin by its zh_Hans label."""
+    page.goto(site_url + "zh/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator("input.md-search__input").fill("天气演示")
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('.md-search-result__item a'))"
+        ".some(a => a.href.includes('/zh/plugins/weather_demo/'))",
+        timeout=20_000,
+    )
+
+
+def test_language_selector_switches_tool_page_to_japanese(page: Any, site_url: str) -> None:
+    """The selector on a tool page leads to the same tool in Japanese."""
+    page.goto(site_url + "plugins/weather_demo/weather/forecast/")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator('a.md-select__link[hreflang="ja"]').click()
+    page.wait_for_url("**/ja/plugins/weather_demo/weather/forecast/")
+    assert page.locator("html").get_attribute("lang") == "ja"
+    assert "天気予報" in page.locator("h1").first.inner_text()
+    assert page.locator('a.md-select__link[hreflang="pt-BR"]').count() == 1
+
+
+def test_tool_page_shows_outputs_and_example_images(page: Any, site_url: str) -> None:
+    """The output-variables table is there and the example's PNG actually loads."""
+    page.goto(site_url + "plugins/badge_maker/badge_maker/draw_badge/")
+    table = page.locator("table.dr-outputs")
+    assert table.is_visible()
+    assert table.locator("#out-text").count() == 1
+    image = page.locator("img.dr-output-image").first
+    image.scroll_into_view_if_needed()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+
+
+def test_schema_url_returns_exact_bytes(page: Any, site_url: str) -> None:
+    """A schema's $id path serves the repository file byte for byte."""
+    for name in ("file", "general_structure", "registry_index"):
+        response = page.request.get(f"{site_url}schemas/v1/{name}.json")
+        assert response.ok
+        assert response.body() == (REPO / "schemas" / "v1" / f"{name}.json").read_bytes()
+
+
+def test_hostile_plugin_runs_no_script(page: Any, site_url: str) -> None:
+    """Labels and README with script, HTML and javascript: links: no dialog, no injected element."""
+    dialogs: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    messages: list[str] = []
+    page.on("console", lambda message: messages.append(message.text))
+    urls = [""] + [
+        f"{folder}plugins/hostile/{tail}" for folder in ("", "zh/", "ja/", "pt/") for tail in ("", "hostile-")
+    ]
+    for url in urls:
+        target = url
+        if url.endswith("hostile-"):
+            link = page.locator('a[href*="/evil/"]').first
+            target = link.get_attribute("href") or ""
+            link.click()
+        else:
+            page.goto(site_url + target)
+        page.wait_for_load_state("load")
+        for chip in page.locator(".dr-chip, .dr-tag").all()[:10]:
+            chip.hover()
+        assert page.evaluate("document.querySelectorAll('[id^=pwned]').length") == 0
+        assert page.evaluate("document.querySelectorAll('iframe, object, embed').length") == 0
+    assert dialogs == []
+    assert not [m for m in messages if "pwned" in m]
