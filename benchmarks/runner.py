@@ -33,7 +33,7 @@ from generator.run import Limits, RunOptions, RunReport, run_plugins
 from generator.run.environment import ensure_environment
 
 RUNS = 3
-EXAMPLES = 20
+EXAMPLES = 40
 POOL_PLUGINS, POOL_TOOLS, POOL_EXAMPLES = 4, 3, 4
 ENV_RUNS = 2
 Row = tuple[str, float, str]
@@ -98,21 +98,22 @@ def _runs_rows(bench: Bench, runs: int, examples: int) -> list[Row]:
     one = bench.registry("one", 1, 1, 1)
     many = bench.registry("many", 1, 1, examples)
     bench.run(one, 1)  # builds the environment once; not measured
-    cold = _median(lambda _: bench.run(one, 1)[0], runs)
-    durations: list[float] = []
-
-    def many_run(_: int) -> float:
+    cold: list[float] = []
+    series: list[float] = []
+    further: list[float] = []
+    sandbox: list[float] = []
+    # measured in pairs, close in time, so both see the same load on the machine
+    for _ in range(runs):
+        cold.append(bench.run(one, 1)[0])
         elapsed, report = bench.run(many, 1)
-        durations.extend(run.duration for run in report.runs[1:])
-        return elapsed
-
-    series = _median(many_run, runs)
-    further = (series - cold) / (examples - 1)
+        series.append(elapsed)
+        further.append((elapsed - cold[-1]) / (examples - 1))
+        sandbox.extend(run.duration for run in report.runs[1:])
     return [
-        ("one tool run, cold (sandbox + interpreter + SDK import)", cold * 1000, "ms"),
-        (f"{examples} examples of one tool, one worker", series * 1000, "ms"),
-        ("overhead per further example, whole run (target < 100)", further * 1000, "ms"),
-        ("  of which in the sandbox (fork to clean-up, median)", statistics.median(durations) * 1000, "ms"),
+        ("one tool run, cold (sandbox + interpreter + SDK import)", statistics.median(cold) * 1000, "ms"),
+        (f"{examples} examples of one tool, one worker", statistics.median(series) * 1000, "ms"),
+        ("overhead per further example, whole run (target < 100)", statistics.median(further) * 1000, "ms"),
+        ("  of which in the sandbox (fork to clean-up, median)", statistics.median(sandbox) * 1000, "ms"),
     ]
 
 

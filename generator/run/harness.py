@@ -1,6 +1,6 @@
 """What runs inside the sandbox: setting it up, the local stand-in for Dify, and one tool example.
 
-Loaded by the worker (`worker_main.py`, run with the plugin environment's interpreter), never
+Loaded by the sandboxed worker (`zygote.py`, run with the plugin environment's interpreter), never
 imported by the generator: it drives the real `dify_plugin` SDK, which patches the whole process
 with gevent. Events go to the parent as frames on a pipe of their own, so a tool printing to stdout
 cannot corrupt them.
