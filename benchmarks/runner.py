@@ -10,8 +10,7 @@
 - cache hit rate: a second run over the same plugins, after touching one manifest (mtime only),
   and after editing it (only that plugin's examples may run again).
 
-`python -m benchmarks runner`, or with options
-`python -m benchmarks.runner [--runs N] [--examples N] [--skip-environments]`.
+`python -m benchmarks runner [--quick] [--runs=N] [--examples=N] [--skip-environments]`.
 """
 
 from __future__ import annotations
@@ -199,7 +198,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--examples", type=int, default=EXAMPLES)
     parser.add_argument("--skip-environments", action="store_true", help="no cold environment builds")
-    args = parser.parse_args(argv)
+    parser.add_argument("--quick", action="store_true", help="one run of 10 examples, no environment builds")
+    args, _unknown = parser.parse_known_args(argv)  # options meant for other benchmarks are ignored
+    if args.quick:
+        args.runs, args.examples, args.skip_environments = 1, 10, True
     with tempfile.TemporaryDirectory(prefix="dify-bench-runner-") as folder:
         bench = Bench(Path(folder))
         rows = _runs_rows(bench, args.runs, args.examples)

@@ -1,109 +1,72 @@
-"""Site build speed: generator time vs MkDocs's own time, for a synthetic registry and the corpus.
+"""Site build speed: the generator's time against MkDocs's own time for the same pages.
 
-    python -m benchmarks.site [--plugins 100 --tools 10] [--corpus PATH]
+    python -m benchmarks site [--quick] [--runs N] [--plugins 100 --tools 10] [--corpus PATH]
 
-The generator's share is the catalog (load + check; tool runs are cached, so they are left out here)
-plus rendering every generated page in the four languages; MkDocs's own time is the rest of the
-build (Markdown, theme templates, search index, copying). Targets: the generator adds at most 15%
-to MkDocs's own time, and 1,000 tools in four languages build in under a minute on two cores.
+Each build is a real `mkdocs build` in four languages, in a fresh process (see `sitebuild.py`). The
+generator's time is everything it adds: the catalog (load + check; tool runs are not part of these
+builds), rendering every generated page in every language, the files published once, and loading
+one configuration per extra language. MkDocs's own time is the rest of the same build (Markdown,
+theme templates, search index, copying). Target: the generator adds at most 15% to MkDocs's time.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
-import time
 from pathlib import Path
 
+from benchmarks.sitebuild import BuildResult, build_once, median_build, tool_count, write_config
 from benchmarks.synthetic import make_registry
+from benchmarks.validation import CORPUS, plugin_folders
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def _config(folder: Path, registries: list[Path]) -> Path:
-    config = {
-        "site_name": "Benchmark",
-        "site_url": "https://dify.ai/",
-        "docs_dir": str(REPO / "registry"),
-        "theme": {"name": "material", "features": ["navigation.prune"]},
-        "plugins": [
-            {"dify-registry": {"registry": [str(r) for r in registries], "schemas": str(REPO / "schemas")}},
-            "search",
-        ],
-        "markdown_extensions": ["tables", "admonition"],
-    }
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "mkdocs.yml"
-    path.write_text(json.dumps(config), encoding="utf-8")
-    return path
+HEADER = (
+    f"{'site':28} {'tools':>6} {'catalog s':>9} {'pages s':>8} {'langs s':>8} {'generator s':>11} "
+    f"{'mkdocs s':>9} {'overhead':>9} {'wall s':>7} {'peak MB':>8} {'site MB':>8}"
+)
 
 
-def measure(name: str, registries: list[Path], work: Path) -> dict[str, float]:
-    """Time the catalog, the page rendering in four languages, and the whole build."""
-    import logging
-
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    from generator.site.languages import LANGUAGE_SITES
-    from generator.site.multilang import registry_plugin
-    from generator.site.pages import SitePages
-    from generator.site.publish import build_catalog_for
-
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    config_file = _config(work / name, registries)
-    started = time.perf_counter()
-    catalog = build_catalog_for(registries, REPO / "schemas", None)
-    catalog_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    pages = 0
-    for language in LANGUAGE_SITES:
-        site = SitePages(catalog, language)
-        site.home()
-        pages += sum(1 for _ in site.all())
-    render_seconds = time.perf_counter() - started
-    config = load_config(str(config_file), site_dir=str(work / name / "site"))
-    registry_plugin(config).preset = catalog
-    started = time.perf_counter()
-    build(config)
-    build_seconds = time.perf_counter() - started
-    mkdocs_seconds = build_seconds - render_seconds
-    tools = sum(len(p.plugin.tools) for p in catalog.plugins if p.plugin)
-    return {
-        "plugins": len(catalog.plugins),
-        "tools": tools,
-        "generated_pages": pages,
-        "catalog_s": round(catalog_seconds, 2),
-        "render_s": round(render_seconds, 2),
-        "mkdocs_s": round(mkdocs_seconds, 2),
-        "total_s": round(catalog_seconds + build_seconds, 2),
-        "generator_share_pct": round(100 * render_seconds / mkdocs_seconds, 1),
-        "generator_with_catalog_pct": round(100 * (render_seconds + catalog_seconds) / mkdocs_seconds, 1),
-    }
+def row(name: str, tools: int, result: BuildResult) -> str:
+    """One line of the results table."""
+    return (
+        f"{name:28} {tools:6d} {result.catalog:9.2f} {result.pages:8.2f} {result.languages:8.2f} "
+        f"{result.generator:11.2f} {result.mkdocs:9.2f} {result.overhead_pct:8.1f}% {result.wall:7.1f} "
+        f"{result.peak_mb:8.0f} {result.site_mb:8.1f}"
+    )
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Print one JSON line per measured site."""
+def measure(name: str, registries: list[Path], work: Path, runs: int) -> BuildResult:
+    """Median figures of `runs` builds of the same site."""
+    config = write_config(work / name, registries)
+    return median_build([build_once(config, work / name / "site") for _ in range(runs)])
+
+
+def main(argv: list[str]) -> int:
+    """Print the table: a synthetic registry and the shared corpus."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m benchmarks site",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--plugins", type=int, default=100)
-    parser.add_argument("--tools", type=int, default=10)
-    parser.add_argument(
-        "--corpus", type=Path, default=REPO.parent / "shared" / "corpus" / "dify-official-plugins"
-    )
+    parser.add_argument("--tools", type=int, default=10, help="tools per plugin")
+    parser.add_argument("--runs", type=int, default=3, help="builds per site (the median is shown)")
+    parser.add_argument("--quick", action="store_true", help="one build of each site")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args(argv)
+    runs = 1 if args.quick else args.runs
+    print(f"site builds in four languages; median of {runs} build(s) each; overhead = generator / mkdocs")
+    print(HEADER, flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
         work = Path(folder)
         registry = make_registry(work / "synthetic", args.plugins, args.tools)
-        print(json.dumps({"site": "synthetic", **measure("synthetic", [registry], work)}), flush=True)
+        tools = args.plugins * args.tools
+        print(
+            row(f"synthetic {args.plugins}x{args.tools}", tools, measure("synthetic", [registry], work, runs))
+        )
         if args.corpus.is_dir():
-            corpus = sorted(
-                p for kind in ("tools", "datasources") for p in (args.corpus / kind).iterdir() if p.is_dir()
-            )
-            print(json.dumps({"site": "corpus", **measure("corpus", corpus, work)}), flush=True)
-
-
-if __name__ == "__main__":
-    main()
+            folders = plugin_folders(args.corpus)
+            result = measure("corpus", folders, work, runs)
+            print(row("corpus (dify-official)", tool_count(folders), result), flush=True)
+        else:
+            print(f"(corpus not found at {args.corpus}: skipped)")
+    return 0

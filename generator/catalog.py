@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
@@ -46,12 +47,32 @@ class Catalog:
 
     def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
         """Findings whose file lies in this plugin's folder."""
-        prefix = f"{loaded.display}/" if loaded.display else ""
-        return tuple(d for d in self.diagnostics if d.file.startswith(prefix) or d.file == loaded.display)
+        return self._findings_by_folder.get(loaded.display, ())
 
     def runs_of(self, key: ToolKey) -> tuple[ExampleRun, ...]:
         """The example runs of one tool, in the order they ran."""
-        return tuple(run for run in self.runs if run.tool == key)
+        return self._runs_by_tool.get(key, ())
+
+    # Indexes built on first use: pages ask for every plugin's findings and every tool's runs, and a
+    # scan of all findings per question would make a site of many tools quadratic.
+    @cached_property
+    def _findings_by_folder(self) -> dict[str, tuple[Diagnostic, ...]]:
+        folders = {loaded.display for loaded in self.plugins}
+        found: dict[str, list[Diagnostic]] = {folder: [] for folder in folders}
+        for finding in self.diagnostics:
+            parts = finding.file.split("/")
+            # The file itself and each folder above it, plus "" (a plugin given as the only input).
+            owners = {"/".join(parts[:n]) for n in range(len(parts) + 1)}
+            for folder in owners & folders:
+                found[folder].append(finding)
+        return {folder: tuple(items) for folder, items in found.items()}
+
+    @cached_property
+    def _runs_by_tool(self) -> dict[ToolKey, tuple[ExampleRun, ...]]:
+        runs: dict[ToolKey, list[ExampleRun]] = {}
+        for run in self.runs:
+            runs.setdefault(run.tool, []).append(run)
+        return {key: tuple(items) for key, items in runs.items()}
 
     def icon(self, loaded: LoadedPlugin, name: str) -> Icon | None:
         """An icon of this plugin by the name its manifest gives, if it was readable."""

@@ -1,8 +1,12 @@
-"""Shared fixtures: where the repository, the shared corpus and the reference schemas are."""
+"""Shared fixtures: where the repository, the shared corpus and the reference schemas are, and the
+headless browser of the site tests."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +15,8 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus" / "dify-official-plugins"
 REFERENCE_SCHEMAS = SHARED / "reference" / "dify-schemas-v1"
+CHROMIUM = Path("/usr/bin/chromium")
+LOCAL = "http://127.0.0.1:"  # where the tests serve built sites
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +31,29 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.fail(f"the shared corpus is missing at {CORPUS}")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, with a temporary HOME (one per worker)."""
+    if not CHROMIUM.is_file():
+        pytest.fail("chromium is missing: run `make browser-deps`")
+    from playwright.sync_api import sync_playwright
+
+    home = tmp_path_factory.mktemp("chromium-home")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), env={"HOME": str(home), "PATH": "/usr/bin:/bin"}
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page in a context of its own, offline: requests that leave this machine (the theme's
+    web fonts) are refused at once instead of waiting for a name lookup that cannot succeed."""
+    context = browser.new_context()
+    context.route(re.compile(f"^(?!{re.escape(LOCAL)})"), lambda route: route.abort())
+    yield context.new_page()
+    context.close()

@@ -76,6 +76,20 @@ class Case:
         return built
 
 
+def plugin_name(key: str) -> str:
+    """A plugin name of the case's own: cases share the base plugin's name, and runs and pages are
+    keyed by it."""
+    return key.replace("/", "_").replace("-", "_")
+
+
+def build_named(key: str, work: Path, port: int) -> Path:
+    """Lay the case out under `work` (as `Case.build`) with the plugin renamed to `plugin_name(key)`."""
+    root = case_of(key).build(work, port)
+    manifest = root / "manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("name: demo", f"name: {plugin_name(key)}", 1))
+    return root
+
+
 def index() -> dict[str, list[str]]:
     """Kinds of attack (as the suite's brief lists them) -> case keys."""
     data: dict[str, list[str]] = yaml.safe_load((HOSTILE / "index.yaml").read_text(encoding="utf-8"))

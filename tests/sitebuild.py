@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import json
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,3 +108,22 @@ def broken_links(root: Path, page: Path) -> list[str]:
         if not resolved.is_file() or root.resolve() not in resolved.parents:
             broken.append(target)
     return broken
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+@contextlib.contextmanager
+def serve(root: Path) -> Iterator[str]:
+    """A built site served on localhost by a thread: its base URL, while the context lasts."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

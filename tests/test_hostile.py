@@ -181,18 +181,18 @@ def test_command_line(key: str, tmp_path: Path) -> None:
 
 
 MEASURE = """
-import resource, sys, time
+import resource, sys
 from generator.cli import main
-started = time.monotonic()
+# CPU time, not wall time: the bound must hold however loaded the machine running the suite is.
 code = main(["validate", sys.argv[1], "--format", "json"])
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print("MEASURED", code, time.monotonic() - started, peak, file=sys.stderr)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print("MEASURED", code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, file=sys.stderr)
 """
 
 
 @pytest.mark.parametrize("key", BOUNDED)
 def test_limits_hold(key: str, tmp_path: Path) -> None:
-    """Bombs and huge files are refused within their time and memory bounds (peak RSS measured)."""
+    """Bombs and huge files are refused within their CPU-time and memory bounds (peak RSS measured)."""
     case = case_of(key)
     target, _ = build(case, tmp_path, 9)
     done = subprocess.run(

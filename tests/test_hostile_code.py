@@ -14,7 +14,7 @@ import pytest
 
 from generator.load.crawl import load_plugin
 from generator.run import RunOptions, all_findings, run_plugins
-from tests.hostile import GOOD, case_of, index, listener, processes_mentioning
+from tests.hostile import GOOD, build_named, case_of, index, listener, plugin_name, processes_mentioning
 from tests.test_run_cases import LIMITS, Outcome, outcome, reference_schemas
 
 __all__ = ["outcome"]  # the runner suite's session run, shared on the same worker
@@ -28,10 +28,6 @@ RUN_CASES = sorted(
 )
 
 
-def plugin_name(key: str) -> str:
-    return key.replace("/", "_").replace("-", "_")
-
-
 def comparable(run: Any) -> tuple[Any, ...]:
     return (run.example, run.passed, dict(run.outputs), [(f.filename, f.sha256) for f in run.files])
 
@@ -43,9 +39,7 @@ def own_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     plugins = [load_plugin(GOOD, "good_basic")]
     for key in OWN_CODE:
         (work / key).mkdir(parents=True)
-        root = case_of(key).build(work / key, 9)
-        manifest = root / "manifest.yaml"  # cases share the base plugin's name; runs are keyed by it
-        manifest.write_text(manifest.read_text().replace("name: demo", f"name: {plugin_name(key)}", 1))
+        root = build_named(key, work / key, 9)
         plugins.append(load_plugin(root, key))
     with listener() as (_, connections):
         together = run_plugins(

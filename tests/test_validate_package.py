@@ -8,6 +8,7 @@ from pathlib import Path
 
 from generator.check import CheckContext
 from generator.validate import validate_paths
+from tests.packages import zip_plugin
 from tests.validate_cases import CASES
 
 MINIMAL = CASES / "good" / "minimal"
@@ -15,10 +16,7 @@ MINIMAL = CASES / "good" / "minimal"
 
 def build_package(target: Path, extra: dict[str, bytes] | None = None) -> Path:
     """Zip the minimal plugin as `dify plugin package` would, plus `extra` entries."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(MINIMAL.rglob("*")):
-            if path.is_file():
-                archive.write(path, path.relative_to(MINIMAL).as_posix())
+    with zip_plugin(MINIMAL, target) as archive:
         for name, data in (extra or {}).items():
             archive.writestr(name, data)
     return target

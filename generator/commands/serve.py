@@ -1,4 +1,5 @@
-"""`dify-registry serve PATH`: preview one plugin folder's pages, rebuilt on every change."""
+"""`dify-registry serve PATH`: preview one plugin's pages (a folder or a .difypkg), rebuilt on every
+change."""
 
 from __future__ import annotations
 
@@ -13,14 +14,16 @@ from generator.inputs import InputError
 PREVIEW_HOME = """# Preview
 
 This is a local preview of the plugin's pages as the registry will show them. Edit the manifest,
-a tool YAML, an examples file or a schema: the pages rebuild by themselves.
+a tool YAML, an examples file or a schema, or replace the package: the pages rebuild by themselves.
 """
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `serve` subcommand."""
     parser = commands.add_parser("serve", help="preview a plugin folder's pages while you edit it")
-    parser.add_argument("path", metavar="PATH", help="a plugin folder (holds manifest.yaml)")
+    parser.add_argument(
+        "path", metavar="PATH", help="a plugin folder (holds manifest.yaml) or a .difypkg package"
+    )
     parser.add_argument("--dev-addr", default="127.0.0.1:8000", metavar="HOST:PORT", help="where to serve")
     parser.add_argument("--run", action="store_true", help="also run the tools' examples on every rebuild")
     parser.set_defaults(handler=run)
@@ -60,8 +63,12 @@ def run(args: argparse.Namespace) -> int:
     from mkdocs.commands.serve import serve
 
     plugin = Path(args.path).resolve()
-    if not (plugin / "manifest.yaml").is_file():
-        raise InputError(f"{args.path}: no manifest.yaml; `serve` previews one plugin folder")
+    is_package = plugin.is_file() and plugin.suffix == ".difypkg"
+    if not is_package and not (plugin / "manifest.yaml").is_file():
+        raise InputError(
+            f"{args.path}: neither a plugin folder (with manifest.yaml) nor a .difypkg; "
+            "`serve` previews one plugin"
+        )
     with tempfile.TemporaryDirectory(prefix="dify-registry-serve-") as folder:
         config_file = preview_config(plugin, Path(folder), args.dev_addr, args.run)
         serve(config_file=str(config_file), dev_addr=args.dev_addr, open_in_browser=False)

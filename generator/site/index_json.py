@@ -7,18 +7,18 @@ import hashlib
 import json
 from typing import Any
 
-from generator.catalog import Catalog
 from generator.diagnostics import Severity, count_by_severity
 from generator.load.crawl import LoadedPlugin
 from generator.model import I18n, Parameter, Tool
-from generator.schemas import referenced_ids
 from generator.site.languages import LANGUAGE_SITES
+from generator.site.shared import SharedViews
 from generator.site.texts import texts_for
-from generator.site.urls import SiteMap, page_url, schema_src
-from generator.site.views import output_rows
+from generator.site.urls import page_url, schema_src
+from generator.site.views import fixed_rows
 
 INDEX_SCHEMA = "https://dify.ai/schemas/v1/registry_index.json"
 INDEX_VERSION = 1
+FIXED_VARIABLES = tuple(fixed_rows(texts_for("en_US")))
 
 
 def jsonable(value: Any) -> Any:
@@ -59,12 +59,12 @@ def _parameter(parameter: Parameter) -> dict[str, Any]:
 
 
 class _Indexer:
-    def __init__(self, catalog: Catalog, site_url: str, use_directory_urls: bool) -> None:
-        self.catalog = catalog
+    def __init__(self, shared: SharedViews, site_url: str, use_directory_urls: bool) -> None:
+        self.shared = shared
+        self.catalog = shared.catalog
         self.site_url = site_url if site_url.endswith("/") else site_url + "/"
         self.use_directory_urls = use_directory_urls
-        self.sitemap = SiteMap.of(catalog.plugins)
-        self.words = texts_for("en_US")
+        self.sitemap = shared.sitemap
 
     def pages(self, src: str) -> dict[str, str]:
         return _pages(self.site_url, src, self.use_directory_urls)
@@ -80,11 +80,9 @@ class _Indexer:
             "parameters": [_parameter(p) for p in tool.parameters],
             "output_variables": [
                 {"path": r.path, "type": r.type, "required": r.required, "ref": r.ref}
-                for r in output_rows(tool, self.catalog.schemas, self.words)
+                for r in (*FIXED_VARIABLES, *self.shared.output_properties(tool))
             ],
-            "schema_refs": sorted(referenced_ids(tool.output_schema, self.catalog.schemas))
-            if self.catalog.schemas is not None
-            else [],
+            "schema_refs": sorted(self.shared.references(tool)),
             "checksum": checksum(document.data if document else None),
             "examples": [
                 {"name": run.example, "passed": run.passed, "smoke": run.smoke}
@@ -133,10 +131,10 @@ class _Indexer:
         return listed
 
 
-def registry_index(catalog: Catalog, site_url: str, use_directory_urls: bool = True) -> dict[str, Any]:
+def registry_index(shared: SharedViews, site_url: str, use_directory_urls: bool = True) -> dict[str, Any]:
     """The whole index as JSON data."""
-    indexer = _Indexer(catalog, site_url, use_directory_urls)
-    plugins = [entry for loaded in catalog.plugins if (entry := indexer.plugin(loaded)) is not None]
+    indexer = _Indexer(shared, site_url, use_directory_urls)
+    plugins = [entry for loaded in shared.catalog.plugins if (entry := indexer.plugin(loaded)) is not None]
     return {
         "$schema": INDEX_SCHEMA,
         "version": INDEX_VERSION,

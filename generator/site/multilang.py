@@ -2,7 +2,8 @@
 
 A language plugin (mkdocs-static-i18n) cannot handle pages generated at build time, and one
 search index cannot split Chinese and Japanese words; separate builds can (each has its own
-`theme.language`, search language and index). The catalog is handed over, not rebuilt.
+`theme.language`, search language and index). The catalog and every view of it that does not
+depend on the language are handed over, not rebuilt.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 
-from generator.catalog import Catalog
 from generator.site.languages import SiteLanguage
 
 if TYPE_CHECKING:
     from generator.site.plugin import RegistryPlugin
+    from generator.site.shared import SharedViews
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 PLUGIN_NAME = "dify-registry"
@@ -35,7 +36,7 @@ def registry_plugin(config: MkDocsConfig) -> RegistryPlugin:
     return plugin
 
 
-def build_language(config: MkDocsConfig, language: SiteLanguage, catalog: Catalog) -> None:
+def build_language(config: MkDocsConfig, language: SiteLanguage, shared: SharedViews) -> None:
     """Build the site again in `language` under the default build's site folder."""
     if not config.config_file_path:
         log.warning("dify-registry: no mkdocs.yml to load; only the default language is built")
@@ -52,5 +53,5 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, catalog: Catalo
     plugin = registry_plugin(nested)
     plugin.config["language"] = language.code
     plugin.config["languages"] = False
-    plugin.preset = catalog
+    plugin.shared = shared
     build(nested)

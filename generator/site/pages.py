@@ -2,41 +2,29 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
-
-from generator.catalog import Catalog, Icon
 from generator.diagnostics import Severity, count_by_severity
 from generator.load.crawl import LoadedPlugin
 from generator.model import Plugin, Tool, ToolKey
 from generator.rules import all_rules
-from generator.schemas import CATALOG_PATH, referencing_tools
+from generator.schemas import CATALOG_PATH
 from generator.site.coverage import coverage_of
 from generator.site.languages import LANGUAGE_SITES, SiteLanguage
-from generator.site.readme import make_renderer, render_readme
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
+from generator.site.shared import SharedViews
 from generator.site.texts import texts_for
-from generator.site.urls import SiteMap, page_url, rule_src, schema_src
-from generator.site.views import finding_views, output_rows, property_rows, run_view
+from generator.site.urls import page_url, rule_src, schema_src
+from generator.site.views import finding_views, fixed_rows, property_rows, run_view
 
 SCHEMAS_INDEX = "schemas/index.md"
 RULES_INDEX = "rules/index.md"
 COVERAGE_PAGE = "translations.md"
 MAX_RULE_FINDINGS = 500
-_ICON_TYPES = {
-    "svg": "image/svg+xml",
-    "png": "image/png",
-    "jpg": "image/jpeg",
-    "jpeg": "image/jpeg",
-    "webp": "image/webp",
-    "gif": "image/gif",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,30 +61,16 @@ class Counts:
     warnings: int
 
 
-def icon_uri(icon: Icon | None) -> str:
-    """An icon inlined as a data: URI: shown by <img>, never served as a page of the site."""
-    if icon is None:
-        return ""
-    mime = _ICON_TYPES.get(icon.name.rsplit(".", 1)[-1].lower())
-    if mime is None:
-        return ""
-    return f"data:{mime};base64,{base64.b64encode(icon.content).decode('ascii')}"
-
-
 class SitePages:
     """Builds the pages of one language from the catalog."""
 
-    def __init__(self, catalog: Catalog, language: SiteLanguage, use_directory_urls: bool = True) -> None:
-        self.catalog = catalog
+    def __init__(self, shared: SharedViews, language: SiteLanguage, use_directory_urls: bool = True) -> None:
+        self.shared = shared
+        self.catalog = shared.catalog
         self.language = language
         self.words = texts_for(language.code)
         self.use_directory_urls = use_directory_urls
-        self.sitemap = SiteMap.of(catalog.plugins)
-        self.readme = make_renderer()
-        self.tools_by_key: dict[ToolKey, tuple[str, int, Tool]] = {}
-        for loaded in catalog.plugins:
-            for index, tool in enumerate(loaded.plugin.tools if loaded.plugin else ()):
-                self.tools_by_key.setdefault(tool.key, (loaded.display, index, tool))
+        self.sitemap = shared.sitemap
 
     def context(self, src: str) -> PageContext:
         """The page context of the page at `src`."""
@@ -139,7 +113,7 @@ class SitePages:
                     "version": plugin.version,
                     "tool_count": len(plugin.tools),
                     "counts": self.counts(loaded),
-                    "icon": icon_uri(self.catalog.icon(loaded, plugin.icon)),
+                    "icon": self.shared.icon(loaded, plugin.icon),
                 }
             )
         tags = sorted({tag for card in cards for tag in card["tags"]})
@@ -151,15 +125,14 @@ class SitePages:
         tools = [
             {"src": self.sitemap.tools[(loaded.display, i)], "tool": t} for i, t in enumerate(plugin.tools)
         ]
-        readme = render_readme(plugin.readme, self.readme).replace("\n", "&#10;") if plugin.readme else ""
         html = render(
             "plugin.html.j2",
             self.context(src),
             plugin=plugin,
             tools=tools,
             counts=self.counts(loaded),
-            icon=icon_uri(self.catalog.icon(loaded, plugin.icon)),
-            readme=Markup(readme),
+            icon=self.shared.icon(loaded, plugin.icon),
+            readme=self.shared.markdown(plugin.readme) if plugin.readme else "",
             findings=finding_views(self.catalog.findings_of(loaded)),
         )
         title = plain_title(plugin.label.get(self.language.code) or plugin.name)
@@ -176,7 +149,7 @@ class SitePages:
             plugin=plugin,
             tool=tool,
             plugin_src=self.sitemap.plugins[loaded.display],
-            outputs=output_rows(tool, self.catalog.schemas, self.words),
+            outputs=fixed_rows(self.words) + self.shared.output_properties(tool),
             has_schema=isinstance(tool.output_schema, dict),
             schemas_loaded=self.catalog.schemas is not None,
             runs=[run_view(run) for run in self.catalog.runs_of(tool.key)],
@@ -189,7 +162,7 @@ class SitePages:
         """The schema catalog page and one page per hosted schema."""
         schemas = self.catalog.schemas
         hosted = schemas.hosted if schemas is not None else ()
-        users = referencing_tools(self.catalog.plugins, schemas) if schemas is not None else {}
+        users = self.shared.schema_users
         listed = []
         for schema in hosted:
             src = schema_src(schema)
@@ -219,7 +192,7 @@ class SitePages:
         yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
 
     def _tool_link(self, key: ToolKey) -> dict[str, Any]:
-        display, index, tool = self.tools_by_key[key]
+        display, index, tool = self.shared.tools_by_key[key]
         return {"src": self.sitemap.tools[(display, index)], "label": tool.label, "key": str(key)}
 
     def rule_pages(self) -> Iterator[GeneratedPage]:
@@ -236,7 +209,7 @@ class SitePages:
                 "rule.html.j2",
                 self.context(src),
                 rule=rule,
-                doc=Markup(render_readme(rule.doc, self.readme).replace("\n", "&#10;")),
+                doc=self.shared.markdown(rule.doc),
                 findings=finding_views(found[:MAX_RULE_FINDINGS]),
             )
             yield GeneratedPage(src, f"{code} {rule.name}", html)

@@ -25,6 +25,7 @@ from generator.run.model import DEFAULT_SITE_URL
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
 from generator.site.pages import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SitePages
 from generator.site.publish import build_catalog_for, shared_files, watched_paths
+from generator.site.shared import SharedViews
 from generator.site.translate import TranslatedDocs
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
@@ -52,9 +53,10 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     """Adds the catalog, plugin, tool, schema, rule and translation pages to the build."""
 
     def __init__(self) -> None:
-        # A catalog handed over by `dify-registry build` or by the default-language build.
+        # A catalog handed over by `dify-registry build`; the default-language build hands its
+        # shared views (catalog included) to the other languages, so nothing is computed twice.
         self.preset: Catalog | None = None
-        self.catalog: Catalog | None = None
+        self.shared: SharedViews | None = None
         self.pages: SitePages | None = None
         self.docs: TranslatedDocs | None = None
         self.bodies: dict[str, str] = {}  # generated page source -> its rendered HTML
@@ -106,11 +108,13 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Add the generated pages and files; pick the translated hand-written pages."""
-        self.catalog = self.preset or build_catalog_for(
-            *self.paths(config),
-            RunOptions(site_url=config.site_url or DEFAULT_SITE_URL) if self.config.run else None,
-        )
-        self.pages = SitePages(self.catalog, self.language, config.use_directory_urls)
+        if self.shared is None:
+            catalog = self.preset or build_catalog_for(
+                *self.paths(config),
+                RunOptions(site_url=config.site_url or DEFAULT_SITE_URL) if self.config.run else None,
+            )
+            self.shared = SharedViews(catalog)
+        self.pages = SitePages(self.shared, self.language, config.use_directory_urls)
         _keep_search_words(config, self.language)
         self.docs = TranslatedDocs.pick(files, self.language, config)
         for page in self.pages.all():
@@ -119,7 +123,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         for asset in ASSETS:
             files.append(File.generated(config, asset, abs_src_path=str(HERE / asset)))
         if self.language == DEFAULT_LANGUAGE:
-            for path, content in shared_files(self.catalog, config).items():
+            for path, content in shared_files(self.shared, config).items():
                 if isinstance(content, Path):
                     files.append(File.generated(config, path, abs_src_path=str(content)))
                 else:
@@ -171,18 +175,22 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     @event_priority(-100)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """After the default language, build the other languages into their folders."""
-        if self.language != DEFAULT_LANGUAGE or not self.config.languages or self.catalog is None:
+        if self.language != DEFAULT_LANGUAGE or not self.config.languages or self.shared is None:
             return
         from generator.site.multilang import build_language
 
         for language in LANGUAGE_SITES:
             if language != DEFAULT_LANGUAGE:
-                build_language(config, language, self.catalog)
+                build_language(config, language, self.shared)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        """Rebuild when a manifest, tool file, example or schema changes."""
+        """Rebuild when a manifest, tool file, example or schema changes (or a package is replaced)."""
         for path in watched_paths(*self.paths(config)):
-            if path.exists():
+            if path.is_file():
+                # A package is replaced whole, often by renaming a new file onto it, which a watch
+                # on the old file never sees: watch the folder that holds it.
+                server.watch(os.fspath(path.parent), recursive=False)
+            elif path.exists():
                 server.watch(os.fspath(path))
         return server
 

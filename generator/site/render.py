@@ -21,6 +21,10 @@ from generator.site.urls import page_url, relative
 MAX_TEXT = 2000
 MAX_CELL = 300
 _BIDI = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# A word longer than this may break anywhere: a table sizes its columns to hold the longest word
+# whole, so one such word from a plugin would widen the page. Shorter words never break.
+LONG_WORD = 40
+_LONG_WORD = re.compile(rf"\S{{{LONG_WORD + 1},}}")
 
 
 @cache
@@ -32,6 +36,8 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # The templates ship inside the package: no need to stat them on every page.
+        auto_reload=False,
     )
     env.filters["pre"] = pre
     env.filters["pretty"] = pretty_json
@@ -78,6 +84,8 @@ class PageContext:
                 f'<bdi lang="en">{escape(shown)}</bdi><sup class="dr-fallback" '
                 f'title="{escape(self.words["fallback"])}">EN</sup>'
             )
+        if _LONG_WORD.search(shown):
+            html = f'<span class="dr-long">{html}</span>'
         if cut:
             html += f' <span class="dr-cut">{escape(self.words["truncated"])}</span>'
         return Markup(html)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from generator.catalog import Icon
 from generator.diagnostics import Diagnostic
-from generator.model import FIXED_OUTPUTS, Tool
+from generator.model import FIXED_OUTPUTS
 from generator.rules import all_rules
 from generator.run import ExampleRun, OutputFile
-from generator.schemas import PropertyRow, SchemaSet, flatten_properties
+from generator.schemas import PropertyRow, SchemaSet
 from generator.site.safe import safe_url
 from generator.site.urls import rule_src, schema_src
 
@@ -23,6 +26,14 @@ INERT_SUFFIXES = frozenset(
     "zip gz tar tgz bz2 xz 7z docx xlsx pptx doc xls ppt odt ods parquet".split()
 )
 DOWNLOAD_SUFFIX = ".download"
+_ICON_TYPES = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "gif": "image/gif",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +84,15 @@ class RunView:
     findings: tuple[FindingView, ...]
 
 
+@cache
+def _known_rules() -> frozenset[str]:
+    # Every rule is defined once the check modules are imported, so the set is fixed after one look.
+    return frozenset(all_rules())
+
+
 def finding_views(findings: Iterable[Diagnostic]) -> tuple[FindingView, ...]:
     """Findings with links to their rule pages (when the rule is known)."""
-    known = all_rules()
+    known = _known_rules()
     return tuple(FindingView(f, rule_src(f.rule) if f.rule in known else None) for f in findings)
 
 
@@ -96,14 +113,6 @@ def fixed_rows(words: Mapping[str, str]) -> list[OutputRow]:
 _FIXED_TYPES = {"text": "string", "files": "array[file]", "json": "array[object]"}
 
 
-def output_rows(tool: Tool, schemas: SchemaSet | None, words: Mapping[str, str]) -> list[OutputRow]:
-    """The fixed variables plus every property of the tool's output_schema, flattened."""
-    rows = fixed_rows(words)
-    if not isinstance(tool.output_schema, dict) or schemas is None:
-        return rows
-    return rows + property_rows(flatten_properties(tool.output_schema, schemas), schemas)
-
-
 def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[OutputRow]:
     """Property rows with links to the hosted page of every `$ref`."""
     return [
@@ -115,6 +124,16 @@ def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[Outpu
 def _ref_page(ref: str | None, schemas: SchemaSet) -> str | None:
     hosted = schemas.get(ref) if ref else None
     return schema_src(hosted) if hosted is not None else None
+
+
+def icon_uri(icon: Icon | None) -> str:
+    """An icon inlined as a data: URI: shown by <img>, never served as a page of the site."""
+    if icon is None:
+        return ""
+    mime = _ICON_TYPES.get(icon.name.rsplit(".", 1)[-1].lower())
+    if mime is None:
+        return ""
+    return f"data:{mime};base64,{base64.b64encode(icon.content).decode('ascii')}"
 
 
 def run_view(run: ExampleRun) -> RunView:

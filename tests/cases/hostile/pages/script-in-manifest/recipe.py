@@ -1,7 +1,10 @@
 import re
 from pathlib import Path
 
-INJECT = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">'
+INJECT = (
+    '<script>console.log("pwned");window.__pwned=1</script><img id="pwned-img" src=x onerror="window.__pwned=1">'
+    '<svg id="pwned-svg" onload="window.__pwned=1"></svg><a id="pwned-link" href="javascript:window.__pwned=1">x</a>'
+)
 
 
 def build(plugin: Path, work: Path, port: int) -> Path:

@@ -4,7 +4,10 @@ from typing import Any
 from dify_plugin import Tool
 from dify_plugin.entities.tool import ToolInvokeMessage
 
-INJECT = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">'
+INJECT = (
+    '<script>console.log("pwned");window.__pwned=1</script><img id="pwned-img" src=x onerror="window.__pwned=1">'
+    '<svg id="pwned-svg" onload="window.__pwned=1"></svg><a id="pwned-link" href="javascript:window.__pwned=1">x</a>'
+)
 
 
 class Echo(Tool):
