@@ -13,6 +13,7 @@ BENCHMARKS: dict[str, str] = {
     "validate": "benchmarks.validation",
     "site": "benchmarks.site",
     "scale": "benchmarks.scale",
+    "runner": "benchmarks.runner",
 }
 
 

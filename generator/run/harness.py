@@ -1,12 +1,9 @@
-"""Runs one tool example inside the sandboxed child, with the plugin environment's interpreter.
+"""What runs inside the sandbox: setting it up, the local stand-in for Dify, and one tool example.
 
-Executed by path (`python -I -S harness.py FD`), never imported by the generator: it imports the
-real `dify_plugin` SDK, which patches the whole process with gevent. It reads a job (JSON) from
-stdin and writes framed events to file descriptor FD, so a tool printing to stdout cannot corrupt
-them. When started as root inside fresh namespaces it first hides private folders, brings up the
-loopback interface, sets resource limits and drops to an unprivileged uid; only then does it enable
-the environment's site-packages (whose `.pth` files may run code) and import anything the plugin
-brought.
+Loaded by the sandboxed worker (`zygote.py`, run with the plugin environment's interpreter), never
+imported by the generator: it drives the real `dify_plugin` SDK, which patches the whole process
+with gevent. Events go to the parent as frames on a pipe of their own, so a tool printing to stdout
+cannot corrupt them.
 """
 
 from __future__ import annotations
@@ -28,7 +25,6 @@ import socket
 import struct
 import sys
 import threading
-import time
 import traceback
 import uuid
 from collections.abc import Iterator
@@ -41,7 +37,9 @@ MAX_TRACE = 8000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
 PR_SET_NO_NEW_PRIVS = 38
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
-HIDDEN = ("/tmp", "/var/tmp", "/dev/shm", "/root", "/home")
+HIDDEN = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/root", "/home")
+# the folders anyone may write to: emptied again after every example
+WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 
 
 class Wire:
@@ -132,7 +130,7 @@ def hide_private_folders(needed: list[str], tmp_size: int) -> None:
             continue
         inside = [p for p in needed if p == hidden or p.startswith(hidden + "/")]
         handles = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY)) for p in inside]
-        mode = "1777" if hidden in ("/tmp", "/var/tmp", "/dev/shm") else "0755"
+        mode = "1777" if hidden in WRITABLE else "0755"
         _mount(libc, "tmpfs", hidden, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_size},mode={mode}")
         for path, handle in handles:
             Path(path).mkdir(parents=True, exist_ok=True)
@@ -172,13 +170,19 @@ def drop_privileges(uid: int) -> None:
     _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
-def copy_plugin(source: str, target: str, uid: int | None) -> None:
+def copy_plugin(source: str, target: str) -> None:
     """The tool runs in a private copy of its plugin folder: what it writes there is thrown away."""
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__"))
-    if uid is not None:
-        for folder, dirs, files in os.walk(target):
-            for name in [folder, *(str(Path(folder) / n) for n in dirs + files)]:
-                os.lchown(name, uid, uid)
+
+
+def open_to_all(target: str) -> None:
+    """Let the sandbox uid read a copy made as root; it still cannot change anything in it."""
+    for folder, _dirs, files in os.walk(target):
+        Path(folder).chmod(0o755)
+        for name in files:
+            path = Path(folder) / name
+            if not path.is_symlink():  # chmod follows links: their targets are not ours to change
+                path.chmod(path.stat().st_mode | 0o444)
 
 
 # ---------------------------------------------------------------- network guard
@@ -368,11 +372,12 @@ def error_event(wire: Wire, stage: str, problem: BaseException, plugin_root: str
     """Report an exception with the innermost frame that lies in the plugin's own files."""
     where: dict[str, Any] = {}
     for frame in reversed(traceback.extract_tb(problem.__traceback__)):
-        if frame.filename.startswith(plugin_root + "/"):
+        if plugin_root and frame.filename.startswith(plugin_root + "/"):
             where = {"file": frame.filename[len(plugin_root) + 1 :], "line": frame.lineno or 0}
             break
-    if isinstance(problem, SyntaxError) and problem.filename and problem.filename.startswith(plugin_root):
-        where = {"file": problem.filename[len(plugin_root) + 1 :], "line": problem.lineno or 0}
+    named = problem.filename if isinstance(problem, SyntaxError) else None
+    if plugin_root and named and named.startswith(plugin_root + "/"):
+        where = {"file": named[len(plugin_root) + 1 :], "line": getattr(problem, "lineno", 0) or 0}
     text = "".join(traceback.format_exception(problem))[-MAX_TRACE:]
     wire.event(
         "error",
@@ -482,28 +487,34 @@ def send_message(wire: Wire, daemon: Daemon, message: Any) -> None:
     wire.event("message", type=kind, kind=payload_kind, payload=to_wire(fields), meta=to_wire(meta))
 
 
-def run_tool(wire: Wire, job: dict[str, Any], plugin_root: str, allowed_ports: list[int]) -> None:
-    """Import the SDK and the tool the way Dify does, then drive `invoke` and forward messages."""
-    started = time.monotonic()
-    try:
-        sdk = {
-            "tool": importlib.import_module("dify_plugin").Tool,
-            "runtime": importlib.import_module("dify_plugin.core.runtime"),
-            "entities": importlib.import_module("dify_plugin.entities.tool"),
-            "loader": importlib.import_module("dify_plugin.core.utils.class_loader"),
-            "reader": importlib.import_module("dify_plugin.core.server.__base.request_reader").RequestReader,
-            "writer": importlib.import_module(
-                "dify_plugin.core.server.__base.response_writer"
-            ).ResponseWriter,
-            "install": importlib.import_module("dify_plugin.config.config"),
-        }
-        version = importlib.import_module("importlib.metadata").version("dify_plugin")
-    except BaseException as problem:
-        error_event(wire, "sdk", problem, plugin_root)
-        return
-    wire.event(
-        "started", python=sys.version.split()[0], sdk=version, import_seconds=time.monotonic() - started
-    )
+def import_sdk() -> dict[str, Any]:
+    """The SDK parts a run needs (importing `dify_plugin` monkey-patches the process with gevent)."""
+    sdk = {
+        "tool": importlib.import_module("dify_plugin").Tool,
+        "runtime": importlib.import_module("dify_plugin.core.runtime"),
+        "entities": importlib.import_module("dify_plugin.entities.tool"),
+        "loader": importlib.import_module("dify_plugin.core.utils.class_loader"),
+        "reader": importlib.import_module("dify_plugin.core.server.__base.request_reader").RequestReader,
+        "writer": importlib.import_module("dify_plugin.core.server.__base.response_writer").ResponseWriter,
+        "install": importlib.import_module("dify_plugin.config.config"),
+        "version": importlib.import_module("importlib.metadata").version("dify_plugin"),
+        "gevent": None,
+    }
+    with contextlib.suppress(ImportError):
+        sdk["gevent"] = importlib.import_module("gevent")
+    # What runs reach for later, imported once here too: a session imports its invocations when
+    # built, and the HTTP client behind file.upload and storage loads its transport lazily.
+    build_session(sdk, "http://127.0.0.1:9")
+    for optional in ("httpcore", "anyio", "netrc", "gevent.resolver.thread", "socksio"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(optional)
+    return sdk
+
+
+def run_tool(
+    wire: Wire, job: dict[str, Any], plugin_root: str, allowed_ports: list[int], sdk: dict[str, Any]
+) -> None:
+    """Load the tool the way Dify does, then drive `invoke` and forward messages."""
     daemon = Daemon(wire, job, allowed_ports)
     daemon.start()
     source = str(job["source"])
@@ -537,47 +548,23 @@ def run_tool(wire: Wire, job: dict[str, Any], plugin_root: str, allowed_ports: l
     wire.event("done")
 
 
-def main() -> None:
-    """Read the job, set up the sandbox, run the tool, report; always end with os._exit."""
-    fd = int(sys.argv[1])
-    job = json.loads(sys.stdin.buffer.read())
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    limits = job["limits"]
-    wire = Wire(fd, int(limits["max_messages"]), int(limits["max_output_bytes"]))
-    sandbox = job["sandbox"]
-    uid = sandbox.get("uid")
+def run_example(
+    wire: Wire, job: dict[str, Any], workdir: Path, source: str, namespaces: bool, sdk: dict[str, Any]
+) -> int:
+    """One example in a freshly forked child: private working copy of the plugin, network guard,
+    the tool; returns the exit status the child ends with."""
+    wire.event("started", python=sys.version.split()[0], sdk=sdk["version"])
+    plugin_root = str(workdir / "plugin")
     try:
-        if sandbox.get("namespaces"):
-            environment = str(Path(sys.executable).parent.parent)
-            needed = [sys.base_prefix, environment, str(Path(__file__).resolve().parent), job["plugin_root"]]
-            hide_private_folders([os.path.realpath(p) for p in needed], int(limits["max_file_bytes"]) * 4)
-            bring_up_loopback()
-        workdir = Path(sandbox.get("workdir") or "/tmp/run")
-        plugin_root = str(workdir / "plugin")
         workdir.mkdir(parents=True, exist_ok=True)
-        copy_plugin(job["plugin_root"], plugin_root, uid)
-        set_limits(limits, uid is not None)
-        if uid is not None:
-            os.chown(workdir, uid, uid)
-            drop_privileges(uid)
+        copy_plugin(source, plugin_root)
         os.environ.update({"HOME": str(workdir), "TMPDIR": str(workdir)})
         os.chdir(plugin_root)
         sys.path.insert(0, plugin_root)
-        import site
-
-        site.main()
     except BaseException as problem:
         error_event(wire, "setup", problem, "")
-        os._exit(70)
+        return 70
     allowed: list[int] = []
-    guard_network(wire, allowed, refuse=not sandbox.get("namespaces"))
-    run_tool(wire, job, plugin_root, allowed)
-    with contextlib.suppress(Exception):
-        sys.stdout.flush()
-        sys.stderr.flush()
-    os._exit(0)
-
-
-if __name__ == "__main__":
-    main()
+    guard_network(wire, allowed, refuse=not namespaces)
+    run_tool(wire, job, plugin_root, allowed, sdk)
+    return 0

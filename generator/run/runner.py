@@ -22,8 +22,9 @@ from generator.run.examples import Example, InputFile, load_examples
 from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, read_outcome
 from generator.run.pool import run_parallel
-from generator.run.sandbox import Isolation, detect_isolation, run_child
+from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.static import check_source
+from generator.run.worker import Workers
 from generator.schemas import SchemaSet
 
 
@@ -68,12 +69,11 @@ def site_prefix(tool: Tool, example: str) -> str:
 
 
 def _execute(
-    job: Job, slot: int, options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
+    job: Job, slot: int, options: RunOptions, workers: Workers, schemas: SchemaSet | None
 ) -> ExampleRun:
     tool, example = job.tool, job.example
     prefix = site_prefix(tool, example.name)
     payload = {
-        "plugin_root": str(job.loaded.root.resolve()),
         "source": tool.source,
         "inputs": dict(example.inputs),
         "credentials": dict(example.credentials),
@@ -81,7 +81,7 @@ def _execute(
         "upload_base": options.site_url + prefix,
     }
     where = _where(job.loaded, tool, example)
-    result = run_child(job.environment.python, payload, options.limits, isolation, slot)
+    result = workers.run(slot, job.environment.python, job.loaded.root.resolve(), payload)
     folder = cache.run_folder(options.cache_dir, job.key) / "files"
     outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
     findings = list(outcome.diagnostics)
@@ -184,6 +184,11 @@ def plan(
     return jobs, findings
 
 
+def _batch(job: Job) -> tuple[str, str]:
+    """Examples that can share a worker: same plugin, same environment."""
+    return str(job.loaded.root), job.environment.key
+
+
 def _describe(job: Job, run: ExampleRun) -> str:
     state = "passed" if run.passed else "FAILED"
     return f"{job.tool.key} {job.example.name}: {state} ({run.duration:.1f} s)"
@@ -203,20 +208,23 @@ def run_plugins(
     }
     pending = [job for index, job in enumerate(jobs) if cached[index] is None]
 
-    def work(job: Job, slot: int) -> ExampleRun:
-        run = _execute(job, slot, options, isolation, schemas)
-        cache.save(options.cache_dir, job.key, run)
-        return run
+    with Workers(options.limits, isolation) as workers:
 
-    fresh = iter(
-        run_parallel(
-            pending,
-            work,
-            options.jobs,
-            _describe,
-            sys.stderr if options.progress else None,
+        def work(job: Job, slot: int) -> ExampleRun:
+            run = _execute(job, slot, options, workers, schemas)
+            cache.save(options.cache_dir, job.key, run)
+            return run
+
+        fresh = iter(
+            run_parallel(
+                pending,
+                work,
+                options.jobs,
+                _describe,
+                sys.stderr if options.progress else None,
+                batch=_batch,
+            )
         )
-    )
     runs = [cached[index] or next(fresh) for index in range(len(jobs))]
     for loaded in plugins:
         for tool in loaded.plugin.tools if loaded.plugin else ():
