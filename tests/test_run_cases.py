@@ -26,7 +26,7 @@ LIMITS = Limits(
     timeout=10, cpu_seconds=9, memory_bytes=1024**3, max_messages=2000, max_output_bytes=8 * 1024**2
 )
 SECRET = "dify-registry-test-secret-value"
-ESCAPES = [Path("/tmp/dify-registry-escape-marker"), REPO.parent / "dify-registry-escape-marker"]
+ESCAPES = [Path(folder) / "dify-registry-escape-marker" for folder in ("/tmp", "/var/tmp", "/root")]
 MARKER = b"dify-registry-outliving-child-marker"
 
 pytestmark = pytest.mark.xdist_group("runner")

@@ -11,7 +11,7 @@ class CaseTool(Tool):
 
         results = []
         for target in ["/tmp/dify-registry-escape-marker", "../../dify-registry-escape-marker",
-                       "/work/dify-registry-escape-marker", "/root/dify-registry-escape-marker"]:
+                       "/var/tmp/dify-registry-escape-marker", "/root/dify-registry-escape-marker"]:
             try:
                 pathlib.Path(target).write_text("escaped")
                 results.append(f"wrote {target}")
