@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 def write_config(folder: Path, registries: list[Path]) -> Path:
     """An mkdocs.yml (JSON is YAML) like the repository's, over the given registry folders."""
     config = {
-        "site_name": "Benchmark",
+        "site_name": "Dify Plugin Registry",
         "site_url": "https://dify.ai/",
         "docs_dir": str(REPO / "registry"),
         "theme": {"name": "material", "features": ["navigation.prune"]},

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.sitebuild import write_config as benchmark_config
 from generator.cli import main
 from tests.conftest import CORPUS, REPO
 
@@ -41,21 +42,8 @@ class BuiltSite:
 
 
 def write_config(folder: Path, registries: list[Path]) -> Path:
-    """An mkdocs.yml like the repository's, reading the given plugin folders."""
-    config = {
-        "site_name": "Registry under test",
-        "site_url": "https://dify.ai/",
-        "docs_dir": str(REPO / "registry"),
-        "theme": {"name": "material", "features": ["navigation.prune"]},
-        "plugins": [
-            {"dify-registry": {"registry": [str(r) for r in registries], "schemas": str(REPO / "schemas")}},
-            "search",
-        ],
-        "markdown_extensions": ["tables", "admonition"],
-    }
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
-    return folder
+    """An mkdocs.yml like the repository's, reading the given plugin folders; returns its folder."""
+    return benchmark_config(folder, registries).parent
 
 
 def build_site(config_folder: Path, site: Path, *extra: str) -> BuiltSite:
