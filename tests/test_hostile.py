@@ -186,7 +186,11 @@ from generator.cli import main
 # CPU time, not wall time: the bound must hold however loaded the machine running the suite is.
 code = main(["validate", sys.argv[1], "--format", "json"])
 usage = resource.getrusage(resource.RUSAGE_SELF)
-print("MEASURED", code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, file=sys.stderr)
+# Peak RSS of this process's own memory (VmHWM, in kB): ru_maxrss would also count the memory of
+# the test worker that forked it, which Linux carries across exec.
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print("MEASURED", code, usage.ru_utime + usage.ru_stime, peak, file=sys.stderr)
 """
 
 
