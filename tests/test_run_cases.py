@@ -20,6 +20,7 @@ from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
 from generator.schemas import SchemaSet, load_schemas
 from tests.conftest import REPO, SHARED
+from tests.hostile import processes_mentioning
 
 CASES = REPO / "tests" / "cases" / "run"
 LIMITS = Limits(
@@ -131,14 +132,7 @@ def test_limits_hold(outcome: Outcome) -> None:
 
 def test_no_process_survives(outcome: Outcome) -> None:
     """Children started with setsid or double fork are gone when the run ends."""
-    survivors = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if MARKER in (entry / "cmdline").read_bytes():
-                    survivors.append(entry.name)
-            except OSError:
-                continue
+    survivors = processes_mentioning(MARKER.decode())
     assert outcome.runs["outliving_children"][0].passed
     assert survivors == []
 

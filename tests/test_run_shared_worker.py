@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,6 +15,7 @@ from generator.run.pool import run_parallel
 from generator.run.sandbox import detect_isolation
 from generator.schemas import load_schemas
 from tests.conftest import REPO
+from tests.hostile import processes_mentioning
 
 CASE = REPO / "tests" / "cases" / "run" / "shared_worker" / "sequence"
 LIMITS = Limits(timeout=8, cpu_seconds=1, memory_bytes=1024**3)
@@ -88,14 +88,7 @@ def test_each_example_has_its_own_cpu_limit(runs: dict[str, ExampleRun]) -> None
 def test_no_process_is_left(runs: dict[str, ExampleRun]) -> None:
     """The background process the first example started is gone after the run."""
     assert runs["state/write"].passed
-    survivors = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if MARKER in (entry / "cmdline").read_bytes():
-                    survivors.append(entry.name)
-            except OSError:
-                continue
+    survivors = processes_mentioning(MARKER.decode())
     assert survivors == []
 
 
