@@ -21,6 +21,7 @@ from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of
 from generator.rules import Rule, rule
+from generator.schemas.compiled import FastValidator
 
 SCHEMA_BASE = "https://dify.ai/schemas/v1/"
 SCHEMA_ROOT = Path(__file__).resolve().parents[2] / "schemas" / "v1"
@@ -291,15 +292,15 @@ def schema_data(name: str, context: CheckContext | None = None) -> dict[str, Any
 
 
 # Compiled validators by the identity of their schema object; the object is kept alive with them.
-_COMPILED: dict[int, tuple[dict[str, Any], jsonschema.Draft7Validator]] = {}
+_COMPILED: dict[int, tuple[dict[str, Any], FastValidator]] = {}
 
 
-def validator(name: str, context: CheckContext | None = None) -> jsonschema.Draft7Validator:
+def validator(name: str, context: CheckContext | None = None) -> FastValidator:
     """A compiled validator for the published schema `name`, built once per schema object."""
     data = schema_data(name, context)
     entry = _COMPILED.get(id(data))
     if entry is None or entry[0] is not data:
-        entry = (data, jsonschema.Draft7Validator(inline_definitions(data)))
+        entry = (data, FastValidator(jsonschema.Draft7Validator(inline_definitions(data))))
         _COMPILED[id(data)] = entry
     return entry[1]
 
@@ -335,9 +336,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
             yield from schema_findings(document, checker, _FALLBACK[name])
 
 
-def schema_findings(
-    document: YamlDocument, checker: jsonschema.Draft7Validator, fallback: str
-) -> Iterator[Diagnostic]:
+def schema_findings(document: YamlDocument, checker: FastValidator, fallback: str) -> Iterator[Diagnostic]:
     """Findings for one document, one per schema error, located at the offending value."""
     for error in checker.iter_errors(document.data):
         code = error.schema.get("x-rule", fallback) if isinstance(error.schema, dict) else fallback

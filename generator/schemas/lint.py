@@ -13,6 +13,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import referencing.jsonschema
@@ -21,6 +22,7 @@ from jsonschema.validators import validator_for
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.rules import Rule, rule
+from generator.schemas.compiled import FastValidator
 from generator.schemas.model import SchemaSet
 from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
@@ -385,11 +387,16 @@ def validator_class(schema: Any) -> Any:
     return Draft7Validator
 
 
+@cache
+def _metaschema_checker(cls: Any) -> FastValidator:
+    # One checker per dialect: compiling the metaschema is the costly part, checking is cheap.
+    checker_cls = validator_for(cls.META_SCHEMA, default=cls)
+    return FastValidator(checker_cls(cls.META_SCHEMA, format_checker=checker_cls.FORMAT_CHECKER))
+
+
 def metaschema_errors(schema: Any) -> list[ValidationError]:
     """Where `schema` breaks its metaschema (regular expressions included), in path order."""
-    cls = validator_class(schema)
-    checker_cls = validator_for(cls.META_SCHEMA, default=cls)
-    checker = checker_cls(cls.META_SCHEMA, format_checker=checker_cls.FORMAT_CHECKER)
+    checker = _metaschema_checker(validator_class(schema))
     try:
         errors = list(checker.iter_errors(schema))
     except RecursionError:  # callers bound the depth first; never crash on it anyway
