@@ -244,8 +244,10 @@ def read_yaml(raw: bytes, path: str) -> YamlDocument:
     if "\r\n" in text:
         notes.append(YAML_CRLF.at(_char_location(text, text.index("\r\n"), path)))
     builder = _Builder(path)
+    loader = _Loader(text)
     try:
-        data = builder.build(yaml.parse(text, Loader=_Loader))
+        # Events pulled straight from the loader: no generator frame to resume per event.
+        data = builder.build(iter(loader.get_event, None))
     except _Stop as stop:
         return _failed(path, *notes, *builder.diagnostics, stop.diagnostic)
     except yaml.MarkedYAMLError as bad:
@@ -257,6 +259,8 @@ def read_yaml(raw: bytes, path: str) -> YamlDocument:
         return _failed(path, *notes, *builder.diagnostics, YAML_SYNTAX.at(where, problem=problem))
     except yaml.YAMLError as bad:  # reader errors such as control characters
         return _failed(path, *notes, YAML_SYNTAX.at(start, problem=str(bad).splitlines()[0]))
+    finally:
+        loader.dispose()
     if builder.empty:
         notes.append(YAML_EMPTY.at(start))
     return YamlDocument(path, data, builder.positions, builder.key_positions, (*notes, *builder.diagnostics))
@@ -299,6 +303,7 @@ class _Frame:
     pointer: str
     anchor: str | None
     start_count: int
+    is_map: bool
     key: Any = None
     key_mark: Position | None = None
     has_key: bool = False
@@ -323,7 +328,11 @@ class _Builder:
         stack: list[_Frame] = []
         result: Any = None
         documents = 0
+        scalar = yaml.ScalarEvent
         for event in events:
+            if type(event) is scalar and documents == 1 and stack and _is_text(event):
+                self._text(stack[-1], event)
+                continue
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents == 2:
@@ -347,7 +356,7 @@ class _Builder:
                 continue
             self.empty = False
             parent = stack[-1] if stack else None
-            if parent is not None and isinstance(parent.container, dict) and not parent.has_key:
+            if parent is not None and parent.is_map and not parent.has_key:
                 self._take_key(parent, event)
                 continue
             pointer = self._child_pointer(parent)
@@ -361,10 +370,24 @@ class _Builder:
                 self._attach(parent, value, event)
         return result
 
+    def _text(self, parent: _Frame, event: yaml.ScalarEvent) -> None:
+        """The common case, kept short: a key or value inside a collection that can only be text."""
+        self.empty = False
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _Stop(YAML_ALIAS_BOMB.at(self._loc(event, ""), limit=MAX_NODES))
+        mark = event.start_mark
+        position = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        if parent.is_map and not parent.has_key:
+            parent.key, parent.key_mark, parent.has_key = event.value, position, True
+        else:
+            self.positions.setdefault(self._child_pointer(parent), position)
+            self._attach(parent, event.value, event)
+
     def _child_pointer(self, parent: _Frame | None) -> str:
         if parent is None:
             return ""
-        if isinstance(parent.container, list):
+        if not parent.is_map:
             return parent.pointer + "/" + str(len(parent.container))
         return parent.pointer + "/" + escape_token(_key_text(parent.key))
 
@@ -388,8 +411,8 @@ class _Builder:
             "tag:yaml.org,2002:map" if isinstance(event, yaml.MappingStartEvent) else "tag:yaml.org,2002:seq",
         )
         assert isinstance(event, yaml.CollectionStartEvent)  # scalars and aliases returned above
-        container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
-        return None, _Frame(container, pointer, event.anchor, self.count)
+        is_map = isinstance(event, yaml.MappingStartEvent)
+        return None, _Frame({} if is_map else [], pointer, event.anchor, self.count, is_map)
 
     def _take_key(self, frame: _Frame, event: yaml.Event) -> None:
         self._tick(event)
@@ -404,7 +427,7 @@ class _Builder:
         frame.key, frame.key_mark, frame.has_key = key, _pos(event), True
 
     def _attach(self, frame: _Frame, value: Any, event: yaml.Event) -> None:
-        if isinstance(frame.container, list):
+        if not frame.is_map:
             frame.container.append(value)
             return
         key, frame.has_key = frame.key, False
@@ -480,6 +503,20 @@ class _Builder:
     def _at(self, position: Position | None, pointer: str) -> Location:
         line, column = position or (1, 1)
         return Location(self.path, line, column, pointer)
+
+
+# First characters of plain scalars that an implicit resolver may read as something other than text
+# (booleans, numbers, null, merge keys, timestamps); any other plain scalar is a string.
+_RESOLVED_FIRST = frozenset(k for k in yaml.SafeLoader.yaml_implicit_resolvers if k)
+
+
+def _is_text(event: yaml.ScalarEvent) -> bool:
+    """True when the scalar reads as a string whatever the resolvers say: a quoted or block scalar,
+    or a plain one no resolver can claim; untagged and unanchored either way."""
+    if event.tag is not None or event.anchor is not None:
+        return False
+    value = event.value
+    return bool(event.style) or (bool(value) and value[0] not in _RESOLVED_FIRST)
 
 
 def _pos(event: yaml.Event) -> Position:
