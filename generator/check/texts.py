@@ -7,15 +7,16 @@ to disguise what a plugin is, and the author should hear about it.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
-from generator.rules import rule
+from generator.rules import Rule, rule
 
 MAX_TEXT = 20_000
 # Texts of i18n maps have their own length rule (L002); this one covers every other string.
@@ -111,19 +112,30 @@ def describe(parts: tuple[str | int, ...]) -> str:
     return ".".join(escape_token(p) for p in parts) or "the document"
 
 
-def text_findings(what: str, text: str, where: Location, limit: int | None) -> Iterator[Diagnostic]:
-    """The findings for one text shown on pages."""
+def text_findings(
+    text: str, limit: int | None, named: Callable[[], tuple[str, Location]]
+) -> Iterator[Diagnostic]:
+    """The findings for one text shown on pages; `named` gives how findings name it and where it is
+    (asked only when there is a finding: nearly every text has none)."""
+    found: list[tuple[Rule, dict[str, Any]]] = []
     markup = MARKUP.search(text)
     if markup:
-        yield MARKUP_IN_TEXT.at(where, what=what, sample=_sample(markup.group(0)))
+        found.append((MARKUP_IN_TEXT, {"sample": _sample(markup.group(0))}))
     scheme = scheme_of(text)
-    if scheme in UNSAFE_SCHEMES and not what.endswith("$ref"):  # references have their own rules
-        yield UNSAFE_LINK.at(where, target=_sample(text), scheme=scheme)
+    if scheme in UNSAFE_SCHEMES:
+        found.append((UNSAFE_LINK, {"target": _sample(text), "scheme": scheme}))
     hidden = INVISIBLE.search(text)
     if hidden:
-        yield INVISIBLE_CHARACTERS.at(where, what=what, code=f"U+{ord(hidden.group(0)):04X}")
+        found.append((INVISIBLE_CHARACTERS, {"code": f"U+{ord(hidden.group(0)):04X}"}))
     if limit is not None and len(text) > limit:
-        yield TEXT_TOO_LONG.at(where, what=what, length=len(text), limit=limit)
+        found.append((TEXT_TOO_LONG, {"length": len(text), "limit": limit}))
+    if not found:
+        return
+    what, where = named()
+    for kind, values in found:
+        if kind is UNSAFE_LINK and what.endswith("$ref"):  # references have their own rules
+            continue
+        yield kind.at(where, what=what, **values)
 
 
 def _sample(text: str, limit: int = 40) -> str:
@@ -134,10 +146,15 @@ def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:
     counts: dict[str, int] = {}
     for parts, text in strings(document.data):
         limit = None if parts and _LOCALE_KEY.match(str(parts[-1])) else MAX_TEXT
-        for finding in text_findings(describe(parts), text, document.at(*parts), limit):
+        named = functools.partial(_named, document, parts)
+        for finding in text_findings(text, limit, named):
             counts[finding.rule] = counts.get(finding.rule, 0) + 1
             if counts[finding.rule] <= MAX_PER_RULE:
                 yield finding
+
+
+def _named(document: YamlDocument, parts: tuple[str | int, ...]) -> tuple[str, Location]:
+    return describe(parts), document.at(*parts)
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
