@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from mkdocs.config import load_config
 
 from tests.conftest import REPO
 from tests.sitebuild import write_config
@@ -166,3 +167,27 @@ def test_dify_registry_serve_previews_a_package(tmp_path: Path) -> None:
         relabel(source / TOOL_FILE, "Forecast, repackaged")
         pack(source, package)
         server.wait_for(page, "Forecast, repackaged")
+
+
+def test_preview_caches_tool_runs_outside_the_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --run` watches the plugin folder: its run cache must live elsewhere, or every write to
+    the cache would start another rebuild."""
+    from generator.commands.serve import preview_config
+    from generator.site.multilang import registry_plugin
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    work = tmp_path / "work"
+    work.mkdir()
+    config = load_config(str(preview_config(PLUGIN, work, "127.0.0.1:8000", run_examples=True)))
+    plugin = registry_plugin(config)
+    options = plugin._run_options(config)
+    assert options is not None
+    assert options.cache_dir == tmp_path / "xdg" / "dify-registry" / "serve"
+    assert not options.cache_dir.is_relative_to(PLUGIN)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "again").mkdir()
+    again = load_config(str(preview_config(PLUGIN, tmp_path / "again", "127.0.0.1:8000", run_examples=True)))
+    options = registry_plugin(again)._run_options(again)
+    assert options is not None
+    assert options.cache_dir == tmp_path / "home" / ".cache" / "dify-registry" / "serve"

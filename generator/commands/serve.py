@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 from pathlib import Path
 
@@ -29,6 +30,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=run)
 
 
+def user_cache() -> Path:
+    """This user's cache folder for the registry (XDG_CACHE_HOME, else ~/.cache)."""
+    named = Path(os.environ.get("XDG_CACHE_HOME") or ".")
+    # The XDG specification says to ignore a relative XDG_CACHE_HOME.
+    return (named if named.is_absolute() else Path.home() / ".cache") / "dify-registry"
+
+
 def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool) -> Path:
     """Write an mkdocs.yml (JSON is YAML) and a home page for previewing `plugin`; return its path."""
     from generator.schemas import shipped_schemas_root
@@ -47,6 +55,8 @@ def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool
                     "registry": str(plugin),
                     "schemas": str(shipped_schemas_root()),
                     "run": run_examples,
+                    # Outside the watched plugin folder: cache writes must not trigger rebuilds.
+                    "cache": str(user_cache() / "serve"),
                 }
             },
             "search",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,9 @@ class RegistryConfig(base.Config):  # type: ignore[no-untyped-call]
     """Build the other three languages too (into `zh/`, `ja/`, `pt/`)."""
     run = c.Type(bool, default=False)
     """Run the tools' examples (results are cached between builds)."""
+    cache = c.Type(str, default="")
+    """Where tool runs are cached, relative to mkdocs.yml (default: `.dify-registry-cache` in the
+    working folder)."""
 
 
 class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-call]
@@ -109,10 +113,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Add the generated pages and files; pick the translated hand-written pages."""
         if self.shared is None:
-            catalog = self.preset or build_catalog_for(
-                *self.paths(config),
-                RunOptions(site_url=config.site_url or DEFAULT_SITE_URL) if self.config.run else None,
-            )
+            catalog = self.preset or build_catalog_for(*self.paths(config), self._run_options(config))
             self.shared = SharedViews(catalog)
         self.pages = SitePages(self.shared, self.language, config.use_directory_urls)
         _keep_search_words(config, self.language)
@@ -131,6 +132,16 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if config.nav is None:
             config.nav = self._navigation()
         return files
+
+    def _run_options(self, config: MkDocsConfig) -> RunOptions | None:
+        if not self.config.run:
+            return None
+        options = RunOptions(site_url=config.site_url or DEFAULT_SITE_URL)
+        return (
+            replace(options, cache_dir=self._root(config, self.config.cache))
+            if self.config.cache
+            else options
+        )
 
     def _navigation(self) -> list[Any]:
         # Small on purpose: catalog pages and search lead to plugins and tools (Material renders the
