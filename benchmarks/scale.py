@@ -23,7 +23,15 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.incremental import measure_incremental
-from benchmarks.sitebuild import REPO, BuildResult, build_once, median_build, write_config
+from benchmarks.sitebuild import (
+    REPO,
+    BuildResult,
+    build_once,
+    median_build,
+    median_plain,
+    plain_build,
+    write_config,
+)
 from benchmarks.synthetic import make_registry
 
 TOOLS_PER_PLUGIN = 10
@@ -98,20 +106,24 @@ def print_site_table(registries: dict[int, Path], work: Path, runs: int) -> None
     print(f"\nsite in four languages; median of {runs} build(s), 1 for 10,000 tools")
     print(
         f"{'tools':>7} {'pages':>7} {'generator s':>11} {'mkdocs s':>9} {'overhead':>9} {'wall s':>8} "
-        f"{'peak MB':>8} {'site MB':>8}",
+        f"{'peak MB':>8} {'site MB':>8} {'cores s':>8} {'peak MB':>8}",
         flush=True,
     )
-    points: dict[str, list[tuple[int, float]]] = {"wall": [], "generator": [], "mkdocs": []}
+    points: dict[str, list[tuple[int, float]]] = {"wall": [], "generator": [], "mkdocs": [], "cores": []}
     for n, registry in registries.items():
-        config = write_config(work / f"site-{n}", [registry])
-        results = [build_once(config, work / f"site-{n}" / "site") for _ in range(runs_for(n, runs))]
-        result: BuildResult = median_build(results)
+        split = write_config(work / f"site-{n}" / "split", [registry], jobs=1)
+        site = work / f"site-{n}" / "site"
+        result: BuildResult = median_build([build_once(split, site) for _ in range(runs_for(n, runs))])
+        cores = write_config(work / f"site-{n}" / "cores", [registry])
+        plain = median_plain([plain_build(cores, site) for _ in range(runs_for(n, runs))])
         points["wall"].append((n, result.wall))
         points["generator"].append((n, result.generator))
         points["mkdocs"].append((n, result.mkdocs))
+        points["cores"].append((n, plain.wall))
         print(
             f"{n:7d} {result.files:7d} {result.generator:11.2f} {result.mkdocs:9.2f} "
-            f"{result.overhead_pct:8.1f}% {result.wall:8.1f} {result.peak_mb:8.0f} {result.site_mb:8.1f}",
+            f"{result.overhead_pct:8.1f}% {result.wall:8.1f} {result.peak_mb:8.0f} {result.site_mb:8.1f} "
+            f"{plain.wall:8.1f} {plain.peak_mb:8.0f}",
             flush=True,
         )
     if len(registries) > 1:

@@ -15,29 +15,42 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from benchmarks.sitebuild import BuildResult, build_once, median_build, tool_count, write_config
+from benchmarks.sitebuild import (
+    BuildResult,
+    PlainBuild,
+    build_once,
+    median_build,
+    median_plain,
+    plain_build,
+    tool_count,
+    write_config,
+)
 from benchmarks.synthetic import make_registry
 from benchmarks.validation import CORPUS, plugin_folders
 
 HEADER = (
     f"{'site':28} {'tools':>6} {'catalog s':>9} {'pages s':>8} {'langs s':>8} {'generator s':>11} "
-    f"{'mkdocs s':>9} {'overhead':>9} {'wall s':>7} {'peak MB':>8} {'site MB':>8}"
+    f"{'mkdocs s':>9} {'overhead':>9} {'wall s':>7} {'peak MB':>8} {'site MB':>8} {'cores s':>8} "
+    f"{'peak MB':>8}"
 )
 
 
-def row(name: str, tools: int, result: BuildResult) -> str:
+def row(name: str, tools: int, result: BuildResult, plain: PlainBuild) -> str:
     """One line of the results table."""
     return (
         f"{name:28} {tools:6d} {result.catalog:9.2f} {result.pages:8.2f} {result.languages:8.2f} "
         f"{result.generator:11.2f} {result.mkdocs:9.2f} {result.overhead_pct:8.1f}% {result.wall:7.1f} "
-        f"{result.peak_mb:8.0f} {result.site_mb:8.1f}"
+        f"{result.peak_mb:8.0f} {result.site_mb:8.1f} {plain.wall:8.1f} {plain.peak_mb:8.0f}"
     )
 
 
-def measure(name: str, registries: list[Path], work: Path, runs: int) -> BuildResult:
-    """Median figures of `runs` builds of the same site."""
-    config = write_config(work / name, registries)
-    return median_build([build_once(config, work / name / "site") for _ in range(runs)])
+def measure(name: str, registries: list[Path], work: Path, runs: int) -> tuple[BuildResult, PlainBuild]:
+    """Median figures of `runs` measured one-process builds of the same site, and of `runs` builds
+    as users run them (the languages on every core)."""
+    split = write_config(work / name / "split", registries, jobs=1)
+    result = median_build([build_once(split, work / name / "site") for _ in range(runs)])
+    cores = write_config(work / name / "cores", registries)
+    return result, median_plain([plain_build(cores, work / name / "site") for _ in range(runs)])
 
 
 def main(argv: list[str]) -> int:
@@ -54,19 +67,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args(argv)
     runs = 1 if args.quick else args.runs
-    print(f"site builds in four languages; median of {runs} build(s) each; overhead = generator / mkdocs")
+    print(
+        f"site builds in four languages; median of {runs} build(s) each; overhead = generator / mkdocs "
+        "in one process; cores s = wall time of the same build with the languages on every core"
+    )
     print(HEADER, flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
         work = Path(folder)
         registry = make_registry(work / "synthetic", args.plugins, args.tools)
         tools = args.plugins * args.tools
         print(
-            row(f"synthetic {args.plugins}x{args.tools}", tools, measure("synthetic", [registry], work, runs))
+            row(
+                f"synthetic {args.plugins}x{args.tools}", tools, *measure("synthetic", [registry], work, runs)
+            )
         )
         if args.corpus.is_dir():
             folders = plugin_folders(args.corpus)
-            result = measure("corpus", folders, work, runs)
-            print(row("corpus (dify-official)", tool_count(folders), result), flush=True)
+            print(row("corpus (dify-official)", tool_count(folders), *measure("corpus", folders, work, runs)))
         else:
             print(f"(corpus not found at {args.corpus}: skipped)")
     return 0

@@ -9,12 +9,19 @@ depend on the language are handed over, not rebuilt.
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 
 from generator.site.languages import SiteLanguage
 
@@ -55,3 +62,86 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, shared: SharedV
     plugin.config["languages"] = False
     plugin.shared = shared
     build(nested)
+
+
+def cores() -> int:
+    """How many cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Forking is safe only while this process runs a single thread: a lock another thread holds at
+    the moment of the fork stays held forever in the child (`mkdocs serve` builds beside its server
+    threads, so it builds the languages one after the other)."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+class LanguageBuilds:
+    """The other languages' builds, spread over the cores: each build is independent once the
+    catalog exists, so forked children start them while this process still builds the default
+    language, and this process builds its own share at the end."""
+
+    def __init__(self, config: MkDocsConfig, languages: Sequence[SiteLanguage], shared: SharedViews) -> None:
+        self.config = config
+        self.shared = shared
+        self.own = list(languages)
+        self.children: dict[int, list[SiteLanguage]] = {}
+
+    def start(self, jobs: int) -> None:
+        """Fork up to `jobs - 1` children (this process counts as one), each with a share of the
+        languages; with one job, or where forking is unsafe, everything is built in `finish`."""
+        ways = min(jobs, len(self.own) + 1)
+        if ways < 2 or not can_fork():
+            return
+        # This process also builds the default language, so it keeps the smallest share.
+        shares = [self.own[index::ways] for index in range(ways)]
+        self.own = shares.pop()
+        for share in shares:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                self._child(share)
+            self.children[pid] = share
+            log.info("dify-registry: building %s in process %d", ", ".join(x.code for x in share), pid)
+
+    def _child(self, share: list[SiteLanguage]) -> None:
+        code, current = 1, share[0]
+        try:
+            for current in share:
+                build_language(self.config, current, self.shared)
+            code = 0
+        except BaseException as failure:  # reported here: the parent only sees the exit status
+            log.error("dify-registry: the %s build failed: %s", current.code, failure)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)  # never return into the parent's build
+
+    def finish(self) -> None:
+        """Build this process's share, then wait for the children; fail if any of them failed."""
+        try:
+            for language in self.own:
+                build_language(self.config, language, self.shared)
+        finally:
+            failed = self._wait()
+        if failed:
+            raise PluginError(f"dify-registry: the process building {', '.join(failed)} failed (see above)")
+
+    def abort(self) -> None:
+        """Stop the children (the default language's build failed)."""
+        for pid in self.children:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+        self._wait()
+
+    def _wait(self) -> list[str]:
+        failed: list[str] = []
+        for pid, share in self.children.items():
+            _pid, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                failed.extend(language.code for language in share)
+        self.children = {}
+        return failed

@@ -24,6 +24,7 @@ from generator.catalog import Catalog
 from generator.run import RunOptions
 from generator.run.model import DEFAULT_SITE_URL
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
+from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SitePages
 from generator.site.publish import build_catalog_for, shared_files, watched_paths
 from generator.site.shared import SharedViews
@@ -48,6 +49,8 @@ class RegistryConfig(base.Config):  # type: ignore[no-untyped-call]
     """Build the other three languages too (into `zh/`, `ja/`, `pt/`)."""
     run = c.Type(bool, default=False)
     """Run the tools' examples (results are cached between builds)."""
+    jobs = c.Type(int, default=0)
+    """How many language builds run at the same time (0: one per core)."""
     cache = c.Type(str, default="")
     """Where tool runs are cached, relative to mkdocs.yml (default: `.dify-registry-cache` in the
     working folder)."""
@@ -64,6 +67,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         self.pages: SitePages | None = None
         self.docs: TranslatedDocs | None = None
         self.bodies: dict[str, str] = {}  # generated page source -> its rendered HTML
+        self.builds: LanguageBuilds | None = None  # the other languages, started early
 
     @property
     def language(self) -> SiteLanguage:
@@ -115,6 +119,11 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if self.shared is None:
             catalog = self.preset or build_catalog_for(*self.paths(config), self._run_options(config))
             self.shared = SharedViews(catalog)
+        if self.language == DEFAULT_LANGUAGE and self.config.languages and self.builds is None:
+            # The catalog is all the other languages need: they can start now, on other cores.
+            others = [language for language in LANGUAGE_SITES if language != DEFAULT_LANGUAGE]
+            self.builds = LanguageBuilds(config, others, self.shared)
+            self.builds.start(self.config.jobs or cores())
         self.pages = SitePages(self.shared, self.language, config.use_directory_urls)
         _keep_search_words(config, self.language)
         self.docs = TranslatedDocs.pick(files, self.language, config)
@@ -186,13 +195,15 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     @event_priority(-100)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """After the default language, build the other languages into their folders."""
-        if self.language != DEFAULT_LANGUAGE or not self.config.languages or self.shared is None:
-            return
-        from generator.site.multilang import build_language
+        if self.builds is not None:
+            builds, self.builds = self.builds, None
+            builds.finish()
 
-        for language in LANGUAGE_SITES:
-            if language != DEFAULT_LANGUAGE:
-                build_language(config, language, self.shared)
+    def on_build_error(self, *, error: Exception) -> None:
+        """Stop the other languages' builds when the default language's build failed."""
+        if self.builds is not None:
+            builds, self.builds = self.builds, None
+            builds.abort()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Rebuild when a manifest, tool file, example or schema changes (or a package is replaced)."""
