@@ -3,23 +3,23 @@ helpers that escape untrusted text, mark English fallbacks and link only http(s)
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
 
 from generator.model import I18n
+from generator.site import fragments
+from generator.site.fragments import MAX_CELL, pre, pretty_json
 from generator.site.languages import SiteLanguage
-from generator.site.safe import clip, safe_url
+from generator.site.safe import safe_url
 from generator.site.urls import page_url, relative
 
 MAX_TEXT = 2000
-MAX_CELL = 300
 _BIDI = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # A word longer than this may break anywhere: a table sizes its columns to hold the longest word
 # whole, so one such word from a plugin would widen the page. Shorter words never break.
@@ -41,18 +41,14 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pre"] = pre
     env.filters["pretty"] = pretty_json
+    env.globals.update(
+        value=fragments.value,
+        findings_table=fragments.findings_table,
+        options_list=fragments.options_list,
+        parameter_rows=fragments.parameter_rows,
+        output_rows=fragments.output_rows,
+    )
     return env
-
-
-def pre(value: Any) -> Markup:
-    """Escaped text for a `<pre>` block, newlines kept as entities so the HTML has no blank lines."""
-    return Markup(str(escape(str(value))).replace("\n", "&#10;"))
-
-
-def pretty_json(value: Any, limit: int = 200_000) -> str:
-    """Indented JSON of a value (already JSON data), cut when huge."""
-    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False, default=repr)
-    return clip(text, limit)[0]
 
 
 @dataclass(frozen=True)
@@ -76,15 +72,21 @@ class PageContext:
             fallback = bool(shown) and not value.has(self.language.code)
         else:
             shown, fallback = value, False
-        shown, cut = clip(shown, limit)
+        cut = len(shown) > limit
+        if cut:
+            shown = shown[:limit]
         # Right-to-left text or bidi controls are isolated so they cannot reorder the page around them.
-        html = f"<bdi>{escape(shown)}</bdi>" if _BIDI.search(shown) else str(escape(shown))
+        bidi = not shown.isascii() and _BIDI.search(shown) is not None
+        long_word = len(shown) > LONG_WORD and _LONG_WORD.search(shown) is not None
+        if not (fallback or cut or bidi or long_word):
+            return escape(shown)  # the common case, kept cheap: pages hold thousands of texts
+        html = f"<bdi>{escape(shown)}</bdi>" if bidi else str(escape(shown))
         if fallback:
             html = (
                 f'<bdi lang="en">{escape(shown)}</bdi><sup class="dr-fallback" '
                 f'title="{escape(self.words["fallback"])}">EN</sup>'
             )
-        if _LONG_WORD.search(shown):
+        if long_word:
             html = f'<span class="dr-long">{html}</span>'
         if cut:
             html += f' <span class="dr-cut">{escape(self.words["truncated"])}</span>'
@@ -96,7 +98,7 @@ class PageContext:
 
     def link(self, src: str, anchor: str = "") -> str:
         """A relative link from this page to another generated or hand-written page."""
-        target = relative(page_url(src, self.use_directory_urls), self.url)
+        target = _link(src, self.url, self.use_directory_urls)
         return f"{target}#{anchor}" if anchor else target
 
     def shared(self, path: str) -> str:
@@ -107,6 +109,12 @@ class PageContext:
     def url_of(self, value: object) -> str | None:
         """The value as a link target if it is an http(s) URL, else None."""
         return safe_url(value)
+
+
+@lru_cache(maxsize=1 << 16)
+def _link(src: str, url: str, use_directory_urls: bool) -> str:
+    # Each language links the same pages from the same places: computed once for all four.
+    return relative(page_url(src, use_directory_urls), url)
 
 
 def render(template: str, page: PageContext, **values: Any) -> str:
