@@ -3,7 +3,6 @@ helpers that escape untrusted text, mark English fallbacks and link only http(s)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -16,15 +15,10 @@ from generator.model import I18n
 from generator.site import fragments
 from generator.site.fragments import MAX_CELL, pre, pretty_json
 from generator.site.languages import SiteLanguage
-from generator.site.safe import safe_url
+from generator.site.safe import breakable, clip, isolated, safe_text, safe_url
 from generator.site.urls import page_url, relative
 
 MAX_TEXT = 2000
-_BIDI = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# A word longer than this may break anywhere: a table sizes its columns to hold the longest word
-# whole, so one such word from a plugin would widen the page. Shorter words never break.
-LONG_WORD = 40
-_LONG_WORD = re.compile(rf"\S{{{LONG_WORD + 1},}}")
 
 
 @cache
@@ -41,6 +35,11 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pre"] = pre
     env.filters["pretty"] = pretty_json
+    # Filters rather than `page.text(...)` calls: Jinja calls a filter directly, while every call
+    # expression goes through its much slower `Context.call`.
+    env.filters["text"] = _text
+    env.filters["cell"] = _cell
+    env.filters["link"] = _link_filter
     env.globals.update(
         value=fragments.value,
         findings_table=fragments.findings_table,
@@ -72,22 +71,17 @@ class PageContext:
             fallback = bool(shown) and not value.has(self.language.code)
         else:
             shown, fallback = value, False
-        cut = len(shown) > limit
-        if cut:
-            shown = shown[:limit]
-        # Right-to-left text or bidi controls are isolated so they cannot reorder the page around them.
-        bidi = not shown.isascii() and _BIDI.search(shown) is not None
-        long_word = len(shown) > LONG_WORD and _LONG_WORD.search(shown) is not None
-        if not (fallback or cut or bidi or long_word):
-            return escape(shown)  # the common case, kept cheap: pages hold thousands of texts
-        html = f"<bdi>{escape(shown)}</bdi>" if bidi else str(escape(shown))
+        if not fallback and len(shown) <= limit:
+            return safe_text(shown)  # the common case: cached, pages hold the same texts many times
+        shown, cut = clip(shown, limit)
         if fallback:
             html = (
                 f'<bdi lang="en">{escape(shown)}</bdi><sup class="dr-fallback" '
                 f'title="{escape(self.words["fallback"])}">EN</sup>'
             )
-        if long_word:
-            html = f'<span class="dr-long">{html}</span>'
+        else:
+            html = isolated(shown)
+        html = breakable(shown, html)
         if cut:
             html += f' <span class="dr-cut">{escape(self.words["truncated"])}</span>'
         return Markup(html)
@@ -117,7 +111,28 @@ def _link(src: str, url: str, use_directory_urls: bool) -> str:
     return relative(page_url(src, use_directory_urls), url)
 
 
+@jinja2.pass_context
+def _text(context: jinja2.runtime.Context, value: I18n | str, limit: int = MAX_TEXT) -> Markup:
+    page: PageContext = context["page"]
+    return page.text(value, limit)
+
+
+@jinja2.pass_context
+def _cell(context: jinja2.runtime.Context, value: I18n | str) -> Markup:
+    page: PageContext = context["page"]
+    return page.cell(value)
+
+
+@jinja2.pass_context
+def _link_filter(context: jinja2.runtime.Context, src: str) -> str:
+    page: PageContext = context["page"]
+    return page.link(src)
+
+
 def render(template: str, page: PageContext, **values: Any) -> str:
-    """Render a template to HTML with no blank lines (so Markdown keeps it as one raw block)."""
-    html = environment().get_template(template).render(page=page, **values)
+    """Render a template to HTML with no blank lines (so Markdown keeps it as one raw block).
+
+    Templates see the page as `page`, its words as `t` (`t['key']`), and the filters `text`,
+    `cell` and `link` of the page."""
+    html = environment().get_template(template).render(page=page, t=page.words, **values)
     return "\n".join(line for line in html.splitlines() if line.strip())
