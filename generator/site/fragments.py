@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
-from generator.model import Option, Parameter
+from generator.model import Option, Parameter, Tool
 from generator.site.safe import clip
 
 if TYPE_CHECKING:
@@ -124,3 +124,22 @@ def output_rows(page: PageContext, rows: Iterable[OutputRow], prefix: str, requi
             f"<td>{ref}</td></tr>\n"
         )
     return Markup("".join(html))
+
+
+def tool_rows(page: PageContext, tools: Iterable[tuple[str, Tool]]) -> Markup:
+    """The rows of a plugin's tools table: each tool (with the source of its page) and its names."""
+    cell = page.cell
+    return Markup(
+        "".join(
+            f'<tr><td><a href="{escape(page.link(src))}">{cell(tool.label)}</a></td>'
+            f"<td><code>{cell(tool.name)}</code></td><td><code>{cell(tool.key.provider)}</code></td>"
+            f"<td>{cell(tool.description)}</td></tr>\n"
+            for src, tool in tools
+        )
+    )
+
+
+def code_items(page: PageContext, items: Iterable[str]) -> Markup:
+    """List items of names or places, each shown as code."""
+    cell = page.cell
+    return Markup("".join(f"<li><code>{cell(item)}</code></li>" for item in items))

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 from urllib.parse import urlsplit
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 MAX_URL = 2048
 MAX_TITLE = 80
@@ -66,11 +65,3 @@ def breakable(text: str, html: str) -> str:
     return (
         f'<span class="dr-long">{html}</span>' if len(text) > LONG_WORD and _LONG_WORD.search(text) else html
     )
-
-
-# Typed: a `Markup` argument is trusted and must never share an entry with an equal plain string.
-@lru_cache(maxsize=1 << 16, typed=True)
-def safe_text(text: str) -> Markup:
-    """Untrusted text as HTML (`isolated`, `breakable`); cached, as the pages of every language
-    show the same names, types and messages many times."""
-    return Markup(breakable(text, isolated(text)))

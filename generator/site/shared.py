@@ -10,11 +10,16 @@ from markupsafe import Markup
 
 from generator.catalog import Catalog
 from generator.load.crawl import LoadedPlugin
-from generator.model import Tool, ToolKey
+from generator.model import Plugin, Tool, ToolKey
 from generator.schemas import PropertyRow, flatten_properties, referenced_ids, referencing_tools
+from generator.site.coverage import Coverage, coverage_of
+from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
 from generator.site.readme import make_renderer, render_readme
 from generator.site.urls import SiteMap
 from generator.site.views import OutputRow, icon_uri, property_rows
+
+# The languages whose translations the coverage page counts (English is what they fall back to).
+TRANSLATED = tuple(lang for lang in LANGUAGE_SITES if lang != DEFAULT_LANGUAGE)
 
 
 class SharedViews:
@@ -46,6 +51,14 @@ class SharedViews:
         """Hosted `$id` -> the tools whose output_schema references it."""
         schemas = self.catalog.schemas
         return dict(referencing_tools(self.catalog.plugins, schemas)) if schemas is not None else {}
+
+    @cached_property
+    def coverage(self) -> list[tuple[LoadedPlugin, Plugin, Coverage]]:
+        """Each plugin's translation coverage in the translated languages."""
+        codes = tuple(lang.code for lang in TRANSLATED)
+        return [
+            (p, p.plugin, coverage_of(p.plugin, codes)) for p in self.catalog.plugins if p.plugin is not None
+        ]
 
     def output_properties(self, tool: Tool) -> list[OutputRow]:
         """The rows of the tool's output_schema properties (the fixed variables not included)."""
