@@ -1,26 +1,30 @@
 """The hot, repeated parts of pages built in Python: table rows that a page holds by the hundred.
 
 Each function writes the HTML its template once wrote, escaping every untrusted string with
-`markupsafe.escape` (through `PageContext.text` for manifest texts): going through Jinja's call
-machinery for every cell cost more than the rest of the page. The page skeletons stay templates.
+`markupsafe.escape` (through `untrusted_html` for texts from manifests and findings): going through
+Jinja's call machinery for every cell cost more than the rest of the page. The page skeletons stay
+templates.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
+from generator.diagnostics import Diagnostic
 from generator.model import Option, Parameter, Tool
 from generator.site.safe import clip
+from generator.site.texts import texts_for
+from generator.site.untrusted import MAX_CELL, untrusted_html
 
 if TYPE_CHECKING:
     from generator.site.render import PageContext
     from generator.site.views import FindingView, OutputRow
 
-MAX_CELL = 300
 MAX_MESSAGE = 500
 MAX_PRETTY = 200_000
 
@@ -32,7 +36,9 @@ def pre(value: Any) -> Markup:
 
 def pretty_json(value: Any, limit: int = MAX_PRETTY) -> str:
     """Indented JSON of a value (already JSON data), cut when huge."""
-    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False, default=repr)
+    # Indenting only changes containers, and json writes other values much faster without it.
+    indent = 2 if isinstance(value, (dict, list, tuple)) else None
+    text = json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False, default=repr)
     return clip(text, limit)[0]
 
 
@@ -48,28 +54,36 @@ def findings_table(page: PageContext, findings: Sequence[FindingView]) -> Markup
     if not findings:
         return Markup(f"<p>{escape(page.t('no_findings'))}</p>\n")
     t = page.t
-    hint = escape(t("hint"))
     parts = [
         '<table class="dr-findings">\n<thead><tr>',
         *(f"<th>{escape(t(key))}</th>" for key in ("severity", "rule", "location", "message")),
         "</tr></thead>\n<tbody>\n",
     ]
     for view in findings:
-        f = view.finding
-        severity = escape(f.severity.value)
-        rule = escape(f.rule)
+        head, rule, tail = _finding_cells(view.finding, page.language.code)
         if view.rule_src:
-            rule = Markup(f'<a href="{escape(page.link(view.rule_src))}">{rule}</a>')
-        parts.append(
-            f'<tr class="dr-{severity}"><td>{severity}</td>\n<td>{rule}</td>\n'
-            f"<td><code>{page.cell(f.file)}:{escape(f.line)}:{escape(f.column)}</code></td>\n"
-            f"<td>{page.text(f.message, MAX_MESSAGE)}"
-        )
-        if f.hint:
-            parts.append(f"<br><small>{hint}: {page.text(f.hint, MAX_MESSAGE)}</small>")
-        parts.append("</td></tr>\n")
+            rule = f'<a href="{escape(page.link(view.rule_src))}">{rule}</a>'
+        parts.append(f"{head}{rule}{tail}")
     parts.append("</tbody></table>\n")
     return Markup("".join(parts))
+
+
+# Each finding shows on its plugin's, its tool's and its rule's page: its cells are made once per
+# language; only the link to the rule's page depends on where the table is.
+@lru_cache(maxsize=1 << 15)
+def _finding_cells(finding: Diagnostic, language: str) -> tuple[str, str, str]:
+    """The row of a finding before its rule, the rule (escaped), and the row after it."""
+    severity = escape(finding.severity.value)
+    head = f'<tr class="dr-{severity}"><td>{severity}</td>\n<td>'
+    location = (
+        f"{untrusted_html(finding.file, MAX_CELL, language)}:{escape(finding.line)}:{escape(finding.column)}"
+    )
+    message = untrusted_html(finding.message, MAX_MESSAGE, language)
+    tail = f"</td>\n<td><code>{location}</code></td>\n<td>{message}"
+    if finding.hint:
+        hint = escape(texts_for(language)["hint"])
+        tail += f"<br><small>{hint}: {untrusted_html(finding.hint, MAX_MESSAGE, language)}</small>"
+    return head, str(escape(finding.rule)), tail + "</td></tr>\n"
 
 
 def options_list(page: PageContext, options: Sequence[Option]) -> Markup:

@@ -18,7 +18,7 @@ from generator.site.safe import plain_title
 from generator.site.shared import TRANSLATED, SharedViews
 from generator.site.texts import texts_for
 from generator.site.urls import page_url, rule_src, schema_src
-from generator.site.views import finding_views, fixed_rows, property_rows, run_view
+from generator.site.views import finding_views, fixed_rows, property_rows
 
 SCHEMAS_INDEX = "schemas/index.md"
 RULES_INDEX = "rules/index.md"
@@ -147,7 +147,7 @@ class SitePages:
             outputs=fixed_rows(self.words) + self.shared.output_properties(tool),
             has_schema=isinstance(tool.output_schema, dict),
             schemas_loaded=self.catalog.schemas is not None,
-            runs=[run_view(run) for run in self.catalog.runs_of(tool.key)],
+            runs=self.shared.runs(tool.key),
             findings=finding_views(findings),
         )
         title = plain_title(tool.label.get(self.language.code) or tool.name)

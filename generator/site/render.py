@@ -1,5 +1,6 @@
-"""One Jinja environment for every generated page: strict undefined variables, autoescape on, and
-helpers that escape untrusted text, mark English fallbacks and link only http(s)."""
+"""The Jinja environment of each language for every generated page: strict undefined variables,
+autoescape on, the language's words written into the templates, and helpers that escape untrusted
+text, mark English fallbacks and link only http(s)."""
 
 from __future__ import annotations
 
@@ -14,31 +15,34 @@ from markupsafe import Markup, escape
 
 from generator.model import I18n
 from generator.site import fragments
-from generator.site.fragments import MAX_CELL, pre, pretty_json
+from generator.site.fragments import pre, pretty_json
 from generator.site.languages import SiteLanguage
-from generator.site.safe import breakable, isolated, safe_url
+from generator.site.safe import safe_url
 from generator.site.texts import texts_for
+from generator.site.untrusted import MAX_CELL, MAX_TEXT, untrusted_html
 from generator.site.urls import page_url, relative
 
-MAX_TEXT = 2000
+__all__ = ["MAX_TEXT", "PageContext", "WordsLoader", "environment", "render"]
 
-
-# A word shown alone; see `_WordsLoader`.
+# A word shown alone; see `WordsLoader`.
 _WORD = re.compile(r"\{\{ t\['([a-z_]+)'\] \}\}")
 _JINJA_SYNTAX = ("{{", "{%", "{#")
 
 
-class _WordsLoader(jinja2.PackageLoader):
-    """The package's templates with one language's words written in wherever a template shows a word
-    alone (`{{ t['key'] }}`): the same on every page of the language, so no page looks them up."""
+class WordsLoader(jinja2.BaseLoader):
+    """Templates of another loader with one language's words written in wherever a template shows a
+    word alone (`{{ t['key'] }}`): the same on every page of the language, so no page looks them up."""
 
-    def __init__(self, language: str) -> None:
-        super().__init__("generator.site", "templates")
-        self.words = texts_for(language)
+    def __init__(self, inner: jinja2.BaseLoader, words: Mapping[str, str]) -> None:
+        self.inner = inner
+        self.words = words
 
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
-        source, filename, uptodate = super().get_source(environment, template)
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        source, filename, uptodate = self.inner.get_source(environment, template)
         return _WORD.sub(self._word, source), filename, uptodate
+
+    def list_templates(self) -> list[str]:
+        return self.inner.list_templates()
 
     def _word(self, match: re.Match[str]) -> str:
         word = str(escape(self.words[match[1]]))
@@ -50,7 +54,7 @@ class _WordsLoader(jinja2.PackageLoader):
 def environment(language: str) -> jinja2.Environment:
     """The template environment of one language (templates ship inside the package)."""
     env = jinja2.Environment(
-        loader=_WordsLoader(language),
+        loader=WordsLoader(jinja2.PackageLoader("generator.site", "templates"), texts_for(language)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -97,17 +101,7 @@ class PageContext:
     def text(self, value: I18n | str, limit: int = MAX_TEXT) -> Markup:
         """Untrusted text, escaped and isolated (`<bdi>`), with a marker when it fell back to English
         or was shortened."""
-        if isinstance(value, I18n):
-            shown = value.get(self.language.code)
-            fallback = bool(shown) and not value.has(self.language.code)
-        else:
-            shown, fallback = value, False
-        cut = len(shown) > limit
-        return _marked(
-            shown[:limit] if cut else shown,
-            self.words["fallback"] if fallback else None,
-            self.words["truncated"] if cut else None,
-        )
+        return untrusted_html(value, limit, self.language.code)
 
     def cell(self, value: I18n | str) -> Markup:
         """Untrusted text for a table cell (shorter limit)."""
@@ -150,23 +144,6 @@ def _cell(context: jinja2.runtime.Context, value: I18n | str) -> Markup:
 def _link_filter(context: jinja2.runtime.Context, src: str) -> str:
     page: PageContext = context["page"]
     return page.link(src)
-
-
-# Typed: a `Markup` argument is trusted and must never share an entry with an equal plain string.
-@lru_cache(maxsize=1 << 17, typed=True)
-def _marked(shown: str, fallback_title: str | None, cut_note: str | None) -> Markup:
-    """Untrusted text as HTML (`isolated`, `breakable`), marked as English shown in place of a missing
-    translation and as shortened when those words are given. Cached: the pages of every language
-    show the same names, types and messages many times."""
-    if fallback_title is None:
-        html = isolated(shown)
-    else:
-        marker = f'<sup class="dr-fallback" title="{escape(fallback_title)}">EN</sup>'
-        html = f'<bdi lang="en">{escape(shown)}</bdi>{marker}'
-    html = breakable(shown, html)
-    if cut_note is not None:
-        html += f' <span class="dr-cut">{escape(cut_note)}</span>'
-    return Markup(html)
 
 
 def render(template: str, page: PageContext, **values: Any) -> str:
