@@ -68,6 +68,7 @@ class SitePages:
         self.catalog = shared.catalog
         self.language = language
         self.words = texts_for(language.code)
+        self.fixed_outputs = fixed_rows(self.words)
         self.use_directory_urls = use_directory_urls
         self.sitemap = shared.sitemap
 
@@ -144,7 +145,7 @@ class SitePages:
             plugin=plugin,
             tool=tool,
             plugin_src=self.sitemap.plugins[loaded.display],
-            outputs=fixed_rows(self.words) + self.shared.output_properties(tool),
+            outputs=self.fixed_outputs + self.shared.output_properties(tool),
             has_schema=isinstance(tool.output_schema, dict),
             schemas_loaded=self.catalog.schemas is not None,
             runs=self.shared.runs(tool.key),
