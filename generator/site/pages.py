@@ -12,14 +12,13 @@ from generator.load.crawl import LoadedPlugin
 from generator.model import Plugin, Tool, ToolKey
 from generator.rules import all_rules
 from generator.schemas import CATALOG_PATH
-from generator.site.coverage import coverage_of
-from generator.site.languages import LANGUAGE_SITES, SiteLanguage
+from generator.site.languages import SiteLanguage
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
-from generator.site.shared import SharedViews
+from generator.site.shared import TRANSLATED, SharedViews
 from generator.site.texts import texts_for
 from generator.site.urls import page_url, rule_src, schema_src
-from generator.site.views import finding_views, fixed_rows, property_rows, run_view
+from generator.site.views import finding_views, fixed_rows, property_rows
 
 SCHEMAS_INDEX = "schemas/index.md"
 RULES_INDEX = "rules/index.md"
@@ -69,14 +68,13 @@ class SitePages:
         self.catalog = shared.catalog
         self.language = language
         self.words = texts_for(language.code)
+        self.fixed_outputs = fixed_rows(self.words)
         self.use_directory_urls = use_directory_urls
         self.sitemap = shared.sitemap
 
     def context(self, src: str) -> PageContext:
         """The page context of the page at `src`."""
-        return PageContext(
-            self.language, self.words, page_url(src, self.use_directory_urls), self.use_directory_urls
-        )
+        return PageContext(self.language, page_url(src, self.use_directory_urls), self.use_directory_urls)
 
     def all(self) -> Iterator[GeneratedPage]:
         """Every generated page."""
@@ -122,9 +120,7 @@ class SitePages:
     def plugin_page(self, loaded: LoadedPlugin, plugin: Plugin) -> GeneratedPage:
         """The page of one plugin."""
         src = self.sitemap.plugins[loaded.display]
-        tools = [
-            {"src": self.sitemap.tools[(loaded.display, i)], "tool": t} for i, t in enumerate(plugin.tools)
-        ]
+        tools = [(self.sitemap.tools[(loaded.display, i)], t) for i, t in enumerate(plugin.tools)]
         html = render(
             "plugin.html.j2",
             self.context(src),
@@ -149,10 +145,10 @@ class SitePages:
             plugin=plugin,
             tool=tool,
             plugin_src=self.sitemap.plugins[loaded.display],
-            outputs=fixed_rows(self.words) + self.shared.output_properties(tool),
+            outputs=self.fixed_outputs + self.shared.output_properties(tool),
             has_schema=isinstance(tool.output_schema, dict),
             schemas_loaded=self.catalog.schemas is not None,
-            runs=[run_view(run) for run in self.catalog.runs_of(tool.key)],
+            runs=self.shared.runs(tool.key),
             findings=finding_views(findings),
         )
         title = plain_title(tool.label.get(self.language.code) or tool.name)
@@ -219,20 +215,16 @@ class SitePages:
 
     def coverage_page(self) -> GeneratedPage:
         """Per plugin and language, the texts that fall back to English."""
-        others = tuple(lang for lang in LANGUAGE_SITES if lang.code != "en_US")
-        rows = []
-        for loaded in self.catalog.plugins:
-            if loaded.plugin is not None:
-                coverage = coverage_of(loaded.plugin, tuple(lang.code for lang in others))
-                rows.append(
-                    {
-                        "src": self.sitemap.plugins[loaded.display],
-                        "label": loaded.plugin.label,
-                        "total": coverage.total,
-                        "missing": coverage.missing,
-                    }
-                )
-        html = render("coverage.html.j2", self.context(COVERAGE_PAGE), rows=rows, languages=others)
+        rows = [
+            {
+                "src": self.sitemap.plugins[loaded.display],
+                "label": plugin.label,
+                "total": coverage.total,
+                "missing": coverage.missing,
+            }
+            for loaded, plugin, coverage in self.shared.coverage
+        ]
+        html = render("coverage.html.j2", self.context(COVERAGE_PAGE), rows=rows, languages=TRANSLATED)
         return GeneratedPage(COVERAGE_PAGE, self.words["coverage"], html)
 
 

@@ -1,37 +1,60 @@
-"""One Jinja environment for every generated page: strict undefined variables, autoescape on, and
-helpers that escape untrusted text, mark English fallbacks and link only http(s)."""
+"""The Jinja environment of each language for every generated page: strict undefined variables,
+autoescape on, the language's words written into the templates, and helpers that escape untrusted
+text, mark English fallbacks and link only http(s)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
 
 from generator.model import I18n
+from generator.site import fragments
+from generator.site.fragments import pre, pretty_json
 from generator.site.languages import SiteLanguage
-from generator.site.safe import clip, safe_url
+from generator.site.safe import safe_url
+from generator.site.texts import texts_for
+from generator.site.untrusted import MAX_CELL, MAX_TEXT, untrusted_html
 from generator.site.urls import page_url, relative
 
-MAX_TEXT = 2000
-MAX_CELL = 300
-_BIDI = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# A word longer than this may break anywhere: a table sizes its columns to hold the longest word
-# whole, so one such word from a plugin would widen the page. Shorter words never break.
-LONG_WORD = 40
-_LONG_WORD = re.compile(rf"\S{{{LONG_WORD + 1},}}")
+__all__ = ["MAX_TEXT", "PageContext", "WordsLoader", "environment", "render"]
+
+# A word shown alone; see `WordsLoader`.
+_WORD = re.compile(r"\{\{ t\['([a-z_]+)'\] \}\}")
+_JINJA_SYNTAX = ("{{", "{%", "{#")
+
+
+class WordsLoader(jinja2.BaseLoader):
+    """Templates of another loader with one language's words written in wherever a template shows a
+    word alone (`{{ t['key'] }}`): the same on every page of the language, so no page looks them up."""
+
+    def __init__(self, inner: jinja2.BaseLoader, words: Mapping[str, str]) -> None:
+        self.inner = inner
+        self.words = words
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        source, filename, uptodate = self.inner.get_source(environment, template)
+        return _WORD.sub(self._word, source), filename, uptodate
+
+    def list_templates(self) -> list[str]:
+        return self.inner.list_templates()
+
+    def _word(self, match: re.Match[str]) -> str:
+        word = str(escape(self.words[match[1]]))
+        # A word that reads as template syntax stays an expression (escaped when the page renders).
+        return match[0] if any(mark in word for mark in _JINJA_SYNTAX) else word
 
 
 @cache
-def environment() -> jinja2.Environment:
-    """The template environment (templates ship inside the package)."""
+def environment(language: str) -> jinja2.Environment:
+    """The template environment of one language (templates ship inside the package)."""
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("generator.site", "templates"),
+        loader=WordsLoader(jinja2.PackageLoader("generator.site", "templates"), texts_for(language)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -41,18 +64,21 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pre"] = pre
     env.filters["pretty"] = pretty_json
+    # Filters rather than `page.text(...)` calls: Jinja calls a filter directly, while every call
+    # expression goes through its much slower `Context.call`.
+    env.filters["text"] = _text
+    env.filters["cell"] = _cell
+    env.filters["link"] = _link_filter
+    env.globals.update(
+        value=fragments.value,
+        findings_table=fragments.findings_table,
+        options_list=fragments.options_list,
+        parameter_rows=fragments.parameter_rows,
+        output_rows=fragments.output_rows,
+        tool_rows=fragments.tool_rows,
+        code_items=fragments.code_items,
+    )
     return env
-
-
-def pre(value: Any) -> Markup:
-    """Escaped text for a `<pre>` block, newlines kept as entities so the HTML has no blank lines."""
-    return Markup(str(escape(str(value))).replace("\n", "&#10;"))
-
-
-def pretty_json(value: Any, limit: int = 200_000) -> str:
-    """Indented JSON of a value (already JSON data), cut when huge."""
-    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False, default=repr)
-    return clip(text, limit)[0]
 
 
 @dataclass(frozen=True)
@@ -60,9 +86,13 @@ class PageContext:
     """What a template knows about the page it renders: language, words, and where it lives."""
 
     language: SiteLanguage
-    words: Mapping[str, str]
     url: str  # this page's URL relative to its language's root
     use_directory_urls: bool = True
+
+    @property
+    def words(self) -> Mapping[str, str]:
+        """The site's own words in this page's language."""
+        return texts_for(self.language.code)
 
     def t(self, key: str) -> str:
         """One of the site's own words in this page's language."""
@@ -71,24 +101,7 @@ class PageContext:
     def text(self, value: I18n | str, limit: int = MAX_TEXT) -> Markup:
         """Untrusted text, escaped and isolated (`<bdi>`), with a marker when it fell back to English
         or was shortened."""
-        if isinstance(value, I18n):
-            shown = value.get(self.language.code)
-            fallback = bool(shown) and not value.has(self.language.code)
-        else:
-            shown, fallback = value, False
-        shown, cut = clip(shown, limit)
-        # Right-to-left text or bidi controls are isolated so they cannot reorder the page around them.
-        html = f"<bdi>{escape(shown)}</bdi>" if _BIDI.search(shown) else str(escape(shown))
-        if fallback:
-            html = (
-                f'<bdi lang="en">{escape(shown)}</bdi><sup class="dr-fallback" '
-                f'title="{escape(self.words["fallback"])}">EN</sup>'
-            )
-        if _LONG_WORD.search(shown):
-            html = f'<span class="dr-long">{html}</span>'
-        if cut:
-            html += f' <span class="dr-cut">{escape(self.words["truncated"])}</span>'
-        return Markup(html)
+        return untrusted_html(value, limit, self.language.code)
 
     def cell(self, value: I18n | str) -> Markup:
         """Untrusted text for a table cell (shorter limit)."""
@@ -96,7 +109,7 @@ class PageContext:
 
     def link(self, src: str, anchor: str = "") -> str:
         """A relative link from this page to another generated or hand-written page."""
-        target = relative(page_url(src, self.use_directory_urls), self.url)
+        target = _link(src, self.url, self.use_directory_urls)
         return f"{target}#{anchor}" if anchor else target
 
     def shared(self, path: str) -> str:
@@ -109,7 +122,34 @@ class PageContext:
         return safe_url(value)
 
 
+@lru_cache(maxsize=1 << 16)
+def _link(src: str, url: str, use_directory_urls: bool) -> str:
+    # Each language links the same pages from the same places: computed once for all four.
+    return relative(page_url(src, use_directory_urls), url)
+
+
+@jinja2.pass_context
+def _text(context: jinja2.runtime.Context, value: I18n | str, limit: int = MAX_TEXT) -> Markup:
+    page: PageContext = context["page"]
+    return page.text(value, limit)
+
+
+@jinja2.pass_context
+def _cell(context: jinja2.runtime.Context, value: I18n | str) -> Markup:
+    page: PageContext = context["page"]
+    return page.cell(value)
+
+
+@jinja2.pass_context
+def _link_filter(context: jinja2.runtime.Context, src: str) -> str:
+    page: PageContext = context["page"]
+    return page.link(src)
+
+
 def render(template: str, page: PageContext, **values: Any) -> str:
-    """Render a template to HTML with no blank lines (so Markdown keeps it as one raw block)."""
-    html = environment().get_template(template).render(page=page, **values)
+    """Render a template to HTML with no blank lines (so Markdown keeps it as one raw block).
+
+    Templates see the page as `page`, its words as `t` (`t['key']`), and the filters `text`,
+    `cell` and `link` of the page."""
+    html = environment(page.language.code).get_template(template).render(page=page, t=page.words, **values)
     return "\n".join(line for line in html.splitlines() if line.strip())

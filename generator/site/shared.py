@@ -10,11 +10,16 @@ from markupsafe import Markup
 
 from generator.catalog import Catalog
 from generator.load.crawl import LoadedPlugin
-from generator.model import Tool, ToolKey
+from generator.model import Plugin, Tool, ToolKey
 from generator.schemas import PropertyRow, flatten_properties, referenced_ids, referencing_tools
+from generator.site.coverage import Coverage, coverage_of
+from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
 from generator.site.readme import make_renderer, render_readme
 from generator.site.urls import SiteMap
-from generator.site.views import OutputRow, icon_uri, property_rows
+from generator.site.views import OutputRow, RunView, icon_uri, property_rows, run_view
+
+# The languages whose translations the coverage page counts (English is what they fall back to).
+TRANSLATED = tuple(lang for lang in LANGUAGE_SITES if lang != DEFAULT_LANGUAGE)
 
 
 class SharedViews:
@@ -26,6 +31,7 @@ class SharedViews:
         self._references: dict[int, frozenset[str]] = {}
         self._markdown: dict[str, Markup] = {}
         self._icons: dict[tuple[str, str], str] = {}
+        self._runs: dict[ToolKey, tuple[RunView, ...]] = {}
 
     @cached_property
     def sitemap(self) -> SiteMap:
@@ -47,6 +53,21 @@ class SharedViews:
         schemas = self.catalog.schemas
         return dict(referencing_tools(self.catalog.plugins, schemas)) if schemas is not None else {}
 
+    def runs(self, key: ToolKey) -> tuple[RunView, ...]:
+        """The example runs of a tool as pages show them."""
+        views = self._runs.get(key)
+        if views is None:
+            views = self._runs[key] = tuple(run_view(run) for run in self.catalog.runs_of(key))
+        return views
+
+    @cached_property
+    def coverage(self) -> list[tuple[LoadedPlugin, Plugin, Coverage]]:
+        """Each plugin's translation coverage in the translated languages."""
+        codes = tuple(lang.code for lang in TRANSLATED)
+        return [
+            (p, p.plugin, coverage_of(p.plugin, codes)) for p in self.catalog.plugins if p.plugin is not None
+        ]
+
     def output_properties(self, tool: Tool) -> list[OutputRow]:
         """The rows of the tool's output_schema properties (the fixed variables not included)."""
         # Keyed by identity: the catalog keeps every tool alive as long as these views.
@@ -64,10 +85,32 @@ class SharedViews:
         """The hosted `$id`s the tool's output_schema references."""
         found = self._references.get(id(tool))
         if found is None:
-            schemas = self.catalog.schemas
-            found = frozenset(referenced_ids(tool.output_schema, schemas) if schemas is not None else ())
+            if tool.key in self._keys_of_several:
+                schemas = self.catalog.schemas
+                found = frozenset(referenced_ids(tool.output_schema, schemas) if schemas is not None else ())
+            else:
+                # Read back from `schema_users`, which analysed every tool's schema already.
+                found = self._references_by_key.get(tool.key, frozenset())
             self._references[id(tool)] = found
         return found
+
+    @cached_property
+    def _references_by_key(self) -> dict[ToolKey, frozenset[str]]:
+        found: dict[ToolKey, set[str]] = {}
+        for uri, keys in self.schema_users.items():
+            for key in keys:
+                found.setdefault(key, set()).add(uri)
+        return {key: frozenset(uris) for key, uris in found.items()}
+
+    @cached_property
+    def _keys_of_several(self) -> frozenset[ToolKey]:
+        # Tools that share a key share their entry in `schema_users`: their own references differ.
+        seen: set[ToolKey] = set()
+        several: set[ToolKey] = set()
+        for loaded in self.catalog.plugins:
+            for tool in loaded.plugin.tools if loaded.plugin else ():
+                (several if tool.key in seen else seen).add(tool.key)
+        return frozenset(several)
 
     def markdown(self, text: str) -> Markup:
         """Untrusted Markdown (a README, a rule's documentation) as safe HTML on one line."""

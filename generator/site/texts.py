@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from types import MappingProxyType
 
 # key: (en_US, zh_Hans, ja_JP, pt_BR)
@@ -204,6 +205,7 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
 _ORDER = ("en_US", "zh_Hans", "ja_JP", "pt_BR")
 
 
+@cache
 def texts_for(language: str) -> Mapping[str, str]:
     """The site's words in `language` (a Dify locale code)."""
     column = _ORDER.index(language)

@@ -6,7 +6,8 @@ import base64
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+
+from markupsafe import Markup
 
 from generator.catalog import Icon
 from generator.diagnostics import Diagnostic
@@ -14,6 +15,7 @@ from generator.model import FIXED_OUTPUTS
 from generator.rules import all_rules
 from generator.run import ExampleRun, OutputFile
 from generator.schemas import PropertyRow, SchemaSet
+from generator.site.fragments import pre, pretty_json, value
 from generator.site.safe import safe_url
 from generator.site.urls import rule_src, schema_src
 
@@ -69,18 +71,18 @@ class FileView:
 
 @dataclass(frozen=True, slots=True)
 class RunView:
-    """An example run as people read it."""
+    """An example run as people read it; the values already as HTML (the same in every language)."""
 
     name: str
     passed: bool
     smoke: bool
-    inputs: Any
-    text: str
-    json: Any
+    inputs: Markup  # pretty JSON, escaped for a `<pre>` block
+    text: Markup  # escaped for a `<pre>` block ("" when there is none)
+    json: Markup | None
     images: tuple[FileView, ...]
     downloads: tuple[FileView, ...]
     links: tuple[str, ...]
-    variables: tuple[tuple[str, Any], ...]
+    variables: tuple[tuple[str, Markup], ...]  # name and its value's cell
     findings: tuple[FindingView, ...]
 
 
@@ -141,17 +143,18 @@ def run_view(run: ExampleRun) -> RunView:
     outputs = dict(run.outputs)
     images, downloads = _files(run.files)
     text = outputs.get("text")
+    produced = outputs.get("json")
     return RunView(
         name=run.example,
         passed=run.passed,
         smoke=run.smoke,
-        inputs=dict(run.inputs),
-        text=text if isinstance(text, str) else "",
-        json=outputs.get("json"),
+        inputs=pre(pretty_json(dict(run.inputs))),
+        text=pre(text) if isinstance(text, str) else Markup(""),
+        json=pre(pretty_json(produced)) if produced is not None else None,
         images=images,
         downloads=downloads,
         links=tuple(_links(run)),
-        variables=tuple((str(k), v) for k, v in outputs.items() if k not in FIXED_OUTPUTS),
+        variables=tuple((str(k), value(v)) for k, v in outputs.items() if k not in FIXED_OUTPUTS),
         findings=finding_views(run.diagnostics),
     )
 

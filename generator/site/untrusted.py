@@ -1,0 +1,58 @@
+"""Untrusted text as a page shows it: escaped, isolated when it holds right-to-left text, breakable
+when it holds a very long word, and marked when it fell back to English or was shortened (in the
+words of the page's language)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+
+from generator.model import I18n
+from generator.site.safe import breakable, isolated
+from generator.site.texts import texts_for
+
+MAX_TEXT = 2000
+MAX_CELL = 300
+
+
+def untrusted_html(value: I18n | str, limit: int, language: str) -> Markup:
+    """`value` in `language` (a Dify locale code) as safe HTML of at most `limit` characters."""
+    if isinstance(value, I18n):
+        shown = value.get(language)
+        fallback = bool(shown) and not value.has(language)
+    else:
+        shown, fallback = value, False
+    cut = len(shown) > limit
+    if not (fallback or cut) and type(shown) is str:
+        return _plain(shown)
+    words = texts_for(language)
+    return _marked(
+        shown[:limit] if cut else shown,
+        words["fallback"] if fallback else None,
+        words["truncated"] if cut else None,
+    )
+
+
+# The common case, cached by the string alone (the cache's fastest key): only plain `str`, as a
+# `Markup` argument is trusted and must never share an entry with an equal plain string.
+@lru_cache(maxsize=1 << 17)
+def _plain(shown: str) -> Markup:
+    return _marked(shown, None, None)
+
+
+# Typed, for the same reason.
+@lru_cache(maxsize=1 << 15, typed=True)
+def _marked(shown: str, fallback_title: str | None, cut_note: str | None) -> Markup:
+    """`shown` as HTML (`isolated`, `breakable`), marked as English shown in place of a missing
+    translation and as shortened when those words are given. Cached: the pages of every language
+    show the same names, types and messages many times."""
+    if fallback_title is None:
+        html = isolated(shown)
+    else:
+        marker = f'<sup class="dr-fallback" title="{escape(fallback_title)}">EN</sup>'
+        html = f'<bdi lang="en">{escape(shown)}</bdi>{marker}'
+    html = breakable(shown, html)
+    if cut_note is not None:
+        html += f' <span class="dr-cut">{escape(cut_note)}</span>'
+    return Markup(html)
