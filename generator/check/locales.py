@@ -87,12 +87,15 @@ def _walk(document: YamlDocument) -> Iterator[Diagnostic]:
         if is_i18n(value):
             yield from _keys(document, pointer, value)
             continue
+        # Only collections can hold an i18n mapping: scalars are never visited.
         if isinstance(value, dict):
             stack.extend(
-                (f"{pointer}/{escape_token(k)}", v) for k, v in value.items() if not _skipped(pointer, k)
+                (f"{pointer}/{escape_token(k)}", v)
+                for k, v in value.items()
+                if isinstance(v, dict | list) and not _skipped(pointer, k)
             )
         elif isinstance(value, list):
-            stack.extend((f"{pointer}/{i}", v) for i, v in enumerate(value))
+            stack.extend((f"{pointer}/{i}", v) for i, v in enumerate(value) if isinstance(v, dict | list))
 
 
 def _skipped(pointer: str, key: str) -> bool:

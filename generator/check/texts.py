@@ -94,20 +94,36 @@ def scheme_of(target: str) -> str:
     return found.group(1).lower() if found else ""
 
 
-def strings(data: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    """Every string value of a YAML document with its path, iteratively (documents nest deep)."""
-    stack: list[tuple[tuple[str | int, ...], Any]] = [((), data)]
+Key = str | int
+
+
+def _children(value: Any) -> Iterator[tuple[Key, Any]]:
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value)
+
+
+def strings(data: Any) -> Iterator[tuple[tuple[Key, ...], Key | None, str]]:
+    """Every string of a YAML document in document order: the path of its collection, its own key
+    (None for a document that is one string) and the text. Iterative (documents nest deep), and a
+    path is built per collection, not per string."""
+    if isinstance(data, str):
+        yield (), None, data
+        return
+    if not isinstance(data, dict | list):
+        return
+    stack: list[tuple[tuple[Key, ...], Iterator[tuple[Key, Any]]]] = [((), _children(data))]
     while stack:
-        parts, value = stack.pop()
-        if isinstance(value, str):
-            yield parts, value
-        elif isinstance(value, dict):
-            stack.extend(((*parts, key), sub) for key, sub in reversed(value.items()))
-        elif isinstance(value, list):
-            stack.extend(((*parts, index), sub) for index, sub in reversed(list(enumerate(value))))
+        parts, children = stack[-1]
+        for key, value in children:
+            if isinstance(value, str):
+                yield parts, key, value
+            elif isinstance(value, dict | list):
+                stack.append(((*parts, key), _children(value)))
+                break
+        else:
+            stack.pop()
 
 
-def describe(parts: tuple[str | int, ...]) -> str:
+def describe(parts: tuple[Key, ...]) -> str:
     """How a finding names the value at `parts`, for example `label.en_US`."""
     return ".".join(escape_token(p) for p in parts) or "the document"
 
@@ -144,16 +160,16 @@ def _sample(text: str, limit: int = 40) -> str:
 
 def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:
     counts: dict[str, int] = {}
-    for parts, text in strings(document.data):
-        limit = None if parts and _LOCALE_KEY.match(str(parts[-1])) else MAX_TEXT
-        named = functools.partial(_named, document, parts)
+    for parts, key, text in strings(document.data):
+        limit = None if isinstance(key, str) and _LOCALE_KEY.match(key) else MAX_TEXT
+        named = functools.partial(_named, document, parts if key is None else (*parts, key))
         for finding in text_findings(text, limit, named):
             counts[finding.rule] = counts.get(finding.rule, 0) + 1
             if counts[finding.rule] <= MAX_PER_RULE:
                 yield finding
 
 
-def _named(document: YamlDocument, parts: tuple[str | int, ...]) -> tuple[str, Location]:
+def _named(document: YamlDocument, parts: tuple[Key, ...]) -> tuple[str, Location]:
     return describe(parts), document.at(*parts)
 
 
