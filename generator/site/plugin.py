@@ -1,7 +1,8 @@
 """The MkDocs plugin (`dify-registry`): a thin shell that turns the catalog into pages at build time.
 
-The default language builds as configured; the other languages are built afterwards, each by a fresh
-MkDocs build into its own folder with its own `theme.language` and search index. Nothing is kept
+The default language builds as configured; each other language is a fresh MkDocs build into its own
+folder with its own `theme.language` and search index, started in a forked process once the catalog
+exists (or afterwards in this process, see `multilang.LanguageBuilds`). Nothing is kept
 between two builds: `mkdocs serve` creates new plugin instances for every rebuild.
 """
 
@@ -44,7 +45,7 @@ class RegistryConfig(base.Config):  # type: ignore[no-untyped-call]
     schemas = c.Type(str, default="schemas")
     """The folder of hosted schemas (holding `v1/`), relative to mkdocs.yml."""
     language = c.Choice([lang.code for lang in LANGUAGE_SITES], default=DEFAULT_LANGUAGE.code)
-    """The language of this build; the default language builds the others after itself."""
+    """The language of this build; the default language's build also builds the others."""
     languages = c.Type(bool, default=True)
     """Build the other three languages too (into `zh/`, `ja/`, `pt/`)."""
     run = c.Type(bool, default=False)
@@ -194,7 +195,8 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     # plugins with start-up hooks), so it must write this language's index before the next build.
     @event_priority(-100)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """After the default language, build the other languages into their folders."""
+        """After the default language, build this process's share of the other languages and wait
+        for the forked ones."""
         if self.builds is not None:
             builds, self.builds = self.builds, None
             builds.finish()
