@@ -21,8 +21,13 @@ INDEX_VERSION = 1
 FIXED_VARIABLES = tuple(fixed_rows(texts_for("en_US")))
 
 
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
 def jsonable(value: Any) -> Any:
     """YAML values as plain JSON data (dates and other scalars become strings)."""
+    if type(value) in _JSON_SCALARS:
+        return value  # already JSON data; most defaults are
     return json.loads(json.dumps(value, default=str, ensure_ascii=False))
 
 

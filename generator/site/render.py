@@ -105,7 +105,7 @@ class PageContext:
 
     def cell(self, value: I18n | str) -> Markup:
         """Untrusted text for a table cell (shorter limit)."""
-        return self.text(value, MAX_CELL)
+        return untrusted_html(value, MAX_CELL, self.language.code)
 
     def link(self, src: str, anchor: str = "") -> str:
         """A relative link from this page to another generated or hand-written page."""
@@ -131,13 +131,13 @@ def _link(src: str, url: str, use_directory_urls: bool) -> str:
 @jinja2.pass_context
 def _text(context: jinja2.runtime.Context, value: I18n | str, limit: int = MAX_TEXT) -> Markup:
     page: PageContext = context["page"]
-    return page.text(value, limit)
+    return untrusted_html(value, limit, page.language.code)
 
 
 @jinja2.pass_context
 def _cell(context: jinja2.runtime.Context, value: I18n | str) -> Markup:
     page: PageContext = context["page"]
-    return page.cell(value)
+    return untrusted_html(value, MAX_CELL, page.language.code)
 
 
 @jinja2.pass_context
