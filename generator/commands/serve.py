@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import tempfile
 from pathlib import Path
 
 from generator.cli import EXIT_OK
 from generator.inputs import InputError
+from generator.usercache import user_cache
 
 PREVIEW_HOME = """# Preview
 
@@ -28,13 +28,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--dev-addr", default="127.0.0.1:8000", metavar="HOST:PORT", help="where to serve")
     parser.add_argument("--run", action="store_true", help="also run the tools' examples on every rebuild")
     parser.set_defaults(handler=run)
-
-
-def user_cache() -> Path:
-    """This user's cache folder for the registry (XDG_CACHE_HOME, else ~/.cache)."""
-    named = Path(os.environ.get("XDG_CACHE_HOME") or ".")
-    # The XDG specification says to ignore a relative XDG_CACHE_HOME.
-    return (named if named.is_absolute() else Path.home() / ".cache") / "dify-registry"
 
 
 def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool) -> Path:

@@ -10,10 +10,11 @@ hosted twin is an error where the file would be unusable.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import referencing.jsonschema
@@ -396,6 +397,26 @@ def _metaschema_checker(cls: Any) -> FastValidator:
 
 def metaschema_errors(schema: Any) -> list[ValidationError]:
     """Where `schema` breaks its metaschema (regular expressions included), in path order."""
+    try:
+        text = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):  # not JSON data (YAML dates, odd keys): no reuse
+        return _metaschema_errors(schema)
+    if len(text) > MAX_REMEMBERED:
+        return _metaschema_errors(schema)
+    return list(_known_errors(text))
+
+
+# Schemas larger than this are checked every time: the memo must stay small whatever plugins send.
+MAX_REMEMBERED = 32 * 1024
+
+
+@lru_cache(maxsize=1024)
+def _known_errors(text: str) -> tuple[ValidationError, ...]:
+    # A schema is linted when it loads and again when its usable part is taken: the same answer.
+    return tuple(_metaschema_errors(json.loads(text)))
+
+
+def _metaschema_errors(schema: Any) -> list[ValidationError]:
     checker = _metaschema_checker(validator_class(schema))
     try:
         errors = list(checker.iter_errors(schema))

@@ -21,6 +21,7 @@ from generator.site.safe import safe_url
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, MAX_TEXT, untrusted_html
 from generator.site.urls import page_url, relative
+from generator.usercache import user_cache
 
 __all__ = ["MAX_TEXT", "PageContext", "WordsLoader", "environment", "render"]
 
@@ -61,6 +62,7 @@ def environment(language: str) -> jinja2.Environment:
         lstrip_blocks=True,
         # The templates ship inside the package: no need to stat them on every page.
         auto_reload=False,
+        bytecode_cache=_compiled_templates(language),
     )
     env.filters["pre"] = pre
     env.filters["pretty"] = pretty_json
@@ -79,6 +81,28 @@ def environment(language: str) -> jinja2.Environment:
         code_items=fragments.code_items,
     )
     return env
+
+
+def _compiled_templates(language: str) -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between builds in the user's cache: compiling every template for each
+    language costs more than rendering some of them. One file per language and template (each
+    language's words are compiled in); Jinja recompiles when a template's source changes."""
+    folder = user_cache() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _QuietCache(str(folder), f"__site_{language}_%s.cache")
+
+
+class _QuietCache(jinja2.FileSystemBytecodeCache):
+    """A cache that is only ever a shortcut: a folder that cannot be written costs a compile."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            return
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,80 @@
+"""Compiled page templates are kept in the user's cache between builds: one file per language and
+template, used again by the next build, and never needed (a cache that cannot be written costs a
+compile, not a failure)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from generator.schemas.lint import MAX_REMEMBERED, metaschema_errors
+from generator.site.languages import LANGUAGE_SITES
+from generator.site.render import PageContext, _QuietCache, environment, render
+
+
+@pytest.fixture
+def fresh_environments() -> Iterator[None]:
+    """Environments made again for the test (they are made once per process), and afterwards."""
+    environment.cache_clear()
+    yield
+    environment.cache_clear()
+
+
+def rules_pages() -> dict[str, str]:
+    return {
+        lang.code: render("rules.html.j2", PageContext(lang, "rules/index.html"), rules=[])
+        for lang in LANGUAGE_SITES
+    }
+
+
+def count_compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the templates compiled from now on (a compiled template is written to the cache)."""
+    compiled: list[str] = []
+    original = _QuietCache.dump_bytecode
+
+    def dump_and_count(self: _QuietCache, bucket: jinja2.bccache.Bucket) -> None:
+        compiled.append(bucket.key)
+        original(self, bucket)
+
+    monkeypatch.setattr(_QuietCache, "dump_bytecode", dump_and_count)
+    return compiled
+
+
+@pytest.mark.usefixtures("fresh_environments")
+def test_the_next_build_uses_the_compiled_templates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    compiled = count_compiles(monkeypatch)
+    first = rules_pages()
+    assert len(compiled) == len(LANGUAGE_SITES)  # each language has its own words
+    cached = sorted(p.name for p in (tmp_path / "dify-registry" / "templates").iterdir())
+    assert len(cached) == len(LANGUAGE_SITES)
+    assert all(name.startswith("__site_") for name in cached)
+    environment.cache_clear()  # as in a new process
+    compiled.clear()
+    assert rules_pages() == first
+    assert compiled == []
+    assert len(set(first.values())) == len(LANGUAGE_SITES)
+
+
+@pytest.mark.usefixtures("fresh_environments")
+def test_a_cache_that_cannot_be_written_costs_only_a_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would go", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert all("<" in html for html in rules_pages().values())
+
+
+def test_metaschema_errors_are_the_same_when_asked_again() -> None:
+    bad = {"type": "objekt", "properties": {"a": {"pattern": "(unclosed"}}}
+    first = [(list(e.absolute_path), e.message) for e in metaschema_errors(bad)]
+    again = [(list(e.absolute_path), e.message) for e in metaschema_errors(bad)]
+    assert first == again
+    assert len(first) == 2
+    large = {"description": "x" * MAX_REMEMBERED, "type": "objekt"}
+    assert [e.validator for e in metaschema_errors(large)] == ["anyOf"]
+    assert metaschema_errors({"type": "object", "default": object()}) == []
