@@ -23,15 +23,8 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.incremental import measure_incremental
-from benchmarks.sitebuild import (
-    REPO,
-    BuildResult,
-    build_once,
-    median_build,
-    median_plain,
-    plain_build,
-    write_config,
-)
+from benchmarks.site import measure
+from benchmarks.sitebuild import REPO
 from benchmarks.synthetic import make_registry
 
 TOOLS_PER_PLUGIN = 10
@@ -92,8 +85,7 @@ def main(argv: list[str]) -> int:
                 flush=True,
             )
         if len(sizes) > 1:
-            fitted = ", ".join(f"{name} ~ tools^{exponent(p):.2f}" for name, p in catalog_points.items())
-            print(f"fit: {fitted}")
+            print_fit(catalog_points)
         if not args.no_site:
             print_site_table(registries, work, runs)
         if not args.no_incremental:
@@ -111,11 +103,7 @@ def print_site_table(registries: dict[int, Path], work: Path, runs: int) -> None
     )
     points: dict[str, list[tuple[int, float]]] = {"wall": [], "generator": [], "mkdocs": [], "cores": []}
     for n, registry in registries.items():
-        split = write_config(work / f"site-{n}" / "split", [registry], jobs=1)
-        site = work / f"site-{n}" / "site"
-        result: BuildResult = median_build([build_once(split, site) for _ in range(runs_for(n, runs))])
-        cores = write_config(work / f"site-{n}" / "cores", [registry])
-        plain = median_plain([plain_build(cores, site) for _ in range(runs_for(n, runs))])
+        result, plain = measure(f"site-{n}", [registry], work, runs_for(n, runs))
         points["wall"].append((n, result.wall))
         points["generator"].append((n, result.generator))
         points["mkdocs"].append((n, result.mkdocs))
@@ -127,5 +115,9 @@ def print_site_table(registries: dict[int, Path], work: Path, runs: int) -> None
             flush=True,
         )
     if len(registries) > 1:
-        fitted = ", ".join(f"{name} ~ tools^{exponent(p):.2f}" for name, p in points.items())
-        print(f"fit: {fitted}")
+        print_fit(points)
+
+
+def print_fit(points: dict[str, list[tuple[int, float]]]) -> None:
+    """One line: how each measured figure grows with the number of tools."""
+    print("fit: " + ", ".join(f"{name} ~ tools^{exponent(p):.2f}" for name, p in points.items()))
