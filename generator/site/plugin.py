@@ -30,6 +30,7 @@ from generator.site.pages import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, Site
 from generator.site.publish import build_catalog_for, shared_files, watched_paths
 from generator.site.shared import SharedViews
 from generator.site.translate import TranslatedDocs
+from generator.site.untrusted import forget
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 HERE = Path(__file__).parent
@@ -117,7 +118,8 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Add the generated pages and files; pick the translated hand-written pages."""
-        if self.shared is None:
+        if self.shared is None:  # a build of its own, not one language handed another's views
+            forget()
             catalog = self.preset or build_catalog_for(*self.paths(config), self._run_options(config))
             self.shared = SharedViews(catalog)
         if self.language == DEFAULT_LANGUAGE and self.config.languages and self.builds is None:

@@ -25,7 +25,10 @@ def untrusted_html(value: I18n | str, limit: int, language: str) -> Markup:
         shown, fallback = value, False
     cut = len(shown) > limit
     if not (fallback or cut) and type(shown) is str:
-        return _plain(shown)
+        html = _PLAIN.get(shown)
+        if html is None:
+            html = _PLAIN[shown] = _marked(shown, None, None)
+        return html
     words = texts_for(language)
     return _marked(
         shown[:limit] if cut else shown,
@@ -34,11 +37,17 @@ def untrusted_html(value: I18n | str, limit: int, language: str) -> Markup:
     )
 
 
-# The common case, cached by the string alone (the cache's fastest key): only plain `str`, as a
-# `Markup` argument is trusted and must never share an entry with an equal plain string.
-@lru_cache(maxsize=1 << 17)
-def _plain(shown: str) -> Markup:
-    return _marked(shown, None, None)
+# The common case, remembered by the string alone: only plain `str`, as a `Markup` argument is
+# trusted and must never share an entry with an equal plain string. Unbounded on purpose: the
+# languages are rendered one after the other, so a bounded cache smaller than one language's texts
+# (about 17 per tool) forgets every text before the next language asks for it again. `forget` empties
+# it when a build starts, so it holds one site's texts.
+_PLAIN: dict[str, Markup] = {}
+
+
+def forget() -> None:
+    """Drop the texts remembered for earlier builds (a server rebuilds in the same process)."""
+    _PLAIN.clear()
 
 
 # Typed, for the same reason.
