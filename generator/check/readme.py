@@ -6,7 +6,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from generator.check import CheckContext
@@ -21,6 +20,7 @@ from generator.check.texts import (
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.paths import read_head, resolve_inside
+from generator.markdown_tokens import parse_as_written
 from generator.rules import rule
 
 MAX_README_BYTES = 1_000_000
@@ -39,7 +39,7 @@ registry never serves files from outside a plugin.
 )
 
 
-def _targets(tokens: list[Token]) -> Iterator[tuple[str, str, int, str]]:
+def _targets(tokens: Iterable[Token]) -> Iterator[tuple[str, str, int, str]]:
     """(kind, target, first line of its block, html) for links, images and raw HTML."""
     line = 0
     for token in tokens:
@@ -81,15 +81,6 @@ def _finding(loaded: LoadedPlugin, kind: str, target: str) -> tuple[str, dict[st
     return None
 
 
-def _parser() -> MarkdownIt:
-    # Keep every target as written: the default parser drops `javascript:` links silently, and
-    # the point here is to report them.
-    parser = MarkdownIt("commonmark")
-    parser.validateLink = lambda url: True  # type: ignore[method-assign]
-    parser.normalizeLink = lambda url: url  # type: ignore[method-assign]
-    return parser
-
-
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Links that leave the plugin or run code, and raw HTML, in README.md."""
     readme = loaded.root / "README.md"
@@ -105,7 +96,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     shown = loaded.display_path("README.md")
     rules = {UNSAFE_LINK.code: UNSAFE_LINK, README_LINK_OUTSIDE.code: README_LINK_OUTSIDE}
     counts: dict[str, int] = {}
-    for kind, target, line, html in _targets(_parser().parse(text)):
+    for kind, target, line, html in _targets(parse_as_written(text).tokens):
         if kind == "html" and not MARKUP.search(html):
             continue
         if kind == "html":

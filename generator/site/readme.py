@@ -6,34 +6,49 @@ from collections.abc import Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.normalize_url import normalizeLink
+from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from generator.markdown_tokens import Parsed, parse_as_written
 from generator.site.safe import safe_url
 
 MAX_README_CHARS = 200_000
 # The page has its own h1 and h2 sections: a README's headings start two levels lower.
 HEADING_SHIFT = 2
+# Set in the render environment when the tokens come from `parse_as_written`: their targets are still
+# as written, and the renderer normalizes them as this page's own parse would have.
+AS_WRITTEN = "dify_registry_as_written"
+REL = "nofollow noopener noreferrer"
+
+
+def _target(value: object, env: EnvType) -> str:
+    text = str(value or "")
+    return normalizeLink(text) if env.get(AS_WRITTEN) else text
 
 
 def _link_open(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
-    token = tokens[idx]
-    token.attrSet("rel", "nofollow noopener noreferrer")
-    return self.renderToken(tokens, idx, options, env)
+    # Rendered here rather than by setting `rel` on the token: tokens may be shared, never changed.
+    attrs = dict(tokens[idx].attrItems())
+    attrs["href"] = _target(attrs.get("href"), env)
+    attrs["rel"] = REL
+    return "<a" + "".join(f' {escapeHtml(k)}="{escapeHtml(str(v))}"' for k, v in attrs.items()) + ">"
 
 
 def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     # Images from a README would make every visitor's browser fetch a stranger's URL: show a link.
     token = tokens[idx]
-    alt = self.renderInlineAsText(token.children or [], options, env) or str(token.attrGet("src"))
-    src = safe_url(token.attrGet("src"))
+    target = _target(token.attrGet("src"), env)
+    alt = self.renderInlineAsText(token.children or [], options, env) or target
+    src = safe_url(target)
     escaped = _escape(alt)
     if src is None:
         return escaped
-    return f'<a href="{_escape(src)}" rel="nofollow noopener noreferrer">{escaped}</a>'
+    return f'<a href="{_escape(src)}" rel="{REL}">{escaped}</a>'
 
 
 def _heading_open(
@@ -75,4 +90,15 @@ def make_renderer() -> MarkdownIt:
 def render_readme(text: str, renderer: MarkdownIt | None = None) -> str:
     """The README as HTML that contains no markup from the README itself."""
     md = renderer or make_renderer()
-    return str(md.render(text[:MAX_README_CHARS]))
+    text = text[:MAX_README_CHARS]
+    parsed = parse_as_written(text)
+    if _reads_the_same(parsed):
+        return str(md.renderer.render(list(parsed.tokens), md.options, {AS_WRITTEN: True}))
+    return str(md.render(text))
+
+
+def _reads_the_same(parsed: Parsed) -> bool:
+    """True when this page's own parse (raw HTML off, only http(s) targets) would give the same tokens
+    as the parse as written: no raw HTML, and every target (reference definitions included) is one
+    the page keeps. Otherwise the page parses the text itself."""
+    return not parsed.has_html() and all(_validate_link(normalizeLink(t)) for t in parsed.link_targets())
