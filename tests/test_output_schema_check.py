@@ -71,3 +71,33 @@ def test_referencing_tools(corpus: Path) -> None:
 def test_shipped_schemas_without_a_registry() -> None:
     """A plugin folder on its own is checked against the generator's shipped schemas."""
     assert shipped_schemas().ids == repo_schemas().ids
+
+
+def test_a_repeated_schema_is_found_at_its_place_in_each_file(tmp_path: Path) -> None:
+    """Two tools with the same faulty output_schema at different lines: each finding points into its
+    own file, at its own line (the schema's findings are worked out once and placed in each)."""
+    import random
+
+    import yaml
+
+    from benchmarks.synthetic import make_plugin
+
+    folder = tmp_path / "plugin"
+    make_plugin(folder, 0, 2, random.Random(0))
+    schema = {"type": "object", "properties": {"items": {"type": "array"}, "text": {"type": "string"}}}
+    tools = folder / "tools"
+    data = yaml.safe_load((tools / "tool_000.yaml").read_text(encoding="utf-8"))
+    data["output_schema"] = schema
+    first_text = yaml.safe_dump(data, sort_keys=False)
+    (tools / "tool_000.yaml").write_text(first_text, encoding="utf-8")
+    (tools / "tool_001.yaml").write_text("\n\n\n" + first_text, encoding="utf-8")
+    loaded = load_plugin(folder, "p")
+    result = validate_loaded([loaded], (), CheckContext(schemas=shipped_schemas()))
+    found = sorted((d.file, d.line, d.rule) for d in result.diagnostics if d.rule in ("O004", "O022"))
+    first = [(line, rule) for file, line, rule in found if file.endswith("tool_000.yaml")]
+    second = [(line, rule) for file, line, rule in found if file.endswith("tool_001.yaml")]
+    assert {rule for _, rule in first} == {"O004", "O022"}
+    lines = first_text.splitlines()
+    assert all(lines[line - 1].strip().startswith(("items:", "type: array", "text:")) for line, _ in first)
+    # Same content below three more lines: same findings, three lines down.
+    assert second == [(line + 3, rule) for line, rule in first]

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import LoadedPlugin
@@ -41,14 +42,18 @@ class CheckContext:
     submission: bool = False
     # The hosted schemas `$ref`s resolve against; None means the schemas shipped with the generator.
     schemas: SchemaSet | None = None
+    # What a check remembers within one run, under a key of its own (results by content): the run's
+    # data and schemas do not change while it lasts.
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 CheckFunction = Callable[[LoadedPlugin, CheckContext], Iterable[Diagnostic]]
 
 
-def check_modules() -> list[ModuleType]:
+@cache  # asked once per plugin: importlib's lookup of a loaded module is not free
+def check_modules() -> tuple[ModuleType, ...]:
     """The check modules, imported (which also registers their rules)."""
-    return [importlib.import_module(f"generator.check.{name}") for name in CHECK_MODULES]
+    return tuple(importlib.import_module(f"generator.check.{name}") for name in CHECK_MODULES)
 
 
 def check_plugin(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:

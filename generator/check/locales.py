@@ -25,6 +25,7 @@ _MEANT = {language.lower(): language for language in LANGUAGES} | {
     "jp": "ja_JP",
     "pt": "pt_BR",
 }
+_LANGUAGE_SET = frozenset(LANGUAGES)
 _LOCALE_SHAPE = re.compile(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4}){0,2}$")
 # A well-formed BCP 47-like key in Dify's style (language_Script or language_REGION).
 _WELL_FORMED = re.compile(r"^[a-z]{2,3}(_[A-Z][a-z]{3})?(_[A-Z]{2}|_\d{3})?$")
@@ -81,21 +82,26 @@ def is_i18n(value: Any) -> bool:
 
 
 def _walk(document: YamlDocument) -> Iterator[Diagnostic]:
-    stack: list[tuple[str, Any]] = [("", document.data)]
+    # Entries are (parent's pointer, own key, value): a pointer is only spelled out for a collection
+    # that is walked into or reported, not for the many i18n mappings with nothing to report.
+    stack: list[tuple[str, str | int | None, Any]] = [("", None, document.data)]
     while stack:
-        pointer, value = stack.pop()
+        parent, key, value = stack.pop()
+        if isinstance(value, dict) and value and _LANGUAGE_SET.issuperset(value):
+            continue  # every key is one of Dify's languages: a well-formed i18n mapping
+        pointer = parent if key is None else f"{parent}/{escape_token(key)}"
         if is_i18n(value):
             yield from _keys(document, pointer, value)
             continue
         # Only collections can hold an i18n mapping: scalars are never visited.
         if isinstance(value, dict):
             stack.extend(
-                (f"{pointer}/{escape_token(k)}", v)
+                (pointer, k, v)
                 for k, v in value.items()
                 if isinstance(v, dict | list) and not _skipped(pointer, k)
             )
         elif isinstance(value, list):
-            stack.extend((f"{pointer}/{i}", v) for i, v in enumerate(value) if isinstance(v, dict | list))
+            stack.extend((pointer, i, v) for i, v in enumerate(value) if isinstance(v, dict | list))
 
 
 def _skipped(pointer: str, key: str) -> bool:

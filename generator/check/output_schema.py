@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location
@@ -14,6 +17,9 @@ from generator.schemas.lint import Locator
 from generator.schemas.walk import Parts
 
 ROLES_WITH_OUTPUT_SCHEMA = ("tool", "datasource")
+MAX_REMEMBERED = 32 * 1024  # characters of a schema's JSON; larger ones are linted each time
+Places = tuple[tuple[Parts, bool], ...]
+Linted = tuple[list[Diagnostic], Places]
 
 
 def _locator(document: YamlDocument) -> Locator:
@@ -32,4 +38,36 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterator[Diagnostic]:
         if role not in ROLES_WITH_OUTPUT_SCHEMA or document is None or not isinstance(document.data, dict):
             continue
         if "output_schema" in document.data:
-            yield from lint_output_schema(document.data["output_schema"], schemas, _locator(document))
+            value = document.data["output_schema"]
+            findings, places = _lint_once(value, schemas, context.memo.setdefault(__name__, {}))
+            yield from _placed(findings, places, _locator(document))
+
+
+def _lint_once(value: Any, schemas: SchemaSet, memo: dict[str, Linted]) -> Linted:
+    """The findings on `value` with the places they point at, linted once per distinct schema: tools
+    repeat schemas (the same `$ref` and fields), and the lint only depends on the schema's content."""
+    try:
+        # Not sorted: findings follow the schema's key order, so a different order is another schema.
+        key = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        key = ""
+    if len(key) > MAX_REMEMBERED:
+        key = ""
+    linted = memo.get(key) if key else None
+    if linted is None:
+        places: list[tuple[Parts, bool]] = []
+
+        def record(parts: Parts, is_key: bool) -> Location:
+            places.append((parts, is_key))
+            return Location("", len(places) - 1)  # the line stands for the place's index
+
+        linted = (lint_output_schema(value, schemas, record), tuple(places))
+        if key:
+            memo[key] = linted
+    return linted
+
+
+def _placed(findings: list[Diagnostic], places: Places, locate: Locator) -> Iterator[Diagnostic]:
+    for finding in findings:
+        where = locate(*places[finding.line])
+        yield replace(finding, file=where.file, line=where.line, column=where.column, pointer=where.pointer)

@@ -31,8 +31,12 @@ MARKUP = re.compile(
 )
 # Direction overrides and isolates, and characters that show as nothing (zero width, word joiner,
 # BOM); joiners U+200C/U+200D are left alone: Persian and Indic scripts and emoji need them.
-INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff\u00ad]")
+_INVISIBLE_CHARACTERS = "\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff\u00ad"
+INVISIBLE = re.compile(f"[{_INVISIBLE_CHARACTERS}]")
 _SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*):(?!\s)")
+# A character every text rule needs to find anything (markup needs `<`, a scheme `:`): the texts of
+# a manifest that hold none, nearly all of them, are passed over with one search.
+_SUSPECT = re.compile(f"[<:{_INVISIBLE_CHARACTERS}]")
 SAFE_SCHEMES = ("http", "https", "mailto")
 UNSAFE_SCHEMES = ("javascript", "vbscript", "data", "file")
 
@@ -160,7 +164,10 @@ def _sample(text: str, limit: int = 40) -> str:
 
 def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:
     counts: dict[str, int] = {}
+    suspect = _SUSPECT.search
     for parts, key, text in strings(document.data):
+        if len(text) <= MAX_TEXT and not suspect(text):
+            continue
         limit = None if isinstance(key, str) and _LOCALE_KEY.match(key) else MAX_TEXT
         named = functools.partial(_named, document, parts if key is None else (*parts, key))
         for finding in text_findings(text, limit, named):
