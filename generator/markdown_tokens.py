@@ -26,17 +26,6 @@ class Parsed:
     tokens: tuple[Token, ...]
     references: dict[str, Any]
 
-    def link_targets(self) -> list[str]:
-        """Every link and image target, reference definitions included, as written."""
-        found = [str(ref.get("href", "")) for ref in self.references.values()]
-        for token in self.tokens:
-            for child in token.children or ():
-                if child.type == "link_open":
-                    found.append(str(child.attrGet("href") or ""))
-                elif child.type == "image":
-                    found.append(str(child.attrGet("src") or ""))
-        return found
-
     def has_html(self) -> bool:
         """True when the text holds raw HTML (a block or inline tag)."""
         return any(

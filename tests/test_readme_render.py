@@ -1,5 +1,6 @@
 """A README page rendered from the shared parse (the one the README check reads) is byte-identical to
-the page's own parse (raw HTML off, http(s) targets only), and untrusted markup still never passes."""
+the page's own parse (raw HTML off), only http(s) targets are links, and untrusted markup never
+passes."""
 
 from __future__ import annotations
 
@@ -144,3 +145,18 @@ def test_no_markup_or_script_link_passes(text: str) -> None:
     assert "<img" not in html
     assert 'href="javascript' not in html
     assert 'href="data' not in html
+
+
+def test_targets_that_are_not_http_show_as_their_text() -> None:
+    """Plugin files, mail addresses and scripts cannot be reached from the page: the link or image
+    shows as its text, with no anchor and no Markdown left over; http(s) targets stay links."""
+    text = (
+        "See [privacy](PRIVACY.md), ![logo](_assets/x.png), <mailto:a@b.example>, "
+        "[js](javascript:alert(1)) and [ok](https://dify.ai).\n\n[ref][r]\n\n[r]: file:///etc/passwd\n"
+    )
+    for html in (render_readme(text), _own_parse(text)):
+        assert html.count("<a ") == 1
+        assert '<a href="https://dify.ai" rel="nofollow noopener noreferrer">ok</a>' in html
+        assert "See privacy, logo, mailto:a@b.example, js and" in html
+        assert "<p>ref</p>" in html
+        assert "](" not in html

@@ -1,4 +1,8 @@
-"""README files rendered safely: CommonMark with raw HTML off, links and images only to http(s)."""
+"""README files rendered safely: CommonMark with raw HTML off, links and images only to http(s).
+
+A link or image whose target is not http(s) (a file of the plugin, `mailto:`, a script) shows as its
+text: the registry serves no plugin files, and a target that runs code must never be reachable.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ HEADING_SHIFT = 2
 # as written, and the renderer normalizes them as this page's own parse would have.
 AS_WRITTEN = "dify_registry_as_written"
 REL = "nofollow noopener noreferrer"
+DROPPED = "dify_registry_link_dropped"
 
 
 def _target(value: object, env: EnvType) -> str:
@@ -34,9 +39,20 @@ def _link_open(
 ) -> str:
     # Rendered here rather than by setting `rel` on the token: tokens may be shared, never changed.
     attrs = dict(tokens[idx].attrItems())
-    attrs["href"] = _target(attrs.get("href"), env)
+    href = safe_url(_target(attrs.get("href"), env))
+    # Links do not nest in CommonMark: one flag tells the closing token whether an <a> was opened.
+    env[DROPPED] = href is None
+    if href is None:
+        return ""
+    attrs["href"] = href
     attrs["rel"] = REL
     return "<a" + "".join(f' {escapeHtml(k)}="{escapeHtml(str(v))}"' for k, v in attrs.items()) + ">"
+
+
+def _link_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    return "" if env.pop(DROPPED, False) else "</a>"
 
 
 def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
@@ -71,16 +87,15 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def _validate_link(url: str) -> bool:
-    return safe_url(url) is not None
-
-
 def make_renderer() -> MarkdownIt:
     """A CommonMark renderer (with tables) that passes no raw HTML and links only http(s)."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
-    md.validateLink = _validate_link  # type: ignore[method-assign]
+    # Every target is parsed as a link (so the page reads the text as the README check does); the
+    # render rules drop those that are not http(s).
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
     rules: Any = md.add_render_rule
     rules("link_open", _link_open)
+    rules("link_close", _link_close)
     rules("image", _image)
     rules("heading_open", _heading_open)
     rules("heading_close", _heading_close)
@@ -98,7 +113,7 @@ def render_readme(text: str, renderer: MarkdownIt | None = None) -> str:
 
 
 def _reads_the_same(parsed: Parsed) -> bool:
-    """True when this page's own parse (raw HTML off, only http(s) targets) would give the same tokens
-    as the parse as written: no raw HTML, and every target (reference definitions included) is one
-    the page keeps. Otherwise the page parses the text itself."""
-    return not parsed.has_html() and all(_validate_link(normalizeLink(t)) for t in parsed.link_targets())
+    """True when this page's own parse (raw HTML off) would give the same tokens as the parse as
+    written, whose targets only differ in being normalized: when the text holds no raw HTML.
+    Otherwise the page parses the text itself."""
+    return not parsed.has_html()
