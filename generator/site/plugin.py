@@ -24,6 +24,7 @@ from mkdocs.structure.pages import Page
 from generator.catalog import Catalog
 from generator.run import RunOptions
 from generator.run.model import DEFAULT_SITE_URL
+from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
 from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SitePages
@@ -70,6 +71,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         self.docs: TranslatedDocs | None = None
         self.bodies: dict[str, str] = {}  # generated page source -> its rendered HTML
         self.builds: LanguageBuilds | None = None  # the other languages, started early
+        self.frozen = False  # this build set its catalog aside from the garbage collector
 
     @property
     def language(self) -> SiteLanguage:
@@ -120,8 +122,10 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         """Add the generated pages and files; pick the translated hand-written pages."""
         if self.shared is None:  # a build of its own, not one language handed another's views
             forget()
-            catalog = self.preset or build_catalog_for(*self.paths(config), self._run_options(config))
-            self.shared = SharedViews(catalog)
+            with long_lived():
+                catalog = self.preset or build_catalog_for(*self.paths(config), self._run_options(config))
+                self.shared = SharedViews(catalog)
+            self.frozen = True
         if self.language == DEFAULT_LANGUAGE and self.config.languages and self.builds is None:
             # The catalog is all the other languages need: they can start now, on other cores.
             others = [language for language in LANGUAGE_SITES if language != DEFAULT_LANGUAGE]
@@ -202,12 +206,19 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if self.builds is not None:
             builds, self.builds = self.builds, None
             builds.finish()
+        self._release()
 
     def on_build_error(self, *, error: Exception) -> None:
         """Stop the other languages' builds when the default language's build failed."""
         if self.builds is not None:
             builds, self.builds = self.builds, None
             builds.abort()
+        self._release()
+
+    def _release(self) -> None:
+        if self.frozen:
+            self.frozen = False
+            release()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Rebuild when a manifest, tool file, example or schema changes (or a package is replaced)."""
