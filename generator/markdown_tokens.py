@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -20,11 +19,9 @@ HTML_TOKENS = frozenset({"html_block", "html_inline"})
 
 @dataclass(frozen=True)
 class Parsed:
-    """The tokens of one text and its link reference definitions (label -> href and title).
-    Shared between readers: never change a token."""
+    """The tokens of one text. Shared between readers: never change a token."""
 
     tokens: tuple[Token, ...]
-    references: dict[str, Any]
 
     def has_html(self) -> bool:
         """True when the text holds raw HTML (a block or inline tag)."""
@@ -48,6 +45,4 @@ def _parser() -> MarkdownIt:
 @lru_cache(maxsize=256)
 def parse_as_written(text: str) -> Parsed:
     """`text` parsed as CommonMark with tables, raw HTML kept as tokens, link targets untouched."""
-    env: dict[str, Any] = {}
-    tokens = _parser().parse(text, env)
-    return Parsed(tuple(tokens), dict(env.get("references", {})))
+    return Parsed(tuple(_parser().parse(text)))
