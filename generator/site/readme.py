@@ -61,10 +61,10 @@ def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: Optio
     target = _target(token.attrGet("src"), env)
     alt = self.renderInlineAsText(token.children or [], options, env) or target
     src = safe_url(target)
-    escaped = _escape(alt)
+    escaped = escapeHtml(alt)
     if src is None:
         return escaped
-    return f'<a href="{_escape(src)}" rel="{REL}">{escaped}</a>'
+    return f'<a href="{escapeHtml(src)}" rel="{REL}">{escaped}</a>'
 
 
 def _heading_open(
@@ -81,10 +81,6 @@ def _heading_close(
     token = tokens[idx]
     level = min(6, int(token.tag[1:]) + HEADING_SHIFT)
     return f"</h{level}>\n"
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def make_renderer() -> MarkdownIt:
