@@ -162,6 +162,20 @@ def test_language_builds(cases_site: BuiltSite) -> None:
     assert any(doc["title"] == "天気予報" for doc in indexes["ja/"]["docs"])  # kanji not split by jieba
 
 
+def test_alternate_links_name_each_language_root(cases_site: BuiltSite) -> None:
+    """The head's rel=alternate links (which Material follows to each language's sitemap) name the
+    root of each language from every language's pages, not a folder nested in the current one."""
+    site_url = str(cases_site.index()["site_url"])
+    expected = [
+        (f"{site_url}{folder}", lang)
+        for folder, lang in zip(LANGUAGE_FOLDERS, ("en", "zh", "ja", "pt-BR"), strict=True)
+    ]
+    for folder in LANGUAGE_FOLDERS:
+        for page in ("", "plugins/weather_demo/weather/forecast"):
+            html = cases_site.page(f"{folder}{page}")
+            assert re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([^"]+)">', html) == expected
+
+
 def test_hand_written_pages_in_every_language(cases_site: BuiltSite) -> None:
     """A translated copy replaces the English page; otherwise the English page carries a note."""
     assert "关于本注册表" in cases_site.page("zh/about")

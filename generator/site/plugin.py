@@ -97,13 +97,10 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         languages = [Path(d) / "partials" / "languages" for d in config.theme.dirs]
         config.theme.dirs.extend(str(d) for d in languages if (d / "pt-BR.html").is_file())
         config.theme.dirs.insert(0, str(HERE / "overrides"))
+        # Another language's build has its folder in site_url; the links name each language's root.
+        root = (config.site_url or "/").removesuffix(language.folder)
         config.extra["alternate"] = [
-            {
-                "name": lang.name,
-                "lang": lang.hreflang,
-                "folder": lang.folder,
-                "link": (config.site_url or "/") + lang.folder,
-            }
+            {"name": lang.name, "lang": lang.hreflang, "folder": lang.folder, "link": root + lang.folder}
             for lang in LANGUAGE_SITES
         ]
         config.extra["dify_registry"] = {"prefix": language.prefix}
