@@ -39,17 +39,27 @@ def test_catalog_lists_every_plugin(page: Any, site_url: str, cases_site: BuiltS
     assert all("weather" in (visible.nth(i).get_attribute("data-tags") or "") for i in range(visible.count()))
 
 
-def test_search_finds_plugin_by_chinese_label(page: Any, site_url: str) -> None:
-    """Material's search in the Chinese site finds a plugin by its zh_Hans label."""
-    page.goto(site_url + "zh/")
+@pytest.mark.parametrize(
+    ("folder", "label", "target"),
+    [
+        ("zh/", "天气演示", "plugins/weather_demo/"),  # the plugin's zh_Hans label
+        ("", "Forecast", "plugins/weather_demo/weather/forecast/"),  # a tool's label in each language
+        ("ja/", "天気予報", "plugins/weather_demo/weather/forecast/"),
+        ("pt/", "Previsão", "plugins/weather_demo/weather/forecast/"),
+    ],
+    ids=["zh-plugin", "en-tool", "ja-tool", "pt-tool"],
+)
+def test_search_finds_by_label(page: Any, site_url: str, folder: str, label: str, target: str) -> None:
+    """Material's search in each language's site finds a plugin or tool by its label there."""
+    page.goto(site_url + folder)
     page.locator("label.md-search__icon, .md-search__input").first.click()
     box = page.locator("input.md-search__input")
     found = "Array.from(document.querySelectorAll('.md-search-result__item a'))" + (
-        ".some(a => a.href.includes('/zh/plugins/weather_demo/'))"
+        f".some(a => new URL(a.href).pathname === '/{folder}{target}')"
     )
     # Material reads the query on keyup, focus or when its worker becomes ready, never on `input`
     # alone, which is all `fill` sends: a key press ends the typing as a keyboard (or an IME) does.
-    box.fill("天气演示")
+    box.fill(label)
     box.press("End")
     page.wait_for_function(found, timeout=20_000)
 
