@@ -1,6 +1,7 @@
 """Examples of one plugin share a sandboxed worker, yet each starts fresh: storage, files,
-processes, System V IPC, module state and CPU clock; a hanging or crashing example does not stop
-the next. The plugin under tests/cases/run/shared_worker/sequence/ checks this from the inside."""
+processes, System V IPC, POSIX message queues, module state and CPU clock; a hanging or crashing
+example does not stop the next. The plugin under tests/cases/run/shared_worker/sequence/ checks
+this from the inside."""
 
 from __future__ import annotations
 
@@ -83,6 +84,17 @@ def test_each_example_has_its_own_cpu_limit(runs: dict[str, ExampleRun]) -> None
     burns = [runs[f"burn/{name}"] for name in ("one", "two", "three")]
     assert [run.passed for run in burns] == [True, True, True], [run.diagnostics for run in burns]
     assert len({_worker(run) for run in burns}) == 1
+
+
+@needs_namespaces
+def test_the_cpu_limit_is_reported_as_such(runs: dict[str, ExampleRun]) -> None:
+    """An endless loop is stopped by its CPU-time limit (SIGXCPU, not a bare SIGKILL that reads as a
+    crash) well before the wall clock, and the next example runs in the same worker."""
+    endless = runs["burn/endless"]
+    assert _rules(endless) == {"R002"}, endless.diagnostics
+    assert any("CPU-time limit" in finding.message for finding in endless.diagnostics), endless.diagnostics
+    assert endless.duration < LIMITS.timeout
+    assert _worker(endless) == _worker(runs["burn/three"])
 
 
 def test_no_process_is_left(runs: dict[str, ExampleRun]) -> None:

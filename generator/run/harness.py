@@ -34,12 +34,14 @@ from typing import Any
 PYTHON_MARKER = "__python__"
 MAX_DEPTH = 100
 MAX_TRACE = 8000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 8, 32, 4096, 16384
 PR_SET_NO_NEW_PRIVS = 38
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 HIDDEN = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/root", "/home")
 # the folders anyone may write to: emptied again after every example
 WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+# the IPC namespace's POSIX message queues as files, in the hidden /root (root's, read-only to tools)
+MESSAGE_QUEUES = "/root/.message-queues"
 
 
 class Wire:
@@ -139,6 +141,19 @@ def hide_private_folders(needed: list[str], tmp_size: int) -> None:
             os.close(handle)
 
 
+def show_message_queues() -> str | None:
+    """Mount the namespace's POSIX message queues (which have no other listing) so the worker can
+    remove them between examples; None where /root is not hidden behind a tmpfs of our own."""
+    if not Path("/root").is_dir():
+        return None
+    try:  # /root itself bound back read-only (an environment at /root) leaves nowhere to mount
+        Path(MESSAGE_QUEUES).mkdir(mode=0o755, exist_ok=True)
+        _mount(_libc(), "mqueue", MESSAGE_QUEUES, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, "")
+    except OSError:
+        return None
+    return MESSAGE_QUEUES
+
+
 def bring_up_loopback() -> None:
     """A new network namespace has a loopback interface that is down; the file server needs it."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -149,17 +164,20 @@ def bring_up_loopback() -> None:
 
 def set_limits(limits: dict[str, int], unprivileged: bool) -> None:
     """Resource limits of the run (the kernel enforces them; the parent adds a wall clock)."""
+    seconds = limits["cpu_seconds"]
     pairs = {
-        resource.RLIMIT_AS: limits["memory_bytes"],
-        resource.RLIMIT_CPU: limits["cpu_seconds"],
-        resource.RLIMIT_FSIZE: limits["max_file_bytes"],
-        resource.RLIMIT_CORE: 0,
-        resource.RLIMIT_NOFILE: 256,
+        resource.RLIMIT_AS: (limits["memory_bytes"],) * 2,
+        # At a hard CPU limit equal to the soft one the kernel sends SIGKILL, which reads as a crash;
+        # a second more makes it SIGXCPU (the CPU-time limit), then SIGKILL only if that is caught.
+        resource.RLIMIT_CPU: (seconds, seconds + 1),
+        resource.RLIMIT_FSIZE: (limits["max_file_bytes"],) * 2,
+        resource.RLIMIT_CORE: (0, 0),
+        resource.RLIMIT_NOFILE: (256, 256),
     }
     if unprivileged:  # the kernel ignores RLIMIT_NPROC for root
-        pairs[resource.RLIMIT_NPROC] = limits["max_processes"]
-    for which, value in pairs.items():
-        resource.setrlimit(which, (value, value))
+        pairs[resource.RLIMIT_NPROC] = (limits["max_processes"],) * 2
+    for which, (soft, hard) in pairs.items():
+        resource.setrlimit(which, (soft, hard))
 
 
 def drop_privileges(uid: int) -> None:

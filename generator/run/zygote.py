@@ -13,7 +13,8 @@ sets the resource limits and drops to an unprivileged uid before the environment
 non-dumpable, so the examples (same uid) can neither trace it nor read its memory. Each example
 runs in a forked child that starts from the freshly imported state with its own limits and CPU
 clock; when the child ends, every process of the uid in the namespace is killed, the folders anyone
-may write are emptied and System V IPC objects removed before the next example is accepted.
+may write are emptied, and System V IPC objects and POSIX message queues removed before the next
+example is accepted.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ class Zygote:
         self.sdk: dict[str, Any] = {}
         self.problem: tuple[str, BaseException] | None = None
         self.kept: dict[str, set[str]] = {}
+        self.queues: Path | None = None
 
     def prepare(self) -> None:
         """Sandbox set-up as root, then site-packages and the SDK as the sandbox uid."""
@@ -127,6 +129,8 @@ class Zygote:
                 tmp_size = int(self.limits["max_file_bytes"]) * 4
                 harness.hide_private_folders([os.path.realpath(p) for p in needed], tmp_size)
                 harness.bring_up_loopback()
+                queues = harness.show_message_queues()
+                self.queues = Path(queues) if queues else None
                 harness.copy_plugin(self.source, PLUGIN_COPY)
                 harness.open_to_all(PLUGIN_COPY)
                 self.source = PLUGIN_COPY
@@ -212,6 +216,8 @@ class Zygote:
                         if entry.name not in kept:
                             _remove(entry)
                 _remove_ipc()
+                for queue in self.queues.iterdir() if self.queues else ():
+                    queue.unlink()
             else:
                 _end_children()
                 if self.workdir.exists():

@@ -13,6 +13,8 @@ from tools.worker import worker_identity
 
 MARKER = "dify-registry-shared-worker-marker"
 SHM_KEY = 0x5EED
+QUEUE = b"/dify-registry-left-queue"
+O_RDWR, O_CREAT = 2, 0o100
 WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 # module state: a fresh child imports this module anew, so the second example sees it empty
 WRITTEN: list[str] = []
@@ -20,7 +22,7 @@ WRITTEN: list[str] = []
 
 class StateTool(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
-        libc = ctypes.CDLL(None)
+        libc = ctypes.CDLL(None, use_errno=True)
         yield self.create_variable_message("worker", worker_identity())
         if tool_parameters["step"] == "write":
             WRITTEN.append("write")
@@ -32,6 +34,8 @@ class StateTool(Tool):
             Path("leftover").write_text("x")
             subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", MARKER], start_new_session=True)
             libc.shmget(SHM_KEY, 4096, 0o1600)
+            if libc.mq_open(QUEUE, O_CREAT | O_RDWR, 0o600, None) == -1:
+                raise OSError(ctypes.get_errno(), "mq_open")
             yield self.create_text_message("wrote")
             return
         seen = []
@@ -45,6 +49,8 @@ class StateTool(Tool):
             seen.append("processes " + " ".join(sorted(others)))
         if libc.shmget(SHM_KEY, 0, 0) != -1:
             seen.append("shared memory")
+        if libc.mq_open(QUEUE, O_RDWR) != -1:
+            seen.append("message queue")
         if WRITTEN or "LEFT_BY_WRITE" in os.environ:
             seen.append("module state")
         yield self.create_text_message("left: " + ", ".join(seen) if seen else "clean")
