@@ -176,8 +176,8 @@ def set_limits(limits: dict[str, int], unprivileged: bool) -> None:
     }
     if unprivileged:  # the kernel ignores RLIMIT_NPROC for root
         pairs[resource.RLIMIT_NPROC] = (limits["max_processes"],) * 2
-    for which, (soft, hard) in pairs.items():
-        resource.setrlimit(which, (soft, hard))
+    for which, pair in pairs.items():
+        resource.setrlimit(which, pair)
 
 
 def drop_privileges(uid: int) -> None:
