@@ -182,6 +182,11 @@ def test_cached_runs_are_not_repeated(outcome: Outcome, tmp_path: Path) -> None:
     first = run_plugins([load_plugin(root, "p")], options)
     again = run_plugins([load_plugin(root, "p")], options)
     assert [r.cached for r in first.runs + again.runs] == [False, True]
+    described = {
+        "en_US": "Prints to standard output and returns a text",
+        "ja_JP": "標準出力に書き、テキストを返す",
+    }
+    assert [dict(r.description.texts) for r in first.runs + again.runs] == [described, described]
     source = root / "tools" / "case.py"
     source.write_text(source.read_text().replace("printed", "changed"))
     changed = run_plugins([load_plugin(root, "p")], options)

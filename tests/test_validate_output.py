@@ -125,3 +125,29 @@ def test_invalid_parts_are_skipped_and_the_rest_checked() -> None:
     found = validate_output(schema, {"a": 1, "b": 2}, repo_schemas())
     assert [(m.path, m.note) for m in found] == [("$", True), ("$.b", False)]
     assert "/properties/a/type" in found[0].message
+
+
+def test_nested_properties_follow_their_parent() -> None:
+    """Tables list each property's own nested properties right under it, in declared order."""
+    schema = {
+        "type": "object",
+        "required": ["b"],
+        "properties": {
+            "a": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"x": {}, "y": {"properties": {"z": {}}}}},
+            },
+            "b": {"type": "string"},
+            "c": {"type": "object", "properties": {"d": {"type": "number"}}},
+        },
+    }
+    rows = flatten_properties(schema, repo_schemas())
+    assert [(r.path, r.required) for r in rows] == [
+        ("a", False),
+        ("a[].x", False),
+        ("a[].y", False),
+        ("a[].y.z", False),
+        ("b", True),
+        ("c", False),
+        ("c.d", False),
+    ]

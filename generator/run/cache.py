@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
-from generator.model import ToolKey
+from generator.model import I18n, ToolKey
 from generator.run.model import ExampleRun, OutputFile, RunMessage
 
 SKIPPED_FOLDERS = frozenset({".git", "__pycache__", ".venv", "venv", ".dify-registry-cache", "node_modules"})
@@ -66,6 +66,7 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     data = {
         "example": run.example,
+        "description": dict(run.description.texts),
         "smoke": run.smoke,
         "messages": [asdict(m) for m in run.messages],
         "passed": run.passed,
@@ -109,6 +110,7 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             stdout=data["stdout"],
             stderr=data["stderr"],
             cached=True,
+            description=I18n.of(data.get("description")),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

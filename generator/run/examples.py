@@ -13,7 +13,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.paths import resolve_inside
 from generator.load.yamlload import YamlDocument, read_yaml
-from generator.model import Parameter, Tool
+from generator.model import I18n, Parameter, Tool
 from generator.rules import rule
 
 EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -68,6 +68,7 @@ class Example:
     origin: Location
     source_file: str = ""
     raw: Any = field(default=None, compare=False)
+    description: I18n = field(default_factory=I18n)
 
 
 def examples_path(tool: Tool) -> str:
@@ -139,6 +140,7 @@ def _example(
         origin=where,
         source_file=document.path,
         raw=entry,
+        description=I18n.of(entry.get("description")),
     )
 
 

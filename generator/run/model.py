@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic
-from generator.model import ToolKey
+from generator.model import I18n, ToolKey
 
 DEFAULT_SITE_URL = "https://dify.ai/"
 DEFAULT_CACHE = Path(".dify-registry-cache")
@@ -91,6 +91,8 @@ class ExampleRun:
     stdout: str = ""
     stderr: str = ""
     cached: bool = False
+    # What the example shows, as its examples file says it (none for smoke runs).
+    description: I18n = field(default_factory=I18n)
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,7 @@ def _execute(
         python=outcome.python or job.environment.interpreter.name,
         stdout=result.stdout.decode("utf-8", errors="replace"),
         stderr=result.stderr.decode("utf-8", errors="replace"),
+        description=example.description,
     )
 
 

@@ -27,30 +27,36 @@ def type_text(schema: Any) -> str:
 
 
 def flatten_properties(schema: Any, schemas: SchemaSet, base: str = "") -> tuple[PropertyRow, ...]:
-    """Every property of `schema` with its path; a `$ref` is noted on its row, not expanded."""
+    """Every property of `schema` with its path, each followed by its own nested properties (as
+    people read a tree); a `$ref` is noted on its row, not expanded."""
     resolution = Resolution(schema, schemas, base)
     rows: list[PropertyRow] = []
     anchors: set[str] = set()
-    stack: list[tuple[str, Any, str, int]] = [("", schema, base, 0)]
+    # An explicit stack instead of recursion: a stranger's schema decides how wide the tree is.
+    # Entries with `required` set are properties whose row comes next; the others (the root and
+    # array items) only open a level. Children are pushed in reverse so they pop in order.
+    stack: list[tuple[str, Any, str, int, bool | None]] = [("", schema, base, 0, None)]
     while stack:
-        prefix, node, outer, depth = stack.pop()
+        path, node, outer, depth, required = stack.pop()
+        if required is not None:
+            row, expand = _row(path, node, required, resolution, outer, anchors)
+            rows.append(row)
+            if expand:
+                stack.append((path, node, outer, depth + 1, None))
+            continue
         if not isinstance(node, dict) or depth > MAX_SCHEMA_DEPTH:
             continue
         here = rebase(outer, node)
-        later: list[tuple[str, Any, str, int]] = []
+        children: list[tuple[str, Any, str, int, bool | None]] = []
         items = node.get("items")
         if isinstance(items, dict) and "$ref" not in items:
-            later.append((f"{prefix}[]", items, here, depth + 1))
+            children.append((f"{path}[]", items, here, depth + 1, None))
         properties = node.get("properties")
         listed = node.get("required")
-        required = listed if isinstance(listed, list) else []
+        names = listed if isinstance(listed, list) else []
         for name, sub in properties.items() if isinstance(properties, dict) else ():
-            path = f"{prefix}.{name}" if prefix else str(name)
-            row, expand = _row(path, sub, name in required, resolution, here, anchors)
-            rows.append(row)
-            if expand:
-                later.append((path, sub, here, depth + 1))
-        stack.extend(reversed(later))
+            children.append((f"{path}.{name}" if path else str(name), sub, here, depth, name in names))
+        stack.extend(reversed(children))
     return tuple(rows)
 
 

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from generator.catalog import Icon
 from generator.diagnostics import Diagnostic
-from generator.model import FIXED_OUTPUTS
+from generator.model import FIXED_OUTPUTS, I18n
 from generator.rules import all_rules
 from generator.run import ExampleRun, OutputFile
 from generator.schemas import PropertyRow, SchemaSet
@@ -74,6 +74,7 @@ class RunView:
     """An example run as people read it; the values already as HTML (the same in every language)."""
 
     name: str
+    description: I18n  # shown in the page's language
     passed: bool
     smoke: bool
     inputs: Markup  # pretty JSON, escaped for a `<pre>` block
@@ -146,6 +147,7 @@ def run_view(run: ExampleRun) -> RunView:
     produced = outputs.get("json")
     return RunView(
         name=run.example,
+        description=run.description,
         passed=run.passed,
         smoke=run.smoke,
         inputs=pre(pretty_json(dict(run.inputs))),
