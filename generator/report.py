@@ -9,10 +9,13 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
+
+if TYPE_CHECKING:
+    from generator.load.crawl import LoadedPlugin
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # Where the registry site publishes one page per rule (`rules/<code>/`, see generator.site.urls).
@@ -28,7 +31,7 @@ class Summary:
     errors: int
     warnings: int
     infos: int
-    files: int = 0
+    files: int = 0  # files checked: the plugins' YAML files, or the schema files
 
     @classmethod
     def of(cls, diagnostics: Sequence[Diagnostic], plugins: int, tools: int, files: int = 0) -> Summary:
@@ -42,6 +45,12 @@ class Summary:
             infos=counts[Severity.INFO],
             files=files,
         )
+
+    @classmethod
+    def of_plugins(cls, diagnostics: Sequence[Diagnostic], plugins: Sequence[LoadedPlugin]) -> Summary:
+        """Count the findings, plugins, tools and the YAML files read of loaded plugins."""
+        tools = sum(len(p.plugin.tools) for p in plugins if p.plugin)
+        return cls.of(diagnostics, len(plugins), tools, sum(len(p.documents) for p in plugins))
 
 
 def _plural(count: int, word: str) -> str:
@@ -75,9 +84,12 @@ def text_line(diagnostic: Diagnostic, colour: bool = False) -> str:
 
 
 def summary_line(summary: Summary) -> str:
-    """One closing line with the counts."""
+    """One closing line with the counts (plugins and tools only where plugins were read)."""
+    checked = [_plural(summary.files, "file")]
+    if summary.plugins or summary.tools or not summary.files:
+        checked = [_plural(summary.plugins, "plugin"), _plural(summary.tools, "tool"), *checked]
     return (
-        f"{_plural(summary.plugins, 'plugin')}, {_plural(summary.tools, 'tool')}: "
+        f"{', '.join(checked)}: "
         f"{_plural(summary.errors, 'error')}, {_plural(summary.warnings, 'warning')}, "
         f"{summary.infos} info"
     )

@@ -20,11 +20,6 @@ class Validation:
     plugins: tuple[LoadedPlugin, ...]
     diagnostics: tuple[Diagnostic, ...]
 
-    @property
-    def tool_count(self) -> int:
-        """Tools across every plugin."""
-        return sum(len(p.plugin.tools) for p in self.plugins if p.plugin)
-
 
 def validate_loaded(
     plugins: Sequence[LoadedPlugin], extra: Sequence[Diagnostic], context: CheckContext

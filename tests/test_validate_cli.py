@@ -37,7 +37,7 @@ def test_text_format_is_exact(workdir: Path, capsys: pytest.CaptureFixture[str])
     assert out == (
         f"plugin/manifest.yaml:20:1: error M010 {M010_MESSAGE}\n"
         f"  hint: {M010_HINT}\n"
-        "1 plugin, 0 tools: 1 error, 0 warnings, 0 info\n"
+        "1 plugin, 0 tools, 1 file: 1 error, 0 warnings, 0 info\n"
     )
     assert code == 1
 
@@ -64,7 +64,7 @@ def test_json_format_keys(workdir: Path, capsys: pytest.CaptureFixture[str]) -> 
         "errors": 1,
         "warnings": 0,
         "infos": 0,
-        "files": 0,
+        "files": 1,
     }
 
 
@@ -94,7 +94,7 @@ def test_github_annotations(workdir: Path, capsys: pytest.CaptureFixture[str]) -
     assert first == (
         f"::error file=plugin/manifest.yaml,line=20,col=1,title=M010::{M010_MESSAGE}. Hint: {M010_HINT}"
     )
-    assert summary.startswith("1 plugin, 0 tools: 1 error")
+    assert summary.startswith("1 plugin, 0 tools, 1 file: 1 error")
 
 
 def test_colour_is_forced_and_no_color_wins(

@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
         raise BrokenRegistry(str(broken)) from None
     run_options = None if args.no_run else options_from(args, site_url=config.site_url or "https://dify.ai/")
     catalog = build_catalog(registries, CheckContext(schemas=schemas), schemas, run_options)
-    tools = sum(len(p.plugin.tools) for p in catalog.plugins if p.plugin)
-    summary = Summary.of(catalog.diagnostics, len(catalog.plugins), tools)
+    summary = Summary.of_plugins(catalog.diagnostics, catalog.plugins)
     REPORTERS[args.format](catalog.diagnostics, summary, sys.stdout)
     code = exit_code(catalog.diagnostics, args.strict)
     if args.strict and code != EXIT_OK:

@@ -122,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
         findings = sort_diagnostics(
             [*inputs.diagnostics, *(d for p in inputs.plugins for d in p.diagnostics), *all_findings(report)]
         )
-        tools = sum(len(p.plugin.tools) for p in inputs.plugins if p.plugin)
-        summary = Summary.of(findings, len(inputs.plugins), tools)
+        summary = Summary.of_plugins(findings, inputs.plugins)
         if args.format == "json":
             document = {**as_json_object(findings, summary), "runs": [run_as_json(r) for r in report.runs]}
             json.dump(document, sys.stdout, indent=2, ensure_ascii=False, default=repr)

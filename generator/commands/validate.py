@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     if args.run:
         return _validate_and_run(args, context)
     result = validate_paths(paths, context)
-    summary = Summary.of(result.diagnostics, len(result.plugins), result.tool_count)
+    summary = Summary.of_plugins(result.diagnostics, result.plugins)
     REPORTERS[args.format](result.diagnostics, summary, sys.stdout)
     return exit_code(result.diagnostics, args.strict)
 
@@ -65,7 +65,6 @@ def _validate_and_run(args: argparse.Namespace, context: CheckContext) -> int:
 
     with open_inputs([Path(p) for p in args.paths]) as inputs:
         catalog = catalog_of(inputs.plugins, inputs.diagnostics, context, context.schemas, options_from(args))
-    tools = sum(len(p.plugin.tools) for p in catalog.plugins if p.plugin)
-    summary = Summary.of(catalog.diagnostics, len(catalog.plugins), tools)
+    summary = Summary.of_plugins(catalog.diagnostics, catalog.plugins)
     REPORTERS[args.format](catalog.diagnostics, summary, sys.stdout)
     return exit_code(catalog.diagnostics, args.strict)
