@@ -21,9 +21,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def write_config(folder: Path, registries: list[Path], jobs: int = 0) -> Path:
-    """An mkdocs.yml (JSON is YAML) like the repository's, over the given registry folders; `jobs`
-    language builds at a time (0: one per core; the split clock needs 1, it sees one process)."""
+def write_config(
+    folder: Path, registries: list[Path], jobs: int = 0, schemas: Path = REPO / "schemas"
+) -> Path:
+    """An mkdocs.yml (JSON is YAML) like the repository's, over the given registry folders and
+    schemas; `jobs` language builds at a time (0: one per core; the split clock needs 1, it sees
+    one process)."""
     config = {
         "site_name": "Dify Plugin Registry",
         "site_url": "https://dify.ai/",
@@ -33,7 +36,7 @@ def write_config(folder: Path, registries: list[Path], jobs: int = 0) -> Path:
             {
                 "dify-registry": {
                     "registry": [str(r) for r in registries],
-                    "schemas": str(REPO / "schemas"),
+                    "schemas": str(schemas),
                     "jobs": jobs,
                 }
             },

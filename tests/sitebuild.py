@@ -42,9 +42,10 @@ class BuiltSite:
         return data
 
 
-def write_config(folder: Path, registries: list[Path]) -> Path:
-    """An mkdocs.yml like the repository's, reading the given plugin folders; returns its folder."""
-    return benchmark_config(folder, registries).parent
+def write_config(folder: Path, registries: list[Path], schemas: Path = REPO / "schemas") -> Path:
+    """An mkdocs.yml like the repository's, reading the given plugin folders and schemas; returns its
+    folder."""
+    return benchmark_config(folder, registries, schemas=schemas).parent
 
 
 def build_site(config_folder: Path, site: Path, *extra: str) -> BuiltSite:

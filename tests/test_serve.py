@@ -126,11 +126,14 @@ def pack(folder: Path, package: Path) -> None:
     partial.replace(package)
 
 
-def test_mkdocs_serve_rebuilds_when_a_tool_yaml_changes(tmp_path: Path) -> None:
-    """`mkdocs serve` over a registry shows a changed tool label without a restart."""
+def test_mkdocs_serve_rebuilds_when_a_tool_yaml_manifest_or_schema_changes(tmp_path: Path) -> None:
+    """`mkdocs serve` over a registry shows a changed tool label, plugin label and schema without a
+    restart, and serves the changed schema file's new bytes."""
     plugin = tmp_path / "registry" / "plugins" / "weather_demo"
     shutil.copytree(PLUGIN, plugin)
-    config = write_config(tmp_path / "config", [tmp_path / "registry"]) / "mkdocs.yml"
+    schemas = tmp_path / "schemas"
+    shutil.copytree(REPO / "schemas", schemas)
+    config = write_config(tmp_path / "config", [tmp_path / "registry"], schemas) / "mkdocs.yml"
     port = free_port()
     command = [str(BIN / "mkdocs"), "serve", "-f", str(config), "--dev-addr", f"127.0.0.1:{port}"]
     with serving(command, port, tmp_path) as server:
@@ -138,6 +141,19 @@ def test_mkdocs_serve_rebuilds_when_a_tool_yaml_changes(tmp_path: Path) -> None:
         server.wait_for(page, "Forecast")
         relabel(plugin / TOOL_FILE, "Forecast by the hour")
         server.wait_for(page, "Forecast by the hour")
+        manifest = plugin / "manifest.yaml"
+        text = manifest.read_text(encoding="utf-8")
+        assert "en_US: Weather Demo\n" in text
+        manifest.write_text(text.replace("en_US: Weather Demo\n", "en_US: Weather Demo, renamed\n", 1))
+        server.wait_for(server.base + "plugins/weather_demo/", "Weather Demo, renamed")
+        schema = schemas / "v1" / "general_structure.json"
+        document = json.loads(schema.read_bytes())
+        document["description"] = "General structure, described again"
+        schema.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        server.wait_for(server.base + "schemas/v1/general_structure/", "General structure, described again")
+        served = fetch(server.base + "schemas/v1/general_structure.json")
+        assert served is not None
+        assert served.encode("utf-8") == schema.read_bytes()
 
 
 def test_dify_registry_serve_previews_a_plugin_folder(tmp_path: Path) -> None:
