@@ -190,3 +190,17 @@ def test_run_files_are_copied_once_at_the_site_root(cases_site: BuiltSite) -> No
     assert not [p for p in files if p.suffix in (".svg", ".html", ".htm", ".xhtml", ".xml", ".js")]
     for folder in ("zh", "ja", "pt"):
         assert not (cases_site.root / folder / "files").exists()
+
+
+def test_schema_pages_show_the_root_type_and_properties(cases_site: BuiltSite) -> None:
+    """A schema's page names its root type; an object lists its properties, an array of strings
+    says it has none instead of showing an empty table."""
+    structure = cases_site.page("ja/schemas/v1/general_structure")
+    meta = dict(row for row in _tables(structure)["dr-meta"][0] if len(row) == 2)
+    assert meta["型"] == "array<string>"
+    assert "dr-outputs" not in structure
+    assert "このスキーマには名前付きのプロパティがありません。" in structure
+    file_page = cases_site.page("schemas/v1/file")
+    assert dict(row for row in _tables(file_page)["dr-meta"][0] if len(row) == 2)["Type"] == "object"
+    names = [row[0].lstrip("# ") for row in _tables(file_page)["dr-outputs"][0][1:]]
+    assert {"name", "size", "mime_type", "url"} <= set(names)

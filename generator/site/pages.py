@@ -12,6 +12,7 @@ from generator.load.crawl import LoadedPlugin
 from generator.model import Plugin, Tool, ToolKey
 from generator.rules import all_rules
 from generator.schemas import CATALOG_PATH
+from generator.schemas.properties import type_text
 from generator.site.languages import SiteLanguage
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
@@ -176,6 +177,7 @@ class SitePages:
                 self.context(src),
                 schema=schema,
                 raw=schema.served_path,
+                root_type=type_text(schema.data),
                 rows=property_rows(schema.properties, schemas) if schemas is not None else [],
                 example=schema.example,
                 findings=finding_views(schema.lint),

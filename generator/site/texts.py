@@ -148,6 +148,12 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "size": ("Size", "大小", "サイズ", "Tamanho"),
     "path": ("Path", "路径", "パス", "Caminho"),
     "properties": ("Properties", "属性", "プロパティ", "Propriedades"),
+    "no_properties": (
+        "This schema names no properties.",
+        "此 schema 没有命名的属性。",
+        "このスキーマには名前付きのプロパティがありません。",
+        "Este schema não nomeia propriedades.",
+    ),
     "raw_schema": ("Raw JSON Schema", "原始 JSON Schema", "JSON Schema 本体", "JSON Schema bruto"),
     "schema_catalog": (
         "Schema catalog (SchemaStore format)",
