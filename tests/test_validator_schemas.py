@@ -90,3 +90,14 @@ def test_unknown_keys_are_accepted(repo: Path, name: str) -> None:
     instance["x_custom"] = {"anything": [1, 2]}
     instance["identity" if "identity" in instance else "meta"]["extra_key"] = True
     assert list(jsonschema.Draft7Validator(schema(repo, name)).iter_errors(instance)) == []
+
+
+def test_examples_reader_knows_the_keys_the_examples_schema_allows(repo: Path) -> None:
+    """The examples reader flags keys outside tool_examples.json; its key lists follow the schema."""
+    from generator.load.examples import EXAMPLE_KEYS, EXPECT_KEYS
+
+    definitions = schema(repo, "tool_examples")["definitions"]
+    assert definitions["example"]["additionalProperties"] is False
+    assert set(EXAMPLE_KEYS) == set(definitions["example"]["properties"])
+    assert definitions["expect"]["additionalProperties"] is False
+    assert set(EXPECT_KEYS) == set(definitions["expect"]["properties"])

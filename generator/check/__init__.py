@@ -32,6 +32,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "output_schema",
     "texts",
     "readme",
+    "examples",
 )
 
 

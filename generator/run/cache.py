@@ -24,9 +24,11 @@ MAX_HASHED_BYTES = 64 * 1024 * 1024
 
 
 def runner_version() -> str:
-    """A digest of the runner's own code: a new runner invalidates every cached run."""
+    """A digest of the runner's own code and of the examples reader: a new runner invalidates every
+    cached run."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    here = Path(__file__).parent
+    for path in [*sorted(here.glob("*.py")), here.parent / "load" / "examples.py"]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -12,13 +12,13 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, sort_diagnostics
 from generator.load.crawl import LoadedPlugin
+from generator.load.examples import Example, InputFile, load_examples
 from generator.load.paths import resolve_inside
 from generator.model import Tool
 from generator.run import cache
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, ensure_environment
-from generator.run.examples import Example, InputFile, load_examples
 from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, read_outcome
 from generator.run.pool import run_parallel

@@ -3,6 +3,7 @@ from its parameters when there is none."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -44,6 +45,34 @@ first option of a select, a typed placeholder). The run shows that the tool load
 something; it cannot check what a real input should give.
 """,
 )
+UNKNOWN_INPUT = rule(
+    "R033",
+    "example-unknown-parameter",
+    Severity.ERROR,
+    "example {example}: `{key}` under `{part}` is not a parameter of the tool",
+    "{suggestion}",
+    """
+Every key under an example's `inputs` and `files` must be one of the tool's parameters. A workflow
+only ever passes declared parameters, so a misspelt name tests a call Dify never makes, and the
+parameter it was meant for is missing from the run.
+""",
+)
+MISSING_INPUT = rule(
+    "R034",
+    "example-required-parameter-missing",
+    Severity.ERROR,
+    "example {example}: the required parameter `{key}` has no value and no default",
+    "Give `{key}` under `{part}`, as every workflow that calls the tool must.",
+    """
+Dify does not call a tool without a value for each required parameter that has no default. An
+example that leaves one out runs a call that cannot happen in a workflow.
+""",
+)
+FILE_TYPES = frozenset({"file", "files"})
+# The keys tool_examples.json allows (a test keeps them equal): any other key would be ignored
+# silently, and a misspelt `expect` would leave every expectation unchecked.
+EXAMPLE_KEYS = ("name", "description", "inputs", "credentials", "files", "expect")
+EXPECT_KEYS = ("variables", "text", "text_contains", "json", "files")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +106,17 @@ def examples_path(tool: Tool) -> str:
     return str(path.with_name(path.stem + ".examples.yaml"))
 
 
-def load_examples(loaded: LoadedPlugin, tool: Tool) -> tuple[list[Example], list[Diagnostic]]:
-    """The tool's examples, or one smoke example when it has no examples file."""
+def load_examples(
+    loaded: LoadedPlugin, tool: Tool, smoke: bool = True
+) -> tuple[list[Example], list[Diagnostic]]:
+    """The tool's examples, or one smoke example when it has no examples file (none without `smoke`:
+    the validator reads examples files only where they exist)."""
     relative = examples_path(tool)
     resolved = resolve_inside(loaded.root, relative)
     shown = loaded.display_path(relative)
     if resolved.path is None or not resolved.path.is_file():
+        if not smoke:
+            return [], []
         where = Location(loaded.display_path(tool.file), 1, 1)
         return [smoke_example(tool)], [SMOKE_RUN.at(where, path=relative)]
     document = read_yaml(resolved.path.read_bytes()[: 8 * 1024 * 1024], shown)
@@ -98,6 +132,7 @@ def load_examples(loaded: LoadedPlugin, tool: Tool) -> tuple[list[Example], list
     for index, entry in enumerate(entries):
         example = _example(loaded, document, index, entry, seen, findings)
         if example is not None:
+            findings.extend(_input_findings(tool, document, index, example))
             examples.append(example)
     return examples, findings
 
@@ -127,6 +162,10 @@ def _example(
                 BAD_EXAMPLES.at(document.at("examples", index, key), problem=f"`{key}` must be a mapping")
             )
             return None
+    findings.extend(_unknown_keys(document, ("examples", index), entry, EXAMPLE_KEYS, name))
+    findings.extend(
+        _unknown_keys(document, ("examples", index, "expect"), parts["expect"], EXPECT_KEYS, name)
+    )
     files = _files(loaded, document, index, parts["files"], findings)
     if files is None:
         return None
@@ -142,6 +181,55 @@ def _example(
         raw=entry,
         description=I18n.of(entry.get("description")),
     )
+
+
+def _unknown_keys(
+    document: YamlDocument,
+    at: tuple[str | int, ...],
+    mapping: dict[Any, Any],
+    known: tuple[str, ...],
+    name: str,
+) -> list[Diagnostic]:
+    findings = []
+    for key in mapping:
+        if key in known:
+            continue
+        close = difflib.get_close_matches(str(key), known, n=1)
+        hint = f"; did you mean `{close[0]}`?" if close else f"; use {', '.join(known)}"
+        problem = (
+            f"example {name}: `{key}` is not a key of {'.'.join(map(str, at[2:])) or 'an example'}{hint}"
+        )
+        findings.append(BAD_EXAMPLES.at(document.key_at(*at, key), problem=problem))
+    return findings
+
+
+def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Example) -> list[Diagnostic]:
+    """Inputs that name no parameter, and required parameters without a value or a default."""
+    declared = {p.name: p for p in tool.parameters if p.name}
+    findings = []
+    for part, keys in (("inputs", example.inputs), ("files", example.files)):
+        for key in keys:
+            if key in declared:
+                continue
+            close = difflib.get_close_matches(str(key), declared, n=1)
+            suggestion = f"Did you mean `{close[0]}`?" if close else _parameters_hint(declared)
+            where = document.key_at("examples", index, part, key)
+            findings.append(
+                UNKNOWN_INPUT.at(where, example=example.name, key=key, part=part, suggestion=suggestion)
+            )
+    for name, parameter in declared.items():
+        valued = name in example.inputs or name in example.files
+        if parameter.required and parameter.default is None and not valued:
+            part = "files" if parameter.type in FILE_TYPES else "inputs"
+            where = document.key_at("examples", index, "name")
+            findings.append(MISSING_INPUT.at(where, example=example.name, key=name, part=part))
+    return findings
+
+
+def _parameters_hint(declared: dict[str, Parameter]) -> str:
+    if not declared:
+        return "The tool declares no parameters: leave `inputs` and `files` empty."
+    return "Use one of the tool's parameters: " + ", ".join(f"`{n}`" for n in declared) + "."
 
 
 def _files(
