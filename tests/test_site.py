@@ -194,11 +194,19 @@ def test_alternate_links_name_each_language_root(cases_site: BuiltSite) -> None:
 
 def test_hand_written_pages_in_every_language(cases_site: BuiltSite) -> None:
     """A translated copy replaces the English page; otherwise the English page carries a note."""
-    assert "关于本注册表" in cases_site.page("zh/about")
-    ja_about = cases_site.page("ja/about")
-    assert "About this registry" in ja_about
-    assert 'class="dr-note"' in ja_about
+    for folder, heading in (
+        ("zh/", "关于本注册表"),
+        ("ja/", "このレジストリについて"),
+        ("pt/", "Sobre este registro"),
+    ):
+        about = cases_site.page(f"{folder}about")
+        assert heading in about
+        assert 'class="dr-note"' not in about
+    ja_rules = cases_site.page("ja/docs/validation")
+    assert "dify-registry validate" in ja_rules
+    assert 'class="dr-note"' in ja_rules
     assert not (cases_site.root / "about.zh").exists()
+    assert not (cases_site.root / "ja" / "about.ja").exists()
 
 
 def test_every_rule_has_a_page_and_findings_link_to_it(cases_site: BuiltSite) -> None:
