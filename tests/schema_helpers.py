@@ -10,6 +10,16 @@ from typing import Any
 from generator.schemas import SCHEMA_BASE, SchemaSet, load_schemas
 from tests.conftest import REPO
 
+# Dify's six output schemas, which the registry hosts under the same names.
+OUTPUT_SCHEMAS = (
+    "file",
+    "general_structure",
+    "parent_child_structure",
+    "qa_structure",
+    "multimodal_general_structure",
+    "multimodal_parent_child_structure",
+)
+
 
 def hosted(name: str, **content: Any) -> dict[str, Any]:
     """A well-formed hosted schema `v1/<name>.json` with the given keywords."""

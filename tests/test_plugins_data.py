@@ -21,20 +21,11 @@ from generator.load.paths import resolve_inside
 from generator.load.yamlload import read_yaml
 from generator.model import LANGUAGES, I18n, Plugin, Tool
 from tests.conftest import REPO
+from tests.schema_helpers import OUTPUT_SCHEMAS
 
 PLUGINS = REPO / "plugins"
 EXAMPLES_SCHEMA = REPO / "schemas" / "v1" / "tool_examples.json"
-HOSTED = {
-    f"https://dify.ai/schemas/v1/{name}.json"
-    for name in (
-        "file",
-        "general_structure",
-        "parent_child_structure",
-        "qa_structure",
-        "multimodal_general_structure",
-        "multimodal_parent_child_structure",
-    )
-}
+HOSTED = {f"https://dify.ai/schemas/v1/{name}.json" for name in OUTPUT_SCHEMAS}
 FILE_TYPES = {"file", "files"}
 # Tags the plugin daemon accepts, and the version pattern it enforces.
 ALLOWED_TAGS = {

@@ -14,15 +14,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 
 from tests.conftest import REFERENCE_SCHEMAS, REPO
+from tests.schema_helpers import OUTPUT_SCHEMAS
 
-NAMES = (
-    "file",
-    "general_structure",
-    "parent_child_structure",
-    "qa_structure",
-    "multimodal_general_structure",
-    "multimodal_parent_child_structure",
-)
+NAMES = OUTPUT_SCHEMAS
 OTHER_VALUES: tuple[Any, ...] = ("text", 3, 2.5, True, None, [], {}, ["a"], {"k": "v"})
 
 

@@ -20,16 +20,7 @@ from generator.schemas import (
     validate_output,
 )
 from tests.conftest import REPO
-from tests.schema_helpers import hosted, repo_schemas, write_schemas
-
-OUTPUT_SCHEMAS = (
-    "file",
-    "general_structure",
-    "parent_child_structure",
-    "qa_structure",
-    "multimodal_general_structure",
-    "multimodal_parent_child_structure",
-)
+from tests.schema_helpers import OUTPUT_SCHEMAS, hosted, repo_schemas, write_schemas
 
 
 def test_repo_schemas_are_keyed_by_id() -> None:
