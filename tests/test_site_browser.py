@@ -72,6 +72,9 @@ def test_language_selector_switches_tool_page_to_japanese(page: Any, site_url: s
     page.wait_for_url("**/ja/plugins/weather_demo/weather/forecast/")
     assert page.locator("html").get_attribute("lang") == "ja"
     assert "天気予報" in page.locator("h1").first.inner_text()
+    parameters = page.locator("table.dr-parameters")
+    assert parameters.locator("th").first.inner_text() == "名前"
+    assert page.evaluate("t => getComputedStyle(t).borderTopStyle", parameters.element_handle()) == "solid"
     assert page.locator('a.md-select__link[hreflang="pt-BR"]').count() == 1
 
 
@@ -81,6 +84,8 @@ def test_tool_page_shows_outputs_and_example_images(page: Any, site_url: str) ->
     table = page.locator("table.dr-outputs")
     assert table.is_visible()
     assert table.locator("#out-text").count() == 1
+    # The registry's stylesheet reached the page: generated tables have the theme's table border.
+    assert page.evaluate("t => getComputedStyle(t).borderTopStyle", table.element_handle()) == "solid"
     image = page.locator("img.dr-output-image").first
     image.scroll_into_view_if_needed()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
