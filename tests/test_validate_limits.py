@@ -57,3 +57,19 @@ def test_more_than_5000_files(plugin: Path) -> None:
         (extra / f"{i}.txt").touch()
     assert "U007" in rules(plugin, submission=True)
     assert "U007" not in rules(plugin)
+
+
+def test_examples_file_with_thousands_of_examples_and_stray_inputs(plugin: Path) -> None:
+    """A stranger's examples file is read only up to its limit, and its input problems are listed
+    up to theirs, the rest summed up in one finding each."""
+    from generator.load.examples import MAX_EXAMPLES, MAX_INPUT_FINDINGS
+
+    stray = "".join(f"      stray{k}: {k}\n" for k in range(5))
+    entries = [f"  - name: e{i}\n    inputs:\n      text: x\n{stray}" for i in range(2000)]
+    (plugin / "tools" / "echo.examples.yaml").write_text("examples:\n" + "".join(entries))
+    found = findings_of(plugin)
+    assert len([d for d in found if d.rule == "R033"]) == MAX_INPUT_FINDINGS
+    summaries = sorted(d.message for d in found if d.rule == "R030")
+    assert len(summaries) == 2
+    assert f"the file holds 2000 examples; only the first {MAX_EXAMPLES} are read" in summaries[1]
+    assert f"than the {MAX_INPUT_FINDINGS} listed" in summaries[0]

@@ -19,6 +19,11 @@ from generator.rules import rule
 
 EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 MAX_INPUT_FILE = 16 * 1024 * 1024
+# Bounds for a stranger's examples file: each example is a sandboxed run, and each input problem a
+# finding; past these the rest is summed up in one finding instead of costing the run.
+MAX_EXAMPLES = 100
+MAX_INPUT_FINDINGS = 100
+MAX_SUGGESTED_FROM = 1000
 SMOKE = "smoke"
 
 BAD_EXAMPLES = rule(
@@ -129,11 +134,21 @@ def load_examples(
         return [], findings
     examples: list[Example] = []
     seen: set[str] = set()
-    for index, entry in enumerate(entries):
+    problems: list[Diagnostic] = []
+    for index, entry in enumerate(entries[:MAX_EXAMPLES]):
         example = _example(loaded, document, index, entry, seen, findings)
         if example is not None:
-            findings.extend(_input_findings(tool, document, index, example))
+            budget = MAX_INPUT_FINDINGS + 1 - len(problems)
+            if budget > 0:
+                problems.extend(_input_findings(tool, document, index, example, budget))
             examples.append(example)
+    findings.extend(problems[:MAX_INPUT_FINDINGS])
+    if len(problems) > MAX_INPUT_FINDINGS:
+        problem = f"more inputs name no parameter or miss a required one than the {MAX_INPUT_FINDINGS} listed"
+        findings.append(BAD_EXAMPLES.at(document.at("examples"), problem=problem))
+    if len(entries) > MAX_EXAMPLES:
+        problem = f"the file holds {len(entries)} examples; only the first {MAX_EXAMPLES} are read and run"
+        findings.append(BAD_EXAMPLES.at(document.at("examples", MAX_EXAMPLES), problem=problem))
     return examples, findings
 
 
@@ -203,15 +218,21 @@ def _unknown_keys(
     return findings
 
 
-def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Example) -> list[Diagnostic]:
-    """Inputs that name no parameter, and required parameters without a value or a default."""
+def _input_findings(
+    tool: Tool, document: YamlDocument, index: int, example: Example, limit: int
+) -> list[Diagnostic]:
+    """Inputs that name no parameter, and required parameters without a value or a default (at most
+    `limit` of them)."""
     declared = {p.name: p for p in tool.parameters if p.name}
-    findings = []
+    candidates = list(declared)[:MAX_SUGGESTED_FROM]
+    findings: list[Diagnostic] = []
     for part, keys in (("inputs", example.inputs), ("files", example.files)):
         for key in keys:
             if key in declared:
                 continue
-            close = difflib.get_close_matches(str(key), declared, n=1)
+            if len(findings) >= limit:
+                return findings
+            close = difflib.get_close_matches(str(key), candidates, n=1)
             suggestion = f"Did you mean `{close[0]}`?" if close else _parameters_hint(declared)
             where = document.key_at("examples", index, part, key)
             findings.append(
@@ -220,6 +241,8 @@ def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Exa
     for name, parameter in declared.items():
         valued = name in example.inputs or name in example.files
         if parameter.required and parameter.default is None and not valued:
+            if len(findings) >= limit:
+                return findings
             part = "files" if parameter.type in FILE_TYPES else "inputs"
             where = document.key_at("examples", index, "name")
             findings.append(MISSING_INPUT.at(where, example=example.name, key=name, part=part))
@@ -229,7 +252,8 @@ def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Exa
 def _parameters_hint(declared: dict[str, Parameter]) -> str:
     if not declared:
         return "The tool declares no parameters: leave `inputs` and `files` empty."
-    return "Use one of the tool's parameters: " + ", ".join(f"`{n}`" for n in declared) + "."
+    names = ", ".join(f"`{n}`" for n in list(declared)[:20]) + (", …" if len(declared) > 20 else "")
+    return f"Use one of the tool's parameters: {names}."
 
 
 def _files(
