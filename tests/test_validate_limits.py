@@ -73,3 +73,15 @@ def test_examples_file_with_thousands_of_examples_and_stray_inputs(plugin: Path)
     assert len(summaries) == 2
     assert f"the file holds 2000 examples; only the first {MAX_EXAMPLES} are read" in summaries[1]
     assert f"than the {MAX_INPUT_FINDINGS} listed" in summaries[0]
+
+
+def test_example_with_many_unknown_keys(plugin: Path) -> None:
+    """Unknown keys of one example are listed up to a limit, then counted in one finding."""
+    from generator.load.examples import MAX_UNKNOWN_KEYS
+
+    keys = "".join(f"    extra{k}: {k}\n" for k in range(MAX_UNKNOWN_KEYS + 30))
+    examples = f"examples:\n  - name: e\n    inputs: {{text: x}}\n{keys}"
+    (plugin / "tools" / "echo.examples.yaml").write_text(examples)
+    messages = [d.message for d in findings_of(plugin) if d.rule == "R030"]
+    assert len(messages) == MAX_UNKNOWN_KEYS + 1
+    assert messages.count("examples file: example e: 30 more unknown keys are not listed") == 1

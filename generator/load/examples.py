@@ -24,6 +24,7 @@ MAX_INPUT_FILE = 16 * 1024 * 1024
 MAX_EXAMPLES = 100
 MAX_INPUT_FINDINGS = 100
 MAX_SUGGESTED_FROM = 1000
+MAX_UNKNOWN_KEYS = 20  # listed per mapping
 SMOKE = "smoke"
 
 BAD_EXAMPLES = rule(
@@ -35,7 +36,9 @@ BAD_EXAMPLES = rule(
     """
 The tool's examples file cannot be used as written: it is not a mapping with an `examples` list,
 an example has no valid unique `name`, `inputs` is not a mapping, or an input file is missing or
-lies outside the plugin. The example is skipped; the rest still run.
+lies outside the plugin. The example is skipped; the rest still run. A key the format does not
+know (a misspelt `expect`, say) is reported too, and the example runs without it. Only the first
+100 examples of a file are read.
 """,
 )
 SMOKE_RUN = rule(
@@ -205,16 +208,18 @@ def _unknown_keys(
     known: tuple[str, ...],
     name: str,
 ) -> list[Diagnostic]:
-    findings = []
-    for key in mapping:
-        if key in known:
-            continue
+    findings: list[Diagnostic] = []
+    unknown = [key for key in mapping if key not in known]
+    for key in unknown[:MAX_UNKNOWN_KEYS]:
         close = difflib.get_close_matches(str(key), known, n=1)
         hint = f"; did you mean `{close[0]}`?" if close else f"; use {', '.join(known)}"
         problem = (
             f"example {name}: `{key}` is not a key of {'.'.join(map(str, at[2:])) or 'an example'}{hint}"
         )
         findings.append(BAD_EXAMPLES.at(document.key_at(*at, key), problem=problem))
+    if len(unknown) > MAX_UNKNOWN_KEYS:
+        more = f"example {name}: {len(unknown) - MAX_UNKNOWN_KEYS} more unknown keys are not listed"
+        findings.append(BAD_EXAMPLES.at(document.at(*at), problem=more))
     return findings
 
 
