@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
@@ -137,14 +139,15 @@ def load_examples(
         return [], findings
     examples: list[Example] = []
     seen: set[str] = set()
-    problems: list[Diagnostic] = []
+    read: list[tuple[int, Example]] = []
     for index, entry in enumerate(entries[:MAX_EXAMPLES]):
         example = _example(loaded, document, index, entry, seen, findings)
         if example is not None:
-            budget = MAX_INPUT_FINDINGS + 1 - len(problems)
-            if budget > 0:
-                problems.extend(_input_findings(tool, document, index, example, budget))
+            read.append((index, example))
             examples.append(example)
+    # The problems are made lazily: only one past the limit is ever built.
+    every = chain.from_iterable(_input_findings(tool, document, index, example) for index, example in read)
+    problems = list(islice(every, MAX_INPUT_FINDINGS + 1))
     findings.extend(problems[:MAX_INPUT_FINDINGS])
     if len(problems) > MAX_INPUT_FINDINGS:
         problem = f"more inputs name no parameter or miss a required one than the {MAX_INPUT_FINDINGS} listed"
@@ -211,8 +214,8 @@ def _unknown_keys(
     findings: list[Diagnostic] = []
     unknown = [key for key in mapping if key not in known]
     for key in unknown[:MAX_UNKNOWN_KEYS]:
-        close = difflib.get_close_matches(str(key), known, n=1)
-        hint = f"; did you mean `{close[0]}`?" if close else f"; use {', '.join(known)}"
+        close = _closest(key, known)
+        hint = f"; did you mean `{close}`?" if close else f"; use {', '.join(known)}"
         problem = (
             f"example {name}: `{key}` is not a key of {'.'.join(map(str, at[2:])) or 'an example'}{hint}"
         )
@@ -223,35 +226,30 @@ def _unknown_keys(
     return findings
 
 
-def _input_findings(
-    tool: Tool, document: YamlDocument, index: int, example: Example, limit: int
-) -> list[Diagnostic]:
-    """Inputs that name no parameter, and required parameters without a value or a default (at most
-    `limit` of them)."""
+def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Example) -> Iterator[Diagnostic]:
+    """Inputs that name no parameter, and required parameters without a value or a default."""
     declared = {p.name: p for p in tool.parameters if p.name}
     candidates = list(declared)[:MAX_SUGGESTED_FROM]
-    findings: list[Diagnostic] = []
     for part, keys in (("inputs", example.inputs), ("files", example.files)):
         for key in keys:
             if key in declared:
                 continue
-            if len(findings) >= limit:
-                return findings
-            close = difflib.get_close_matches(str(key), candidates, n=1)
-            suggestion = f"Did you mean `{close[0]}`?" if close else _parameters_hint(declared)
+            close = _closest(key, candidates)
+            suggestion = f"Did you mean `{close}`?" if close else _parameters_hint(declared)
             where = document.key_at("examples", index, part, key)
-            findings.append(
-                UNKNOWN_INPUT.at(where, example=example.name, key=key, part=part, suggestion=suggestion)
-            )
+            yield UNKNOWN_INPUT.at(where, example=example.name, key=key, part=part, suggestion=suggestion)
     for name, parameter in declared.items():
         valued = name in example.inputs or name in example.files
         if parameter.required and parameter.default is None and not valued:
-            if len(findings) >= limit:
-                return findings
             part = "files" if parameter.type in FILE_TYPES else "inputs"
             where = document.key_at("examples", index, "name")
-            findings.append(MISSING_INPUT.at(where, example=example.name, key=name, part=part))
-    return findings
+            yield MISSING_INPUT.at(where, example=example.name, key=name, part=part)
+
+
+def _closest(key: Any, choices: Sequence[str]) -> str | None:
+    """The choice a misspelt key most likely meant, if any is close."""
+    close = difflib.get_close_matches(str(key), choices, n=1)
+    return close[0] if close else None
 
 
 def _parameters_hint(declared: dict[str, Parameter]) -> str:

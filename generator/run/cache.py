@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.load import examples
 from generator.model import I18n, ToolKey
 from generator.run.model import ExampleRun, OutputFile, RunMessage
 
@@ -27,8 +28,7 @@ def runner_version() -> str:
     """A digest of the runner's own code and of the examples reader: a new runner invalidates every
     cached run."""
     digest = hashlib.sha256()
-    here = Path(__file__).parent
-    for path in [*sorted(here.glob("*.py")), here.parent / "load" / "examples.py"]:
+    for path in [*sorted(Path(__file__).parent.glob("*.py")), Path(examples.__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
