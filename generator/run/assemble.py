@@ -1,13 +1,12 @@
 """Turn a tool's messages into workflow outputs exactly as Dify's tool node does.
 
 Pure data in, data out: no child process is involved, so the rules are tested with tables of
-message sequences. Values the tool yielded that JSON cannot carry arrive from the child as
-`{"__python__": type name, "repr": ...}` markers (see the harness), so they can be judged here.
+message sequences. Messages arrive as Dify decodes them from the SDK's JSON frames (see the
+harness): what the SDK cannot serialise never gets here, and is judged with the run's outcome.
 """
 
 from __future__ import annotations
 
-import math
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,7 +17,6 @@ from generator.model import FIXED_OUTPUTS
 from generator.rules import rule
 from generator.run.model import OutputFile, RunMessage
 
-PYTHON_MARKER = "__python__"
 DEFAULT_BLOB_MIME = "application/octet-stream"
 # Which SDK payload class belongs to which message type (dify_plugin.entities.invoke_message).
 PAYLOAD_KIND = {
@@ -44,17 +42,6 @@ Dify refuses a variable message named `text`, `files` or `json` while reading th
 messages: those names are the tool node's fixed outputs, and the run fails.
 """,
 )
-VARIABLE_VALUE_TYPE = rule(
-    "R011",
-    "variable-value-type",
-    Severity.ERROR,
-    "message {index} sets variable {name!s} to a {kind}, which Dify does not accept",
-    "Convert the value to a string, number, boolean, list, dict or None before yielding it.",
-    """
-Dify accepts only None, str, int, float, bool, list and dict as variable values; anything else
-(a tuple, a set, bytes, an object, a datetime) makes the workflow fail while reading the messages.
-""",
-)
 STREAM_NOT_TEXT = rule(
     "R012",
     "stream-variable-not-string",
@@ -77,17 +64,6 @@ The SDK does not check that a message's payload matches its type; Dify reads the
 according to the type and fails (or silently drops the message) when they disagree.
 """,
 )
-JSON_NOT_SERIALISABLE = rule(
-    "R014",
-    "json-not-serialisable",
-    Severity.ERROR,
-    "message {index} ({type!s}) holds {kind} at {path!s}, which JSON cannot represent",
-    "Convert the value to plain JSON data (dict, list, str, number, bool, None) before yielding it.",
-    """
-JSON payloads and variable values travel to Dify as JSON. A value JSON cannot represent (bytes, a
-set, a datetime, NaN, a dict with non-string keys) makes the message fail to serialise.
-""",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,22 +72,6 @@ class Assembly:
 
     outputs: dict[str, Any]
     diagnostics: tuple[Diagnostic, ...]
-
-
-def find_marker(value: Any, path: str = "$") -> tuple[str, str] | None:
-    """The JSON path and Python type of the first value JSON cannot carry, if any."""
-    stack: list[tuple[Any, str]] = [(value, path)]
-    while stack:
-        current, where = stack.pop()
-        if isinstance(current, dict):
-            if PYTHON_MARKER in current:
-                return where, str(current[PYTHON_MARKER])
-            stack.extend((v, f"{where}.{k}") for k, v in reversed(list(current.items())))
-        elif isinstance(current, list):
-            stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(current))))
-        elif isinstance(current, float) and not math.isfinite(current):
-            return where, "float"
-    return None
 
 
 def file_type(mime_type: str) -> str:
@@ -185,14 +145,7 @@ class _Assembler:
 
     def _json(self, index: int, message: RunMessage, payload: dict[str, Any]) -> None:
         value = payload.get("json_object")
-        problem = find_marker(value)
-        if problem is not None:
-            self.findings.append(
-                JSON_NOT_SERIALISABLE.at(
-                    self.where, index=index, type="json", path=problem[0], kind=f"a {problem[1]}"
-                )
-            )
-        elif value:
+        if value:
             self.json.append(value)
 
     def _blob(self, index: int, message: RunMessage, payload: dict[str, Any]) -> None:
@@ -216,18 +169,6 @@ class _Assembler:
             return
         if payload.get("stream"):
             self._stream(index, name, value)
-            return
-        if isinstance(value, dict) and PYTHON_MARKER in value:
-            kind = str(value[PYTHON_MARKER])
-            self.findings.append(VARIABLE_VALUE_TYPE.at(self.where, index=index, name=name, kind=kind))
-            return
-        problem = find_marker(value)
-        if problem is not None:
-            self.findings.append(
-                JSON_NOT_SERIALISABLE.at(
-                    self.where, index=index, type="variable", path=problem[0], kind=f"a {problem[1]}"
-                )
-            )
             return
         self.variables[name] = value
 
@@ -258,8 +199,6 @@ class _Assembler:
 
 
 def _kind(value: Any) -> str:
-    if isinstance(value, dict) and PYTHON_MARKER in value:
-        return f"a {value[PYTHON_MARKER]}"
     return "None" if value is None else f"a {type(value).__name__}"
 
 

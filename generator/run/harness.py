@@ -15,7 +15,6 @@ import fcntl
 import http.server
 import importlib
 import json
-import math
 import mimetypes
 import os
 import re
@@ -31,8 +30,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-PYTHON_MARKER = "__python__"
-MAX_DEPTH = 100
 MAX_TRACE = 8000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 8, 32, 4096, 16384
 PR_SET_NO_NEW_PRIVS = 38
@@ -75,31 +72,6 @@ class Wire:
         if self.bytes > self.max_bytes:
             return f"more than {self.max_bytes} bytes of output"
         return ""
-
-
-def to_wire(value: Any, depth: int = 0) -> Any:
-    """JSON data as Dify would receive it; what JSON cannot carry becomes a marker."""
-    if value is None or isinstance(value, str | bool | int):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else _marker("float", value)
-    if depth > MAX_DEPTH:
-        return _marker("structure nested too deep", "")
-    if isinstance(value, list):
-        return [to_wire(item, depth + 1) for item in value]
-    if isinstance(value, dict):
-        if not all(isinstance(key, str) for key in value):
-            return _marker("dict with non-string keys", value)
-        return {key: to_wire(item, depth + 1) for key, item in value.items()}
-    return _marker(type(value).__name__, value)
-
-
-def _marker(kind: str, value: Any) -> dict[str, str]:
-    try:
-        shown = repr(value)[:200]
-    except Exception:  # a hostile __repr__ must not stop the run
-        shown = "?"
-    return {PYTHON_MARKER: kind, "repr": shown}
 
 
 # ---------------------------------------------------------------- sandbox set-up (as root)
@@ -464,45 +436,77 @@ def build_session(sdk: dict[str, Any], daemon_url: str) -> Any:
     )
 
 
-def send_message(wire: Wire, daemon: Daemon, message: Any) -> None:
-    """One yielded message, as JSON data; blob bytes travel as a separate frame."""
+def send_message(wire: Wire, daemon: Daemon, message: Any, sdk: dict[str, Any]) -> bool:
+    """One yielded message as the SDK's writer puts it on the wire to Dify (a JSON frame of
+    `message.model_dump()`); blob bytes travel as a separate frame, as the SDK sends them in chunks
+    apart from the message. False when the SDK could not serialise it: there the SDK ends the
+    invocation with an error, so the run ends too."""
     wire.messages += 1
-    kind_enum = getattr(message, "type", None)
-    kind = getattr(kind_enum, "value", None if kind_enum is None else str(kind_enum))
     payload_object: Any = getattr(message, "message", None)
     payload_kind = type(payload_object).__name__ if payload_object is not None else type(message).__name__
-    meta = getattr(message, "meta", None)
-    blob = getattr(payload_object, "blob", None)
-    if isinstance(blob, bytes) and payload_kind == "BlobMessage":
-        if wire.bytes + len(blob) > wire.max_bytes:
-            wire.bytes += len(blob)
-            return
-        meta_dict = meta if isinstance(meta, dict) else {}
-        filename = str(meta_dict.get("filename") or "")
-        mime_type = str(meta_dict.get("mime_type") or "")
-        number, stored = daemon.next_file(filename or "blob", mime_type)
+    found = getattr(payload_object, "blob", None)
+    blob = found if isinstance(found, bytes) and payload_kind == "BlobMessage" else None
+    is_blob = blob is not None
+    if blob is not None and wire.bytes + len(blob) > wire.max_bytes:
+        wire.bytes += len(blob)
+        return True
+    if is_blob:  # the SDK, too, swaps the bytes for an id before it serialises the message
+        payload_object.blob = b"blob"
+    try:
+        framed = sdk["frame"](message)
+    except Exception as problem:  # what the SDK's writer raises, Dify receives as the tool's error
+        variable = getattr(payload_object, "variable_name", None)
         wire.event(
-            "message",
-            blob=blob,
-            type=kind,
+            "unsendable",
+            index=wire.messages - 1,
             kind=payload_kind,
-            payload={"blob": {"file": number}},
-            meta=to_wire(meta),
-            file=number,
-            filename=filename,
-            mime_type=mime_type,
-            stored=stored,
+            variable=variable if isinstance(variable, str) else None,
+            problem=f"{type(problem).__name__}: {problem}"[:1000],
         )
-        return
-    fields: Any = {}
-    if payload_kind in ("LogMessage", "RetrieverResourceMessage"):
-        try:  # shown in the run panel only; never checked as outputs
-            fields = payload_object.model_dump(mode="json")
-        except Exception:
-            fields = {}
-    elif hasattr(payload_object, "model_dump"):
-        fields = {name: getattr(payload_object, name) for name in type(payload_object).model_fields}
-    wire.event("message", type=kind, kind=payload_kind, payload=to_wire(fields), meta=to_wire(meta))
+        return False
+    if not is_blob:
+        wire.event("message", kind=payload_kind, wire=framed)
+        return True
+    meta = getattr(message, "meta", None)
+    meta_dict = meta if isinstance(meta, dict) else {}
+    filename = str(meta_dict.get("filename") or "")
+    mime_type = str(meta_dict.get("mime_type") or "")
+    number, stored = daemon.next_file(filename or "blob", mime_type)
+    wire.event(
+        "message",
+        blob=blob,
+        kind=payload_kind,
+        wire=framed,
+        file=number,
+        filename=filename,
+        mime_type=mime_type,
+        stored=stored,
+    )
+    return True
+
+
+def wire_framer(writer_base: type) -> Any:
+    """The SDK's own serialisation of a message for Dify: `ResponseWriter.session_message` of
+    `stream_object(message)`, captured instead of written to a daemon."""
+
+    class Capture(writer_base):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.written: list[str] = []
+
+        def write(self, data: str) -> None:
+            self.written.append(data)
+
+        def done(self) -> None:
+            """Nothing to finish: each frame is taken as soon as it is written."""
+
+    capture = Capture()
+
+    def frame(message: Any) -> str:
+        capture.written.clear()
+        capture.session_message(session_id="registry-run", data=capture.stream_object(data=message))
+        return "".join(capture.written).strip()
+
+    return frame
 
 
 def import_sdk() -> dict[str, Any]:
@@ -518,6 +522,7 @@ def import_sdk() -> dict[str, Any]:
         "version": importlib.import_module("importlib.metadata").version("dify_plugin"),
         "gevent": None,
     }
+    sdk["frame"] = wire_framer(sdk["writer"])
     with contextlib.suppress(ImportError):
         sdk["gevent"] = importlib.import_module("gevent")
     # What runs reach for later, imported once here too: a session imports its invocations when
@@ -552,7 +557,8 @@ def run_tool(
         tool = tool_class(runtime=runtime, session=build_session(sdk, daemon.url))
         parameters = {**job.get("inputs", {}), **file_inputs(daemon, job.get("files", {}))}
         for message in tool.invoke(dict(parameters)):
-            send_message(wire, daemon, message)
+            if not send_message(wire, daemon, message, sdk):
+                return
             problem_text = wire.over_limit()
             if problem_text:
                 wire.event("limit", what=problem_text)

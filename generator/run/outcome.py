@@ -4,6 +4,7 @@ messages and stored files."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import signal
 from dataclasses import dataclass
@@ -121,6 +122,37 @@ are not built (building runs their code); a requirement that has no wheel, does 
 not support the Python version fails the build, and the plugin's examples are not run.
 """,
 )
+VARIABLE_VALUE_TYPE = rule(
+    "R011",
+    "variable-value-type",
+    Severity.ERROR,
+    "message {index} sets variable {name!s} to a value the SDK cannot send to Dify: {problem!s}",
+    "Convert the value to a string, number, boolean, list, dict or None before yielding it.",
+    """
+Dify receives a tool's messages as the SDK's writer serialises them: `message.model_dump()` inside a
+JSON frame (`ResponseWriter.stream_object` and `put` in the SDK's `core/server/__base/response_writer.py`).
+So what the runner judges is that serialised form, decoded as Dify decodes it: a tuple arrives as a
+list, a pydantic model as a dict, a datetime as an ISO string, and Dify accepts all of them. A value
+that pydantic cannot serialise (an object of some class, bytes that are not UTF-8) makes the writer
+raise; the SDK then ends the invocation with an error, and the workflow node fails. The run stops
+at that message, as the invocation does.
+""",
+)
+NOT_SERIALISABLE = rule(
+    "R014",
+    "message-not-serialisable",
+    Severity.ERROR,
+    "message {index} (a {kind!s}) cannot be sent to Dify: {problem!s}",
+    "Yield messages made by the create_*_message helpers, holding plain JSON data (dict, list, str, number, "
+    "bool, None).",
+    """
+The SDK sends each message to Dify as `message.model_dump()` in a JSON frame. When that fails (an
+object pydantic cannot serialise inside a JSON payload, or something yielded that is not a
+`ToolInvokeMessage` at all), the SDK ends the invocation with an error and Dify's workflow node
+fails. The run stops at that message, as the invocation does. Values that pydantic can serialise
+(tuples, sets, datetimes, models) are not reported: Dify receives them as JSON.
+""",
+)
 PYTHON_SUBSTITUTED = rule(
     "R032",
     "python-substituted",
@@ -173,10 +205,23 @@ def store_files(events: list[dict[str, Any]], folder: Path, site_prefix: str) ->
 
 
 def _message(event: dict[str, Any]) -> RunMessage:
-    payload = event.get("payload")
-    if event.get("type") == "blob" and isinstance(event.get("file"), int):
-        payload = {"blob": {"file": event["file"]}}
-    return RunMessage(str(event.get("type")), payload, event.get("meta"), str(event.get("kind") or ""))
+    """A message as Dify decodes it from the SDK's JSON frame (`session` event, `stream` data)."""
+    streamed = _streamed(event.get("wire"))
+    payload = streamed.get("message")
+    if event.get("type") == "blob" or streamed.get("type") == "blob":
+        payload = {"blob": {"file": event["file"]}} if isinstance(event.get("file"), int) else None
+    return RunMessage(str(streamed.get("type")), payload, streamed.get("meta"), str(event.get("kind") or ""))
+
+
+def _streamed(framed: Any) -> dict[str, Any]:
+    """`data.data` of one frame the SDK would write to Dify; {} for anything else (child untrusted)."""
+    try:
+        frame = json.loads(framed) if isinstance(framed, str) else None
+    except ValueError:
+        return {}
+    session = frame.get("data") if isinstance(frame, dict) else None
+    streamed = session.get("data") if isinstance(session, dict) else None
+    return streamed if isinstance(streamed, dict) else {}
 
 
 def judge(
@@ -198,6 +243,8 @@ def judge(
             findings.append(ABNORMAL_EXIT.at(where, why=f"sys.exit({event.get('code')}) in the tool"))
         elif kind == "limit":
             findings.append(OUTPUT_LIMIT.at(where, what=event.get("what")))
+        elif kind == "unsendable":
+            findings.append(_unsendable(event, where))
         elif kind == "unserved":
             findings.append(UNSERVED_CALL.at(where, call=event.get("call")))
         elif kind == "network":
@@ -231,6 +278,13 @@ def _crash(event: dict[str, Any], where: Location, plugin_display: str, limits: 
     return CRASHED.at(place, stage=stage, type=event.get("type"), problem=event.get("message"))
 
 
+def _unsendable(event: dict[str, Any], where: Location) -> Diagnostic:
+    index, problem = event.get("index"), event.get("problem")
+    if isinstance(event.get("variable"), str):
+        return VARIABLE_VALUE_TYPE.at(where, index=index, name=event["variable"], problem=problem)
+    return NOT_SERIALISABLE.at(where, index=index, kind=event.get("kind"), problem=problem)
+
+
 def _exit_reason(code: int | None) -> str:
     if code is not None and code < 0:
         try:
@@ -259,4 +313,4 @@ def read_outcome(
 
 def findings_block(findings: list[Diagnostic]) -> bool:
     """True when a finding means the run did not complete."""
-    return any(f.rule in {"R001", "R002", "R003", "R004", "R005"} for f in findings)
+    return any(f.rule in {"R001", "R002", "R003", "R004", "R005", "R011", "R014"} for f in findings)
