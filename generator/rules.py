@@ -68,8 +68,32 @@ def _fill(template: str, values: dict[str, object]) -> str:
     return template.format_map(shown)
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """Several values shown in one finding: each shortened, up to `most`, then how many more."""
+
+    items: tuple[object, ...] | list[object] | list[str]
+    most: int = 50
+
+    def __str__(self) -> str:
+        shown = [_short(item) for item in list(self.items)[: self.most]]
+        rest = len(self.items) - len(shown)
+        return ", ".join(shown) + (f" and {rest} more" if rest > 0 else "")
+
+
+class Phrase(str):
+    """A text the project composed, whose parts from outside are already shortened: shown whole."""
+
+    __slots__ = ()
+
+
 def _short(value: object, limit: int = 120) -> str:
+    if isinstance(value, Listing | Phrase):
+        return str(value)
     text = value if isinstance(value, str) else repr(value)
+    # Line breaks and tabs read as spaces (uv and tracebacks are full of them); other invisible
+    # characters are shown escaped, so a finding stays one honest line.
+    text = " ".join(text.split()) if any(ch in text for ch in "\n\r\t") else text
     text = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

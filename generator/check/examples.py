@@ -17,5 +17,5 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
         return []
     findings: list[Diagnostic] = []
     for tool in loaded.plugin.tools:
-        findings.extend(load_examples(loaded, tool, smoke=False)[1])
+        findings.extend(load_examples(loaded, tool)[1])
     return findings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path, PurePosixPath
@@ -27,7 +27,6 @@ MAX_EXAMPLES = 100
 MAX_INPUT_FINDINGS = 100
 MAX_SUGGESTED_FROM = 1000
 MAX_UNKNOWN_KEYS = 20  # listed per mapping
-SMOKE = "smoke"
 
 BAD_EXAMPLES = rule(
     "R030",
@@ -108,6 +107,9 @@ class Example:
     source_file: str = ""
     raw: Any = field(default=None, compare=False)
     description: I18n = field(default_factory=I18n)
+    # The run with only the required parameters set, as a workflow calls a tool whose optional
+    # fields were left empty; its findings are reported, the run itself is not shown.
+    required_only: bool = False
 
 
 def examples_path(tool: Tool) -> str:
@@ -117,10 +119,10 @@ def examples_path(tool: Tool) -> str:
 
 
 def load_examples(
-    loaded: LoadedPlugin, tool: Tool, smoke: bool = True
+    loaded: LoadedPlugin, tool: Tool, smoke: Callable[[Tool], Example] | None = None
 ) -> tuple[list[Example], list[Diagnostic]]:
-    """The tool's examples, or one smoke example when it has no examples file (none without `smoke`:
-    the validator reads examples files only where they exist)."""
+    """The tool's examples, or the one example `smoke` makes when it has no examples file (none
+    without `smoke`: the validator reads examples files only where they exist)."""
     relative = examples_path(tool)
     resolved = resolve_inside(loaded.root, relative)
     shown = loaded.display_path(relative)
@@ -128,7 +130,7 @@ def load_examples(
         if not smoke:
             return [], []
         where = Location(loaded.display_path(tool.file), 1, 1)
-        return [smoke_example(tool)], [SMOKE_RUN.at(where, path=relative)]
+        return [smoke(tool)], [SMOKE_RUN.at(where, path=relative)]
     document = read_yaml(resolved.path.read_bytes()[: 8 * 1024 * 1024], shown)
     findings = list(document.diagnostics)
     if not document.ok:
@@ -292,36 +294,3 @@ def _input_file(loaded: LoadedPlugin, item: Any) -> InputFile | str:
     if not isinstance(mime_type, str):
         mime_type = "application/octet-stream"
     return InputFile(Path(resolved.relative).name, mime_type, resolved.path.read_bytes())
-
-
-def placeholder(parameter: Parameter) -> Any:
-    """A value for a parameter in a smoke run: its default, its first option, or a typed placeholder."""
-    if parameter.default is not None:
-        return parameter.default
-    if parameter.options:
-        first = parameter.options[0].value
-        return [first] if parameter.multiple else first
-    return {
-        "number": 1,
-        "boolean": False,
-        "checkbox": False,
-        "array": [],
-        "object": {},
-        "files": [],
-        "file": None,
-    }.get(parameter.type, "example")
-
-
-def smoke_example(tool: Tool) -> Example:
-    """The one run of a tool that has no examples file."""
-    inputs = {p.name: placeholder(p) for p in tool.parameters if p.name}
-    inputs = {name: value for name, value in inputs.items() if value is not None}
-    return Example(
-        name=SMOKE,
-        inputs=MappingProxyType(inputs),
-        credentials=MappingProxyType({}),
-        files=MappingProxyType({}),
-        expect=MappingProxyType({}),
-        smoke=True,
-        origin=tool.origin,
-    )

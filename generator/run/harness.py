@@ -363,20 +363,46 @@ def error_event(wire: Wire, stage: str, problem: BaseException, plugin_root: str
     where: dict[str, Any] = {}
     for frame in reversed(traceback.extract_tb(problem.__traceback__)):
         if plugin_root and frame.filename.startswith(plugin_root + "/"):
-            where = {"file": frame.filename[len(plugin_root) + 1 :], "line": frame.lineno or 0}
+            where = {
+                "file": frame.filename[len(plugin_root) + 1 :],
+                "line": frame.lineno or 0,
+                "code": (frame.line or "")[:300],
+            }
             break
     named = problem.filename if isinstance(problem, SyntaxError) else None
     if plugin_root and named and named.startswith(plugin_root + "/"):
         where = {"file": named[len(plugin_root) + 1 :], "line": getattr(problem, "lineno", 0) or 0}
     text = "".join(traceback.format_exception(problem))[-MAX_TRACE:]
+    key = problem.args[0] if isinstance(problem, KeyError) and problem.args else None
     wire.event(
         "error",
         stage=stage,
         type=type(problem).__name__,
         message=str(problem)[:2000],
         traceback=text,
+        key=key if isinstance(key, str) else None,
+        sdk_api=_missing_sdk_api(problem),
         **where,
     )
+
+
+def _missing_sdk_api(problem: BaseException) -> str | None:
+    """`Class.name` when the error is a lookup of an attribute that an object of the SDK (or the
+    tool class, which inherits the SDK's API) does not have: a call to an API that does not exist."""
+    if not isinstance(problem, AttributeError) or not isinstance(problem.name, str):
+        return None
+    try:  # the object is the tool's: nothing about it may stop the report
+        owner = problem.obj
+        if isinstance(owner, type(sys)):
+            named = str(getattr(owner, "__name__", ""))
+            return f"{named}.{problem.name}" if named.partition(".")[0] == "dify_plugin" else None
+        classes = owner.__mro__ if isinstance(owner, type) else type(owner).__mro__
+        if any(str(c.__module__).partition(".")[0] == "dify_plugin" for c in classes):
+            shown = owner.__name__ if isinstance(owner, type) else type(owner).__name__
+            return f"{shown}.{problem.name}"
+    except Exception:
+        return None
+    return None
 
 
 def file_inputs(daemon: Daemon, files: dict[str, Any]) -> dict[str, Any]:
@@ -555,6 +581,10 @@ def run_tool(
             credentials=dict(job.get("credentials") or {}), user_id="registry-runner", session_id=None
         )
         tool = tool_class(runtime=runtime, session=build_session(sdk, daemon.url))
+    except BaseException as problem:  # as Dify builds it: whatever the inputs, this fails
+        error_event(wire, "init", problem, plugin_root)
+        return
+    try:
         parameters = {**job.get("inputs", {}), **file_inputs(daemon, job.get("files", {}))}
         for message in tool.invoke(dict(parameters)):
             if not send_message(wire, daemon, message, sdk):

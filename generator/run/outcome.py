@@ -16,6 +16,14 @@ from generator.rules import rule
 from generator.run.model import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
 
+# What the child was doing when an error event came, in words.
+STAGES = {
+    "sdk": "importing dify_plugin",
+    "load": "loading the tool module",
+    "init": "creating the tool",
+    "invoke": "running _invoke",
+    "setup": "setting up the sandbox",
+}
 STORED_NAME = re.compile(r"^\d{1,6}(\.[a-z0-9]{1,8})?$")
 
 CRASHED = rule(
@@ -269,12 +277,7 @@ def _crash(event: dict[str, Any], where: Location, plugin_display: str, limits: 
     place = where
     if isinstance(event.get("file"), str) and isinstance(event.get("line"), int):
         place = Location(f"{plugin_display}/{event['file']}", event["line"], 1)
-    stage = {
-        "sdk": "importing dify_plugin",
-        "load": "loading the tool module",
-        "invoke": "running _invoke",
-        "setup": "setting up the sandbox",
-    }.get(str(event.get("stage")), "the run")
+    stage = STAGES.get(str(event.get("stage")), "the run")
     return CRASHED.at(place, stage=stage, type=event.get("type"), problem=event.get("message"))
 
 

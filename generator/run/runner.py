@@ -12,18 +12,20 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, sort_diagnostics
 from generator.load.crawl import LoadedPlugin
-from generator.load.examples import Example, InputFile, load_examples
+from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.paths import resolve_inside
 from generator.model import Tool
 from generator.run import cache
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, ensure_environment
+from generator.run.invented import required_only_example, smoke_example
 from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, read_outcome
 from generator.run.pool import run_parallel
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.static import check_source
+from generator.run.verdict import weigh
 from generator.run.worker import Workers
 from generator.schemas import SchemaSet
 
@@ -37,6 +39,7 @@ class Job:
     example: Example
     environment: Environment
     key: str
+    credentials: tuple[str, ...] = ()
 
 
 def _where(loaded: LoadedPlugin, tool: Tool, example: Example) -> Location:
@@ -102,6 +105,9 @@ def _execute(
                 _schema_where(job.loaded, tool),
             )
         )
+    findings = weigh(
+        findings, result.events, example, tool, job.credentials, job.loaded.display_path(examples_path(tool))
+    )
     ordered = sort_diagnostics(findings)
     return ExampleRun(
         tool=tool.key,
@@ -171,18 +177,27 @@ def plan(
                 )
             )
         digest = cache.folder_digest(loaded.root)
-        for tool in tools:
-            findings.extend(_static(loaded, tool))
-            examples, problems = load_examples(loaded, tool)
-            findings.extend(problems)
-            for example in examples:
-                if options.example not in (None, example.name):
-                    continue
-                key = cache.run_key(
-                    [*common, digest, str(tool.key), example.name, repr(example.raw), environment.key]
-                )
-                jobs.append(Job(loaded, tool, example, environment, key))
+        chosen = {t.key for t in tools}
+        for provider in plugin.providers:
+            credentials = tuple(c.name for c in provider.credentials)
+            for tool in (t for t in provider.tools if t.key in chosen):
+                findings.extend(_static(loaded, tool))
+                examples, problems = load_examples(loaded, tool, smoke=smoke_example)
+                findings.extend(problems)
+                for example in _with_required_only(tool, examples, options.example):
+                    key = cache.run_key(
+                        [*common, digest, str(tool.key), example.name, repr(example.raw), environment.key]
+                    )
+                    jobs.append(Job(loaded, tool, example, environment, key, credentials))
     return jobs, findings
+
+
+def _with_required_only(tool: Tool, examples: Sequence[Example], chosen: str | None) -> list[Example]:
+    """The examples to run (all, or the one chosen), plus the run with only the required
+    parameters, made from the first example."""
+    picked = [e for e in examples if chosen in (None, e.name)]
+    extra = required_only_example(tool, examples[0]) if examples and chosen is None else None
+    return [*picked, extra] if extra is not None else picked
 
 
 def _batch(job: Job) -> tuple[str, str]:
@@ -226,7 +241,12 @@ def run_plugins(
                 batch=_batch,
             )
         )
-    runs = [cached[index] or next(fresh) for index in range(len(jobs))]
+    every = [cached[index] or next(fresh) for index in range(len(jobs))]
+    # The run with only the required parameters is a probe: its findings count, the run is not shown.
+    runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
+    findings.extend(
+        d for job, run in zip(jobs, every, strict=True) if job.example.required_only for d in run.diagnostics
+    )
     for loaded in plugins:
         for tool in loaded.plugin.tools if loaded.plugin else ():
             tool_runs = [run for run in runs if run.tool == tool.key]

@@ -1,0 +1,12 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class CaseTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        text = tool_parameters["text"]
+        suffix = tool_parameters["suffix"]  # absent when the workflow user leaves it empty
+        yield self.create_text_message(text + suffix)
