@@ -192,3 +192,20 @@ def test_cached_runs_are_not_repeated(outcome: Outcome, tmp_path: Path) -> None:
     changed = run_plugins([load_plugin(root, "p")], options)
     assert not changed.runs[0].cached
     assert changed.runs[0].outputs["text"] == "changed"
+
+
+def test_one_finding_per_example_and_rule(outcome: Outcome) -> None:
+    """An error path that sets every declared variable to None is one schema finding listing every
+    path, and the undeclared variables one more, not a finding per output."""
+    findings = outcome.findings["error_path_nones"]
+    mismatches = [f for f in findings if f.rule == "R015"]
+    assert len(mismatches) == 1, findings
+    assert "14 outputs do not match" in mismatches[0].message
+    assert all(f"$.field_{n:02d}" in mismatches[0].message for n in range(1, 15)), mismatches[0].message
+    undeclared = [f for f in findings if f.rule == "R017"]
+    assert len(undeclared) == 1
+    assert "extra_a" in undeclared[0].message
+    assert "extra_b" in undeclared[0].message
+    for name, found in outcome.findings.items():
+        keys = [(f.rule, f.file, f.line, f.severity, f.message.split(":")[0]) for f in found]
+        assert len(keys) == len(set(keys)), (name, found)

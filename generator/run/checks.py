@@ -8,15 +8,18 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.model import FIXED_OUTPUTS, Tool
-from generator.rules import rule
+from generator.rules import Listing, rule
 from generator.run.model import ExampleRun, RunMessage
 from generator.schemas import SchemaSet, shipped_schemas, validate_output
+
+# Items listed in one finding; the rest are counted.
+MAX_LISTED = 30
 
 SCHEMA_MISMATCH = rule(
     "R015",
     "output-schema-mismatch",
     Severity.ERROR,
-    "example {example!s}: output {path!s} does not match output_schema: {problem!s}",
+    "example {example!s}: {count!s} not match output_schema: {problems!s}",
     "Make the tool return what output_schema declares, or correct the schema.",
     """
 The outputs of an example run, assembled as Dify assembles them, are validated against the tool's
@@ -39,9 +42,9 @@ UNDECLARED = rule(
     "R017",
     "undeclared-variable",
     Severity.WARNING,
-    "example {example!s} sets variable {name!s}, which output_schema does not declare; it cannot be "
-    "picked in the editor",
-    "Declare {name!r} under output_schema.properties.",
+    "example {example!s} sets variables that output_schema does not declare, so they cannot be picked "
+    "in the editor: {names!s}",
+    "Declare them under output_schema.properties (for example {first!r}).",
     """
 The workflow editor offers only the variables that `output_schema` declares. A variable the tool
 sets without declaring it is in the outputs but nobody can select it.
@@ -51,7 +54,8 @@ BLOB_WITHOUT_MIME = rule(
     "R018",
     "blob-without-mime-type",
     Severity.WARNING,
-    "example {example!s}: blob {filename!s} has no MIME type; Dify stores it as application/octet-stream",
+    "example {example!s}: blobs without a MIME type, which Dify stores as application/octet-stream: "
+    "{filename!s}",
     "Pass meta={{'mime_type': ..., 'filename': ...}} to create_blob_message.",
     """
 Dify takes a blob's type from `meta.mime_type`. Without it the file is application/octet-stream:
@@ -101,29 +105,46 @@ def check_run(
     """Every finding about the outputs of one completed run."""
     findings: list[Diagnostic] = []
     if isinstance(tool.output_schema, dict):
-        for path, problem, note in validate_against_schema(tool.output_schema, outputs, schemas):
-            # Notes (a schema that checks little, a part that cannot be applied) warn, not fail.
-            severity = Severity.WARNING if note else None
+        mismatches = validate_against_schema(tool.output_schema, outputs, schemas)
+        # One finding per example and severity: an error path that sets fourteen declared
+        # variables to None is one problem, listed path by path, not fourteen findings.
+        for note in (False, True):
+            listed = [f"{path}: {problem}" for path, problem, is_note in mismatches if is_note is note]
+            if listed:
+                findings.append(
+                    SCHEMA_MISMATCH.at(
+                        schema_where,
+                        severity=Severity.WARNING if note else None,
+                        example=example,
+                        count=_outputs(len(listed)),
+                        problems=Listing(listed, most=MAX_LISTED),
+                    )
+                )
+        declared = set(declared_variables(tool))
+        undeclared = [name for name in outputs if name not in FIXED_OUTPUTS and name not in declared]
+        if undeclared:
             findings.append(
-                SCHEMA_MISMATCH.at(
-                    schema_where, severity=severity, example=example, path=path, problem=problem
+                UNDECLARED.at(
+                    schema_where,
+                    example=example,
+                    names=Listing(undeclared, most=MAX_LISTED),
+                    first=undeclared[0],
                 )
             )
-        declared = set(declared_variables(tool))
-        for name in outputs:
-            if name not in FIXED_OUTPUTS and name not in declared:
-                findings.append(UNDECLARED.at(schema_where, example=example, name=name))
-    for message in messages:
-        meta = message.meta if isinstance(message.meta, dict) else {}
-        if message.type == "blob" and not meta.get("mime_type"):
-            findings.append(
-                BLOB_WITHOUT_MIME.at(where, example=example, filename=meta.get("filename") or "(no name)")
-            )
-    findings.extend(
-        EXPECTATION_FAILED.at(where, example=example, what=what)
-        for what in failed_expectations(outputs, expect)
-    )
+    metas = [m.meta if isinstance(m.meta, dict) else {} for m in messages if m.type == "blob"]
+    nameless = [meta.get("filename") or "(no name)" for meta in metas if not meta.get("mime_type")]
+    if nameless:
+        blobs = Listing(nameless, most=MAX_LISTED)
+        findings.append(BLOB_WITHOUT_MIME.at(where, example=example, filename=blobs))
+    failures = failed_expectations(outputs, expect)
+    if failures:
+        what = Listing(failures, most=MAX_LISTED)
+        findings.append(EXPECTATION_FAILED.at(where, example=example, what=what))
     return findings
+
+
+def _outputs(count: int) -> str:
+    return "1 output does" if count == 1 else f"{count} outputs do"
 
 
 def failed_expectations(outputs: Mapping[str, Any], expect: Mapping[str, Any]) -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.rules import rule
+from generator.rules import Listing, rule
 from generator.run.model import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
 
@@ -237,6 +237,8 @@ def judge(
 ) -> tuple[list[Diagnostic], str]:
     """Findings about how the run went (not about what it returned)."""
     findings: list[Diagnostic] = []
+    calls: list[str] = []
+    addresses: list[str] = []
     python = ""
     finished = False
     for event in result.events:
@@ -254,9 +256,14 @@ def judge(
         elif kind == "unsendable":
             findings.append(_unsendable(event, where))
         elif kind == "unserved":
-            findings.append(UNSERVED_CALL.at(where, call=event.get("call")))
+            calls.append(str(event.get("call")))
         elif kind == "network":
-            findings.append(NETWORK_ATTEMPT.at(where, address=event.get("address")))
+            addresses.append(str(event.get("address")))
+    # One finding each per run, however often the tool retried.
+    if calls:
+        findings.append(UNSERVED_CALL.at(where, call=Listing(list(dict.fromkeys(calls)), most=10)))
+    if addresses:
+        findings.append(NETWORK_ATTEMPT.at(where, address=Listing(list(dict.fromkeys(addresses)), most=10)))
     if result.timed_out:
         findings.append(TIMED_OUT.at(where, limit=f"{limits.timeout:g} s", why="wall-clock timeout"))
     elif result.over_limit:
