@@ -1,5 +1,6 @@
 """Plugin environments: an interpreter chosen from `meta.runner.version` and a venv built with uv
-from the plugin's own requirements, once per distinct set of requirements, reused from the cache."""
+from the plugin's own requirements (see `build.py`), once per distinct set of requirements and of
+the local files they name, reused from the cache."""
 
 from __future__ import annotations
 
@@ -8,17 +9,20 @@ import fcntl
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.diagnostics import Diagnostic
+from generator.run.build import BuildPlan, build, uv_environment
+from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
+from generator.run.reqfile import Scan, scan
+from generator.run.sandbox import Isolation
 
-ENVIRONMENT_FORMAT = "1"
-BUILD_TIMEOUT = 600
+ENVIRONMENT_FORMAT = "2"
 _VERSION = re.compile(r"python(\d+)\.(\d+)$")
 
 
@@ -45,13 +49,20 @@ class Requirements:
 
 @dataclass(frozen=True, slots=True)
 class Environment:
-    """A built environment (or why it could not be built)."""
+    """A built environment, or why it could not be built: `problem` (uv's failure) or `findings`
+    (requirements that were not followed)."""
 
     key: str
     python: Path
     interpreter: Interpreter
     requested: str
     problem: str = ""
+    findings: tuple[Diagnostic, ...] = ()
+
+    @property
+    def built(self) -> bool:
+        """True when the environment exists and tools can run in it."""
+        return not self.problem and not self.findings
 
     @property
     def substituted(self) -> bool:
@@ -102,7 +113,7 @@ def read_requirements(root: Path, uv: Path) -> Requirements:
             capture_output=True,
             text=True,
             timeout=60,
-            env=_uv_env(),
+            env=uv_environment(),
             check=False,
         )
         if exported.returncode == 0:
@@ -120,14 +131,11 @@ def find_uv() -> Path:
     return Path(uv.find_uv_bin())
 
 
-def _uv_env() -> dict[str, str]:
-    return {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1"}
-
-
-def environment_key(interpreter: Interpreter, requirements: Requirements) -> str:
-    """Everything that changes what gets installed."""
+def environment_key(interpreter: Interpreter, requirements: Requirements, local: str, mode: str) -> str:
+    """Everything that changes what gets installed: the requirements, the contents of the local
+    files they name, and whether source distributions are built."""
     digest = hashlib.sha256()
-    for part in (ENVIRONMENT_FORMAT, str(interpreter.path), interpreter.name, requirements.text):
+    for part in (ENVIRONMENT_FORMAT, str(interpreter.path), interpreter.name, requirements.text, local, mode):
         digest.update(part.encode() + b"\0")
     return digest.hexdigest()[:24]
 
@@ -143,64 +151,39 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def ensure_environment(root: Path, requested: str, cache: Path, offline: bool) -> Environment:
-    """The environment for a plugin, built once per distinct set of requirements and reused."""
+def ensure_environment(
+    root: Path,
+    requested: str,
+    cache: Path,
+    offline: bool,
+    isolation: Isolation,
+    shown: Callable[[str], str],
+) -> Environment:
+    """The environment for a plugin, built once per distinct set of requirements and reused.
+    `shown` names a plugin file in findings."""
     uv = find_uv()
     interpreter = choose_interpreter(requested, find_interpreters())
     if interpreter is None:
         missing = Interpreter(Path(), (0, 0))
         return Environment("", Path(), missing, requested, "no Python 3 interpreter found on this machine")
     requirements = read_requirements(root, uv)
-    key = environment_key(interpreter, requirements)
+    named = scan(root, requirements.text, requirements.source) if requirements.source else Scan()
+    refused = named.findings(shown)
+    # without isolation, and offline (build backends come from the index), wheels only
+    isolated = isolation.namespaces and not offline
+    key = environment_key(interpreter, requirements, named.digest(), "sdists" if isolated else "wheels")
     target = cache / "envs" / key
     python = target / "bin" / "python"
+    if refused:
+        return Environment(key, python, interpreter, requested, findings=tuple(refused))
     with _locked(cache / "envs" / f"{key}.lock"):
         if not (target / ".complete").is_file():
-            problem = _build(uv, interpreter, requirements, target, offline)
+            unreachable = [] if offline else unreachable_indexes(named.indexes, shown)
+            if unreachable:
+                return Environment(key, python, interpreter, requested, findings=tuple(unreachable))
+            plan = BuildPlan(uv, interpreter.path, requirements.text, root, target, key, offline)
+            problem = build(plan, isolated)
             if problem:
                 return Environment(key, python, interpreter, requested, problem)
+            (target / ".complete").write_text(requirements.text, encoding="utf-8")
     return Environment(key, python, interpreter, requested)
-
-
-def _build(
-    uv: Path, interpreter: Interpreter, requirements: Requirements, target: Path, offline: bool
-) -> str:
-    """Build into a fresh folder; only a complete build gets the `.complete` mark."""
-    shutil.rmtree(target, ignore_errors=True)
-    steps = [
-        [str(uv), "venv", "--quiet", "--python", str(interpreter.path), str(target)],
-        [
-            str(uv),
-            "pip",
-            "install",
-            "--quiet",
-            "--python",
-            str(target / "bin" / "python"),
-            # building a source distribution runs its code as the generator's user: wheels only
-            "--no-build",
-            # the sandbox cannot write bytecode into the environment; compile it once here
-            "--compile-bytecode",
-            "-r",
-            "-",
-            *(["--offline"] if offline else []),
-        ],
-    ]
-    for step in steps:
-        try:
-            done = subprocess.run(
-                step,
-                input=requirements.text,
-                capture_output=True,
-                text=True,
-                timeout=BUILD_TIMEOUT,
-                env=_uv_env(),
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return f"`{' '.join(step[:3])}` took longer than {BUILD_TIMEOUT} s"
-        if done.returncode != 0:
-            shutil.rmtree(target, ignore_errors=True)
-            return (done.stderr.strip() or done.stdout.strip())[-1500:]
-    target.chmod(0o755)
-    (target / ".complete").write_text(requirements.text, encoding="utf-8")
-    return ""

@@ -122,12 +122,16 @@ BROKEN_ENVIRONMENT = rule(
     "environment-failed",
     Severity.ERROR,
     "the plugin's environment could not be built: {problem}",
-    "Check requirements.txt (or pyproject.toml with uv.lock): every package must exist as a wheel for "
-    "Python {python}.",
+    "Check requirements.txt (or pyproject.toml with uv.lock): every package must exist for Python "
+    "{python} and build; where the runner cannot isolate a build, only wheels are installed.",
     """
-Each plugin runs in an environment built from its own requirements with uv. Source distributions
-are not built (building runs their code); a requirement that has no wheel, does not exist, or does
-not support the Python version fails the build, and the plugin's examples are not run.
+Each plugin runs in an environment built with uv from its own requirements, in the plugin's folder
+as Dify installs them. Source distributions are built as Dify builds them, but in the runner's build
+sandbox (an unprivileged uid, private folders, no variables of the caller, resource limits); where
+the runner cannot isolate (not root, or no util-linux `unshare`) only wheels are installed, since
+building runs the package's own code. A requirement that does not exist, does not support the
+Python version or fails to build (or, without isolation, has no wheel) fails the build, and the
+plugin's examples are not run.
 """,
 )
 VARIABLE_VALUE_TYPE = rule(

@@ -160,15 +160,22 @@ def plan(
         if plugin is None or not tools:
             continue
         environment = ensure_environment(
-            loaded.root, plugin.runner_version, options.cache_dir, options.offline
+            loaded.root,
+            plugin.runner_version,
+            options.cache_dir,
+            options.offline,
+            isolation,
+            loaded.display_path,
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
+        findings.extend(environment.findings)
         if environment.problem:
             findings.append(
                 BROKEN_ENVIRONMENT.at(
                     manifest_where, problem=environment.problem, python=environment.interpreter.name
                 )
             )
+        if not environment.built:
             continue
         if environment.substituted:
             findings.append(

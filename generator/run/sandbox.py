@@ -69,10 +69,15 @@ def command(python: Path, isolation: Isolation, fd: int) -> list[str]:
     base = [str(python), "-I", "-S", "-B", str(ZYGOTE), str(fd)]
     if not isolation.namespaces:
         return base
-    unshare = shutil.which("unshare") or "unshare"
+    return [*unshare(network=False), *base]
+
+
+def unshare(network: bool) -> list[str]:
+    """`unshare` with new PID, IPC and mount namespaces (and a network namespace unless `network`):
+    its own /proc, and every process in it killed when the command ends or is killed."""
     return [
-        unshare,
-        "--net",
+        shutil.which("unshare") or "unshare",
+        *([] if network else ["--net"]),
         "--pid",
         "--ipc",
         "--fork",
@@ -81,7 +86,6 @@ def command(python: Path, isolation: Isolation, fd: int) -> list[str]:
         "--propagation",
         "private",
         "--",
-        *base,
     ]
 
 

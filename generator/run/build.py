@@ -1,0 +1,184 @@
+"""Building one plugin environment with uv, in the plugin's own folder as Dify's install does.
+
+With the runner's isolation (root, util-linux `unshare`) source distributions are built, as Dify
+builds them: the whole build runs in `builder.py`'s sandbox as an unprivileged uid of its own, on a
+private copy of the plugin, with a uv cache of its own inside the environment's folder, and the
+environment is handed back to root and made read-only to everyone else afterwards. Without
+isolation nothing may run a stranger's code: only wheels are installed (`--no-build`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.run.sandbox import CLEAN_PATH, SANDBOX_UID_BASE, unshare
+
+BUILD_TIMEOUT = 600
+# Builds get far more than a tool run: compilers, many files, many threads (uv's own count).
+BUILD_LIMITS = {
+    "cpu_seconds": BUILD_TIMEOUT,
+    "memory_bytes": 4 * 1024**3,
+    "max_file_bytes": 2 * 1024**3,
+    "max_processes": 512,
+}
+# One uid per environment, below the runner's slot uids: a build can touch neither a tool run
+# nor another plugin's build going on at the same time.
+BUILD_UID_BASE = SANDBOX_UID_BASE - (1 << 24)
+WORKSPACE = ".build"
+NOT_WRITABLE = ~(stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWGRP | stat.S_IWOTH)
+COPY_IGNORED = shutil.ignore_patterns(".git", "__pycache__", ".dify-registry-cache", ".venv")
+# The only variables of the caller a build sees: where the machine's CA certificates are (an
+# index behind a TLS-inspecting proxy is unreachable without them). Paths, never secrets.
+PASSED = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+
+
+@dataclass(frozen=True, slots=True)
+class BuildPlan:
+    """What to build: uv, the interpreter, the requirements and where they are read and installed."""
+
+    uv: Path
+    interpreter: Path
+    requirements: str
+    root: Path
+    target: Path
+    key: str
+    offline: bool
+
+
+def build_uid(key: str) -> int:
+    """The unprivileged uid that builds the environment with this key."""
+    return BUILD_UID_BASE + int(key[:6], 16)
+
+
+def build(plan: BuildPlan, isolated: bool) -> str:
+    """Build into a fresh folder; "" on success, else why it failed (one line)."""
+    shutil.rmtree(plan.target, ignore_errors=True)
+    plan.target.mkdir(parents=True)
+    try:
+        problem = _isolated(plan) if isolated else _wheels_only(plan)
+    except subprocess.TimeoutExpired:
+        problem = f"the build took longer than {BUILD_TIMEOUT} s"
+    except OSError as failure:  # a plugin folder that cannot be copied (unreadable files, FIFOs)
+        problem = readable(f"the plugin folder could not be prepared for the build: {failure}", plan.root)
+    if problem:
+        shutil.rmtree(plan.target, ignore_errors=True)
+    return problem
+
+
+def _steps(plan: BuildPlan, *extra: str) -> list[list[str]]:
+    uv, target = str(plan.uv), str(plan.target)
+    return [
+        [uv, "venv", "--quiet", "--allow-existing", "--python", str(plan.interpreter), target],
+        [
+            uv,
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(plan.target / "bin" / "python"),
+            # the sandbox cannot write bytecode into the environment; compile it once here
+            "--compile-bytecode",
+            *extra,
+            # on stdin, so that relative paths in it are read from the working folder
+            "-r",
+            "-",
+            *(["--offline"] if plan.offline else []),
+        ],
+    ]
+
+
+def uv_environment() -> dict[str, str]:
+    """The caller's environment for uv run as the caller (no stranger's code runs then)."""
+    return {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
+
+
+def _wheels_only(plan: BuildPlan) -> str:
+    # building a source distribution runs its code, and here it would run as the caller
+    for step in _steps(plan, "--no-build"):
+        done = subprocess.run(
+            step,
+            input=plan.requirements,
+            cwd=plan.root,
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT,
+            env=uv_environment(),
+            check=False,
+        )
+        if done.returncode != 0:
+            return readable(done.stderr or done.stdout, plan.root)
+    return ""
+
+
+def _isolated(plan: BuildPlan) -> str:
+    workspace = plan.target / WORKSPACE
+    copy = workspace / "plugin"
+    # a private copy: a build backend may write into its source tree (as it would in Dify's folder)
+    shutil.copytree(plan.root, copy, symlinks=True, ignore=COPY_IGNORED)
+    uid = build_uid(plan.key)
+    _own(plan.target, lambda _info: True, uid)
+    passed = {name: os.environ[name] for name in PASSED if os.environ.get(name)}
+    reads = [plan.interpreter.resolve().parent.parent, plan.uv.resolve().parent]
+    config = {
+        "uid": uid,
+        "target": str(plan.target),
+        "readable": [str(path) for path in reads] + [p for p in passed.values() if Path(p).exists()],
+        "limits": BUILD_LIMITS,
+        "cwd": str(copy),
+        "env": {
+            "PATH": CLEAN_PATH,
+            "LANG": "C.UTF-8",
+            "HOME": "/tmp/home",
+            "TMPDIR": "/tmp",
+            "UV_CACHE_DIR": str(workspace / "uv-cache"),
+            "UV_PYTHON_DOWNLOADS": "never",
+            "UV_NO_PROGRESS": "1",
+            "NO_COLOR": "1",
+            **passed,
+        },
+        "steps": _steps(plan),
+    }
+    builder = [sys.executable, "-I", "-B", "-m", "generator.run.builder", json.dumps(config)]
+    done = subprocess.run(
+        [*unshare(network=True), *builder],
+        input=plan.requirements,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+        env={"PATH": CLEAN_PATH, "LANG": "C.UTF-8"},
+        check=False,
+    )
+    # every process of the build is gone with its PID namespace: nothing changes the tree now
+    shutil.rmtree(workspace, ignore_errors=True)
+    _own(plan.target, lambda info: info.st_uid == uid, 0)
+    if done.returncode != 0:
+        return readable(done.stderr or done.stdout or f"exit status {done.returncode}", copy)
+    return ""
+
+
+def _own(tree: Path, which: Callable[[os.stat_result], bool], uid: int) -> None:
+    """Give `tree` to `uid`; for root, also take away group and other write and set-id bits.
+    Links are never followed; `which(lstat)` picks the entries to change."""
+    for folder, dirs, files in os.walk(tree):
+        for name in [".", *dirs, *files]:
+            path = Path(folder, name)
+            info = path.lstat()
+            if not which(info):
+                continue
+            os.chown(path, uid, uid, follow_symlinks=False)
+            if uid == 0 and not stat.S_ISLNK(info.st_mode):
+                path.chmod(stat.S_IMODE(info.st_mode) & NOT_WRITABLE)
+
+
+def readable(text: str, folder: Path) -> str:
+    """uv's message on one line, paths of the plugin's copy shown relative to the plugin."""
+    shown = text.replace(f"file://{folder}/", "").replace(f"{folder}/", "")
+    return " ".join(shown.split())[-1500:]

@@ -1,0 +1,63 @@
+"""Package indexes named in a plugin's requirements, tried before the build: uv retries an index it
+cannot reach for many seconds and then fails with a message that hides which line named it."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from generator.diagnostics import Diagnostic, Severity
+from generator.rules import rule
+from generator.run.reqfile import Named, redacted
+
+INDEX_UNREACHABLE = rule(
+    "R040",
+    "index-unreachable",
+    Severity.WARNING,
+    "the package index {url} cannot be reached from this machine ({why}); the environment was not "
+    "built and no tool of the plugin was run",
+    "Check the URL. Dify's install must reach the index too: publish the packages to PyPI, or ship "
+    "their wheels in the plugin (./wheels/<name>.whl) if the index is private.",
+    """
+A requirements file can name other package indexes (`-i`, `--index-url`, `--extra-index-url`,
+`--find-links` with a URL). Before building an environment the runner asks each of them for a
+response, a few seconds at most; one that does not answer at all (no such host, connection refused,
+time-out) is reported with its line and the environment is not built, because uv would fail after
+long retries. It is a warning, not an error: the index may be reachable from the machine Dify
+runs on (a private network) while it is not from here. A user name or password in the URL is not
+shown.
+""",
+)
+
+PROBE_TIMEOUT = 5.0
+MAX_PROBED = 10
+
+
+def _unreachable(url: str) -> str:
+    """Why `url` gives no HTTP answer at all, or "" when it answers (any status counts)."""
+    request = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "dify-registry"})
+    try:
+        with urllib.request.urlopen(request, timeout=PROBE_TIMEOUT):
+            return ""
+    except urllib.error.HTTPError:
+        return ""
+    except urllib.error.URLError as problem:
+        return str(problem.reason)
+    except (OSError, ValueError) as problem:
+        return str(problem) or type(problem).__name__
+
+
+def unreachable_indexes(indexes: list[Named], shown: Callable[[str], str]) -> list[Diagnostic]:
+    """One finding per index that does not answer, all tried at once (bounded by PROBE_TIMEOUT)."""
+    distinct = list({named.value: named for named in indexes}.values())[:MAX_PROBED]
+    if not distinct:
+        return []
+    with ThreadPoolExecutor(max_workers=len(distinct)) as pool:
+        reasons = list(pool.map(_unreachable, [named.value for named in distinct]))
+    return [
+        INDEX_UNREACHABLE.at(named.at(shown), url=redacted(named.value), why=" ".join(why.split()))
+        for named, why in zip(distinct, reasons, strict=True)
+        if why
+    ]

@@ -1,0 +1,12 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class CaseTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        from dify_registry_case_wheel import MESSAGE
+
+        yield self.create_text_message(MESSAGE)

@@ -1,0 +1,280 @@
+"""Plugin environments unlike Dify's: local wheels and nested files read from the plugin root,
+paths that leave the plugin refused, source distributions built in the build sandbox (and a hostile
+one contained), unreachable indexes named quickly, uv's errors on one readable line."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import socket
+import stat
+import tarfile
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from generator.diagnostics import Diagnostic
+from generator.load.crawl import load_plugin
+from generator.run import RunOptions, RunReport, all_findings, run_plugins
+from generator.run.sandbox import detect_isolation
+from tests.conftest import REPO
+
+CASE = REPO / "tests" / "cases" / "run" / "local_wheel"
+WHEEL = "wheels/dify_registry_case_wheel-1.0-py2.py3-none-any.whl"
+SECRET = "dify-registry-build-secret-value"
+ISOLATED = detect_isolation(None).namespaces
+
+TOOL = """from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class CaseTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+{body}
+"""
+
+
+def plugin(folder: Path, requirements: str, body: str = "") -> Path:
+    """The local_wheel case copied to `folder` with other requirements and tool body."""
+    shutil.copytree(CASE, folder)
+    (folder / "requirements.txt").write_text(requirements)
+    if body:
+        (folder / "tools" / "case.py").write_text(TOOL.format(body=body))
+        (folder / "tools" / "case.examples.yaml").write_text("examples:\n- name: run\n  inputs: {}\n")
+    return folder
+
+
+def yields(module: str, name: str) -> str:
+    """A tool body that returns `name` imported from `module` as its text."""
+    return f"        from {module} import {name}\n\n        yield self.create_text_message({name})"
+
+
+def run(root: Path, cache: Path, isolate: bool | None = None) -> tuple[RunReport, list[Diagnostic]]:
+    options = RunOptions(cache_dir=cache, jobs=1, isolate=isolate)
+    report = run_plugins([load_plugin(root, "case")], options)
+    return report, all_findings(report)
+
+
+def sdist(folder: Path, name: str, module: str, setup_py: str = "") -> Path:
+    """A source distribution (setuptools backend, no wheel anywhere), written by hand."""
+    base = f"{name}-1.0"
+    files = {
+        "PKG-INFO": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
+        "pyproject.toml": (
+            '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n'
+            f'[project]\nname = "{name}"\nversion = "1.0"\n\n[tool.setuptools]\npackages = ["{name}"]\n'
+        ),
+        f"{name}/__init__.py": module,
+    }
+    if setup_py:
+        files["setup.py"] = setup_py
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = folder / f"{base}.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for relative, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"{base}/{relative}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return archive
+
+
+@pytest.mark.parametrize(
+    "requirements",
+    [
+        f"dify_plugin==0.10.2\n./{WHEEL}\n",
+        "dify_plugin==0.10.2\n--find-links ./wheels\ndify_registry_case_wheel==1.0\n",
+        "dify_plugin==0.10.2\n-f wheels\ndify_registry_case_wheel==1.0\n",
+    ],
+    ids=["path", "find-links", "f"],
+)
+def test_local_wheel_is_read_from_the_plugin_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, requirements: str
+) -> None:
+    """Relative paths resolve from the plugin root whatever the working folder."""
+    root = plugin(tmp_path / "plugin", requirements)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    report, findings = run(root, tmp_path / "cache")
+    assert [r.passed for r in report.runs] == [True], findings
+    assert report.runs[0].outputs["text"] == "from a shipped wheel"
+
+
+def test_paths_leaving_the_plugin_are_not_followed(tmp_path: Path) -> None:
+    """Absolute paths, `..`, `~`, variables and links out of the plugin: one error per line."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(CASE / WHEEL, outside)
+    root = plugin(
+        tmp_path / "plugin",
+        "dify_plugin==0.10.2\n"
+        f"{outside}/dify_registry_case_wheel-1.0-py2.py3-none-any.whl\n"
+        "../outside/dify_registry_case_wheel-1.0-py2.py3-none-any.whl\n"
+        "--find-links ../outside\n"
+        "-r ../outside/more.txt\n"
+        "pkg @ file:///etc/passwd\n"
+        "~/wheels/x.whl\n"
+        "${HOME}/x.whl\n"
+        "-f linked\n",
+    )
+    (root / "linked").symlink_to(outside)
+    report, findings = run(root, tmp_path / "cache")
+    refused = [(f.file, f.line, f.severity.value) for f in findings if f.rule == "R041"]
+    assert refused == [("case/requirements.txt", line, "error") for line in range(2, 10)], findings
+    assert report.runs == ()
+    assert not (tmp_path / "cache" / "envs").exists() or not any((tmp_path / "cache" / "envs").iterdir())
+
+
+def test_unreachable_index_is_named_quickly(tmp_path: Path) -> None:
+    """An index nobody listens on is a warning naming its URL and line, in seconds, not uv's retries."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/simple"
+    root = plugin(tmp_path / "plugin", f"dify_plugin==0.10.2\n--extra-index-url {url}\n")
+    started = time.monotonic()
+    report, findings = run(root, tmp_path / "cache")
+    took = time.monotonic() - started
+    found = [f for f in findings if f.rule == "R040"]
+    assert [(f.file, f.line, f.column, f.severity.value) for f in found] == [
+        ("case/requirements.txt", 2, 19, "warning")
+    ]
+    assert url in found[0].message
+    assert "R009" not in {f.rule for f in findings}
+    assert report.runs == ()
+    assert took < 6
+
+
+def test_credentials_in_an_index_url_are_not_shown(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    root = plugin(tmp_path / "plugin", f"-i http://user:hunter2@127.0.0.1:{port}/simple\ndify_plugin\n")
+    _report, findings = run(root, tmp_path / "cache")
+    [found] = [f for f in findings if f.rule == "R040"]
+    assert "hunter2" not in found.message
+    assert f"http://***@127.0.0.1:{port}/simple" in found.message
+
+
+def test_uv_errors_read_as_one_line(tmp_path: Path) -> None:
+    """uv's multi-line error reaches the finding as text, not as escaped newlines."""
+    root = plugin(tmp_path / "plugin", "dify_plugin==0.10.2\n-r missing.txt\n")
+    _report, findings = run(root, tmp_path / "cache")
+    [broken] = [f for f in findings if f.rule == "R009"]
+    assert "\\u000a" not in broken.message
+    assert "\n" not in broken.message
+    assert "missing.txt" in broken.message
+
+
+needs_isolation = pytest.mark.skipif(not ISOLATED, reason="building needs root and util-linux unshare")
+
+
+@needs_isolation
+@pytest.mark.parametrize(
+    "requirements",
+    [
+        "dify_plugin==0.10.2\n./vendor/dify_registry_case_sdist-1.0.tar.gz\n",
+        "dify_plugin==0.10.2\n--find-links ./vendor\ndify_registry_case_sdist==1.0\n",
+    ],
+    ids=["path", "find-links"],
+)
+def test_source_distribution_is_built(tmp_path: Path, requirements: str) -> None:
+    """A dependency that exists only as an sdist is built; changing it rebuilds the environment."""
+    root = plugin(tmp_path / "plugin", requirements, yields("dify_registry_case_sdist", "VALUE"))
+    sdist(root / "vendor", "dify_registry_case_sdist", 'VALUE = "built from source"\n')
+    report, findings = run(root, tmp_path / "cache")
+    assert [r.passed for r in report.runs] == [True], findings
+    assert report.runs[0].outputs["text"] == "built from source"
+    sdist(root / "vendor", "dify_registry_case_sdist", 'VALUE = "changed"\n')
+    report, findings = run(root, tmp_path / "cache")
+    assert report.runs[0].outputs["text"] == "changed", findings
+    assert len(list((tmp_path / "cache" / "envs").glob("*.lock"))) == 2
+
+
+def test_without_isolation_only_wheels_are_installed(tmp_path: Path) -> None:
+    """Where the build cannot be isolated, the sdist is refused, never built as the caller."""
+    root = plugin(tmp_path / "plugin", "dify_plugin==0.10.2\n./vendor/dify_registry_case_sdist-1.0.tar.gz\n")
+    marker = tmp_path / "built-as-caller"
+    sdist(
+        root / "vendor",
+        "dify_registry_case_sdist",
+        "",
+        f"from pathlib import Path\nPath({str(marker)!r}).write_text('ran')\n"
+        "from setuptools import setup\nsetup()\n",
+    )
+    report, findings = run(root, tmp_path / "cache", isolate=False)
+    [broken] = [f for f in findings if f.rule == "R009"]
+    assert "Building source distributions is disabled" in broken.message
+    assert report.runs == ()
+    assert not marker.exists()
+
+
+HOSTILE_SETUP = """
+import json, os
+from pathlib import Path
+
+seen = {{"uid": os.getuid(), "gid": os.getgid(), "secret": os.environ.get("DIFY_REGISTRY_TEST_SECRET"),
+        "variables": sorted(os.environ), "writes": {{}}}}
+for target in {targets!r}:
+    try:
+        Path(target).write_text("escaped")
+        seen["writes"][target] = "written"
+    except OSError as problem:
+        seen["writes"][target] = type(problem).__name__
+Path("dify_registry_case_hostile/seen.py").write_text("SEEN = " + repr(json.dumps(seen)) + "\\n")
+
+from setuptools import setup
+setup()
+"""
+
+
+@needs_isolation
+def test_hostile_build_is_contained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setup.py that writes outside the environment and reads the caller's variables: it runs as
+    an unprivileged uid, sees none of the caller's variables, writes only into private folders,
+    and the environment it leaves is root's and writable by nobody else."""
+    tag = uuid.uuid4().hex[:8]
+    cache = tmp_path / "cache"
+    root = plugin(
+        tmp_path / "plugin",
+        "dify_plugin==0.10.2\n./vendor/dify_registry_case_hostile-1.0.tar.gz\n",
+        yields("dify_registry_case_hostile.seen", "SEEN"),
+    )
+    shared = [f"{folder}/dify-registry-build-{tag}" for folder in ("/tmp", "/var/tmp", "/dev/shm")]
+    targets = [
+        *shared,
+        str(Path.home() / f"dify-registry-build-{tag}"),
+        str(root / f"written-{tag}"),
+        str(cache / f"written-{tag}"),
+        str(cache / "envs" / f"written-{tag}"),
+        str(REPO / f"written-{tag}"),
+    ]
+    sdist(root / "vendor", "dify_registry_case_hostile", "", HOSTILE_SETUP.format(targets=targets))
+    monkeypatch.setenv("DIFY_REGISTRY_TEST_SECRET", SECRET)
+    report, findings = run(root, cache)
+    assert [r.passed for r in report.runs] == [True], findings
+    seen = json.loads(report.runs[0].outputs["text"])
+    assert seen["uid"] != 0
+    assert seen["gid"] != 0
+    assert seen["secret"] is None
+    assert "DIFY_REGISTRY_TEST_SECRET" not in seen["variables"]
+    # the private /tmp, /var/tmp and /dev/shm take the writes; they never reach the machine's
+    assert [seen["writes"].pop(path) for path in shared] == ["written"] * 3
+    assert set(seen["writes"].values()) <= {"PermissionError", "FileNotFoundError", "OSError"}, seen["writes"]
+    assert [t for t in targets if Path(t).exists()] == []
+    [environment] = [p for p in (cache / "envs").iterdir() if p.is_dir()]
+    for folder, dirs, files in os.walk(environment):
+        for name in [".", *dirs, *files]:
+            info = (Path(folder) / name).lstat()
+            assert info.st_uid == 0, Path(folder) / name
+            if not stat.S_ISLNK(info.st_mode):
+                assert not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH | stat.S_ISUID), Path(folder) / name
+    assert not (environment / ".build").exists()
