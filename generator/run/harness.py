@@ -182,6 +182,16 @@ def guard_network(wire: Wire, allowed_port: list[int], refuse: bool) -> None:
     """Report (and without a network namespace, refuse) connections other than to the file server."""
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "socket.getaddrinfo":
+            # Inside the network namespace a lookup fails before any connection is tried, so the
+            # name looked up is the only trace of the host the tool wanted.
+            host = args[0].decode(errors="replace") if isinstance(args[0], bytes) else args[0]
+            if host in (None, "127.0.0.1", "localhost", "::1"):
+                return
+            wire.event("network", address=repr((host, args[1]))[:200])
+            if refuse:
+                raise PermissionError("network access is disabled while running examples")
+            return
         if event not in ("socket.connect", "socket.sendto"):
             return
         address = args[1]

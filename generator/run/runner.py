@@ -106,7 +106,13 @@ def _execute(
             )
         )
     findings = weigh(
-        findings, result.events, example, tool, job.credentials, job.loaded.display_path(examples_path(tool))
+        findings,
+        result.events,
+        example,
+        tool,
+        job.credentials,
+        job.loaded.display_path(examples_path(tool)),
+        str(job.environment.python.parent.parent),
     )
     ordered = sort_diagnostics(findings)
     return ExampleRun(

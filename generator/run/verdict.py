@@ -56,6 +56,21 @@ there that reading the optional parameter causes (`tool_parameters["x"]`, or a m
 None) is what every such user hits.
 """,
 )
+READ_ONLY_ENVIRONMENT = rule(
+    "R037",
+    "environment-read-only",
+    Severity.WARNING,
+    "{stage!s} failed with {type}: {problem!s}; the tool (or a library it uses) writes into its own "
+    "environment, which runs keep read-only",
+    "Nothing to fix for Dify, which lets a plugin write into its environment; to be shown in the registry, "
+    "write caches and unpacked data to a temporary folder instead.",
+    """
+Runs bind the plugin's environment read-only, so that one example cannot change what the next one
+imports. Dify installs a plugin's environment writable by the plugin, and some libraries unpack data
+or write caches beside their code the first time they are imported. Such a failure is the sandbox's,
+not the plugin's: it is a warning, and the run shows nothing.
+""",
+)
 # Words of an error message that point at a missing credential when the provider declares some.
 _CREDENTIAL_WORDS = re.compile(r"credential|api[ _-]?key|token|secret|unauthori[sz]ed", re.IGNORECASE)
 _NONE_USE = re.compile(r"'NoneType' object|NoneType")
@@ -68,17 +83,47 @@ def weigh(
     tool: Tool,
     credentials: Sequence[str],
     examples_file: str,
+    environment: str = "",
 ) -> list[Diagnostic]:
     """The run's findings, with what its inputs cannot prove turned into warnings."""
+    refused = _environment_write(events, environment)
+    if refused is not None:
+        crashes = [f for f in findings if f.rule == CRASHED.code]
+        kept = [f for f in findings if f.rule != CRASHED.code]
+        place = _place(crashes[0]) if crashes else Location(examples_file)
+        stage = STAGES.get(str(refused.get("stage")), "the run")
+        found = READ_ONLY_ENVIRONMENT.at(
+            place, stage=stage, type=refused.get("type"), problem=refused.get("message")
+        )
+        return [] if example.required_only else [*kept, found]
     if example.required_only:
         return _optional_read(findings, events, example, tool)
     if not example.smoke:
         return list(findings)
     explained = _cause(events, example, tool, credentials, examples_file)
     crash = _crash_event(events)
+    # A tool class may read its credentials when it is created, as Dify creates it with them: without
+    # credentials, that failure proves nothing either. Without any credential declared, it does.
+    unsupplied = bool(credentials) and not example.credentials
+    created = _crash_event(events, "init") if unsupplied else None
     weighed: list[Diagnostic] = []
     for finding in findings:
-        if crash is not None and _invoke_crash(finding):
+        if created is not None and _init_crash(finding):
+            named = _mentioned(" ".join(str(created.get(k) or "") for k in ("message", "code")), credentials)
+            shown = Listing([named or credentials[0]])
+            weighed.append(
+                INCONCLUSIVE.at(
+                    _place(finding),
+                    type=created.get("type"),
+                    problem=created.get("message"),
+                    cause=Phrase(f"the tool was created without a value for the credential `{shown}`"),
+                    advice=Phrase(
+                        f"Add {Listing([examples_file])} with an example that sets "
+                        f"`credentials: {{{shown}: ...}}`."
+                    ),
+                )
+            )
+        elif crash is not None and _invoke_crash(finding):
             weighed.append(
                 INCONCLUSIVE.at(
                     _place(finding),
@@ -97,6 +142,18 @@ def weigh(
     return weighed
 
 
+def _environment_write(events: Iterable[dict[str, Any]], environment: str) -> dict[str, Any] | None:
+    """The error of a write refused inside the read-only environment, if that is how the run failed."""
+    for event in events:
+        if event.get("event") != "error" or not environment:
+            continue
+        message = str(event.get("message") or "")
+        refused = "[Errno 13]" in message or "[Errno 30]" in message
+        if refused and environment + "/" in message:
+            return event
+    return None
+
+
 def _place(finding: Diagnostic) -> Location:
     return Location(finding.file, finding.line, finding.column, finding.pointer)
 
@@ -105,11 +162,15 @@ def _invoke_crash(finding: Diagnostic) -> bool:
     return finding.rule == CRASHED.code and finding.message.startswith(STAGES["invoke"] + " ")
 
 
-def _crash_event(events: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
-    """The error raised inside `_invoke`, unless it is a lookup of an SDK API that does not exist
-    (that fails whatever the inputs)."""
+def _init_crash(finding: Diagnostic) -> bool:
+    return finding.rule == CRASHED.code and finding.message.startswith(STAGES["init"] + " ")
+
+
+def _crash_event(events: Iterable[dict[str, Any]], stage: str = "invoke") -> dict[str, Any] | None:
+    """The error raised inside `_invoke` (or while creating the tool), unless it is a lookup of an
+    SDK API that does not exist (that fails whatever the inputs)."""
     for event in events:
-        if event.get("event") == "error" and event.get("stage") == "invoke" and not event.get("sdk_api"):
+        if event.get("event") == "error" and event.get("stage") == stage and not event.get("sdk_api"):
             return event
     return None
 
