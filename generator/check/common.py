@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
+from generator.load.modules import INIT, Failure, resolve_module
 from generator.load.paths import resolve_inside
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
@@ -46,14 +48,22 @@ def check_asset(
     return []
 
 
+@dataclass(frozen=True, slots=True)
+class SourceRules:
+    """The rules of one kind of class file (tool or provider), by what the SDK makes of it."""
+
+    missing: Rule
+    not_python: Rule
+    not_importable: Rule
+    by_name: Rule
+
+
 def check_source(
-    loaded: LoadedPlugin,
-    document: YamlDocument,
-    missing: Rule,
-    not_python: Rule,
-    what: str,
+    loaded: LoadedPlugin, document: YamlDocument, rules: SourceRules, what: str
 ) -> list[Diagnostic]:
-    """`extra.python.source` must name a `.py` file inside the plugin: the SDK imports it."""
+    """`extra.python.source` must lead the SDK to a Python file inside the plugin; it is resolved as
+    the SDK resolves it (generator.load.modules), so a source that works by its module name only is
+    a warning, not an error."""
     source = dig(document.data, "extra", "python", "source")
     if not isinstance(source, str) or not source:
         return []  # the schema reports a missing or mistyped source
@@ -61,8 +71,13 @@ def check_source(
     resolved = resolve_inside(loaded.root, source)
     if resolved.path is None:
         return [PATH_ESCAPES.at(where, what=what, path=source, problem=resolved.problem)]
-    if not source.endswith(".py"):
-        return [not_python.at(where, path=source)]
-    if not resolved.path.is_file():
-        return [missing.at(where, path=source)]
+    module = resolve_module(loaded.root, source)
+    if module.failure is Failure.NOT_PYTHON:
+        return [rules.not_python.at(where, path=source)]
+    if module.failure is Failure.MISSING:
+        return [rules.missing.at(where, path=source)]
+    if module.failure is Failure.NOT_IMPORTABLE:
+        return [rules.not_importable.at(where, path=source, module=module.module, problem=module.problem)]
+    if module.accidental and module.loaded != f"{resolved.relative}/{INIT}":
+        return [rules.by_name.at(where, path=source, module=module.module, loaded=module.loaded)]
     return []

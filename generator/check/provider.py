@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from generator.check import CheckContext
-from generator.check.common import check_asset, check_source, documents
+from generator.check.common import SourceRules, check_asset, check_source, documents
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
@@ -38,11 +38,41 @@ SOURCE_NOT_PYTHON = rule(
     "P007",
     "provider-source-not-python",
     Severity.ERROR,
-    "provider class file {path} is not a .py file",
+    "provider class file {path} is not a .py file, and no module of its name exists",
     "Point `extra.python.source` at the Python module that defines the provider class.",
     """
-`extra.python.source` names a Python module; the SDK turns the path into a module name by dropping
-`.py`, so any other file cannot be imported.
+`extra.python.source` names a Python module. The SDK (`dify_plugin/core/utils/class_loader.py`)
+looks its module name up with `importlib.util.find_spec(module_name)` and, when that finds nothing,
+loads the path with `importlib.util.spec_from_file_location`, which has no loader for a file that
+is not Python: `raise Exception(f"Failed to load module ...")`. When the module name does find a
+file, the source works by that accident: rule P010, a warning.
+""",
+)
+SOURCE_NOT_IMPORTABLE = rule(
+    "P009",
+    "provider-source-not-importable",
+    Severity.ERROR,
+    "provider class file {path} cannot be imported as module {module}: {problem}",
+    "Use file and folder names without dots, under folders that are not also modules (`provider/search.py`).",
+    """
+The SDK imports the provider class under the module name made from the source
+(`dify_plugin/core/plugin_registration.py`, `_source_to_module_name`) and asks
+`importlib.util.find_spec(module_name)` first, which imports the parent packages of a dotted name
+and raises when one is missing (a file named `provider/v1.2.py`), or finds only a folder without
+`__init__.py`, which has no loader. Either way the plugin does not start; see T008.
+""",
+)
+SOURCE_BY_NAME = rule(
+    "P010",
+    "provider-source-by-module-name",
+    Severity.WARNING,
+    "provider class file {path} is not the file the SDK loads: module {module} is {loaded}",
+    "Write `source: {loaded}`, the file that is actually loaded.",
+    """
+The SDK asks `importlib.util.find_spec` for the module name made from the source
+(`Path(source).with_suffix("").as_posix().replace("/", ".")`) before it tries the path itself
+(`dify_plugin/core/utils/class_loader.py`), so `source: provider/search.yaml` loads
+`provider/search.py`. The plugin works, but the file named is not the code that runs; see T007.
 """,
 )
 DUPLICATE_TOOL = rule(
@@ -57,6 +87,8 @@ only one of them can be reached; the other silently disappears from the tool lis
 """,
 )
 
+SOURCE_RULES = SourceRules(SOURCE_MISSING, SOURCE_NOT_PYTHON, SOURCE_NOT_IMPORTABLE, SOURCE_BY_NAME)
+
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Provider findings that a schema cannot express."""
@@ -69,7 +101,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
                 ICON_MISSING,
                 "provider icon",
             )
-        yield from check_source(loaded, provider, SOURCE_MISSING, SOURCE_NOT_PYTHON, "provider class file")
+        yield from check_source(loaded, provider, SOURCE_RULES, "provider class file")
     if loaded.plugin is None:
         return
     for provider_model in loaded.plugin.providers:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from generator.check import CheckContext
-from generator.check.common import check_asset, check_source, documents
+from generator.check.common import SourceRules, check_asset, check_source, documents
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
@@ -26,11 +26,50 @@ SOURCE_NOT_PYTHON = rule(
     "T005",
     "tool-source-not-python",
     Severity.ERROR,
-    "tool class file {path} is not a .py file",
+    "tool class file {path} is not a .py file, and no module of its name exists",
     "Point `extra.python.source` at the Python module that defines the tool class.",
     """
-`extra.python.source` names a Python module containing exactly one subclass of `dify_plugin.Tool`;
-the SDK imports it under a module name made from its path, so any other file cannot be imported.
+`extra.python.source` names a Python module containing exactly one subclass of `dify_plugin.Tool`.
+The SDK (`dify_plugin/core/utils/class_loader.py`, `import_module_from_source`) first looks the
+module name up, `existed_spec = importlib.util.find_spec(module_name)`, and only when that finds
+nothing loads the path: `spec = importlib.util.spec_from_file_location(module_name, py_file_path)`
+then `if not spec or not spec.loader: raise Exception(f"Failed to load module ...")`. Python has a
+loader only for Python files, so a source such as `tools/search.yaml` fails, unless the module name
+finds a file (`tools/search.py`): that is rule T007, a warning.
+""",
+)
+SOURCE_BY_NAME = rule(
+    "T007",
+    "tool-source-by-module-name",
+    Severity.WARNING,
+    "tool class file {path} is not the file the SDK loads: module {module} is {loaded}",
+    "Write `source: {loaded}`, the file that is actually loaded.",
+    """
+The SDK makes a module name of the source (`dify_plugin/core/plugin_registration.py`:
+`Path(source).with_suffix("").as_posix().replace("/", ".")`) and asks
+`importlib.util.find_spec(module_name)` before it tries the path itself
+(`dify_plugin/core/utils/class_loader.py`). So `source: tools/search.yaml` loads
+`tools/search.py` (an official plugin relies on this), and `source: tools/search.py` loads
+`tools/search/__init__.py` when a package of that name exists, as Python prefers a package to a
+module. The plugin works, but the file named is not the code that runs: renaming the YAML or adding
+a folder changes which code runs.
+""",
+)
+SOURCE_NOT_IMPORTABLE = rule(
+    "T008",
+    "tool-source-not-importable",
+    Severity.ERROR,
+    "tool class file {path} cannot be imported as module {module}: {problem}",
+    "Use file and folder names without dots, under folders that are not also modules (`tools/search.py`).",
+    """
+The SDK imports the tool class under the module name made from the source
+(`Path(source).with_suffix("").as_posix().replace("/", ".")`, `dify_plugin/core/plugin_registration.py`)
+and calls `importlib.util.find_spec(module_name)` first (`dify_plugin/core/utils/class_loader.py`).
+`find_spec` imports the parent packages of a dotted name and raises when one is missing, so a file
+named `tools/v1.2.py` (module `tools.v1.2`, parent `tools.v1`) or a folder beside a module of the
+same name (`tools.py` and `tools/`) makes the plugin fail to start, although the file exists. A name
+that finds only a folder without `__init__.py` (a namespace package) has no loader: the SDK raises
+`Failed to load module`.
 """,
 )
 ICON_MISSING = rule(
@@ -46,6 +85,8 @@ copy-paste leftover.
 """,
 )
 
+SOURCE_RULES = SourceRules(SOURCE_MISSING, SOURCE_NOT_PYTHON, SOURCE_NOT_IMPORTABLE, SOURCE_BY_NAME)
+
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Tool findings that a schema cannot express."""
@@ -58,4 +99,4 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
             "tool icon",
             Severity.WARNING,
         )
-        yield from check_source(loaded, tool, SOURCE_MISSING, SOURCE_NOT_PYTHON, "tool class file")
+        yield from check_source(loaded, tool, SOURCE_RULES, "tool class file")

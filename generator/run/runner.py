@@ -13,6 +13,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Location, sort_diagnostics
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
+from generator.load.modules import resolve_module
 from generator.load.paths import resolve_inside
 from generator.model import Tool
 from generator.run import cache
@@ -134,7 +135,9 @@ def _execute(
 
 
 def _static(loaded: LoadedPlugin, tool: Tool) -> list[Diagnostic]:
-    resolved = resolve_inside(loaded.root, tool.source) if tool.source else None
+    # The file the SDK executes, which is not always the one the source names (rule T007).
+    module = resolve_module(loaded.root, tool.source) if tool.source else None
+    resolved = resolve_inside(loaded.root, module.loaded) if module and module.loaded else None
     if resolved is None or resolved.path is None or not resolved.path.is_file():
         return []  # the validator reports missing or escaping sources
     return check_source(resolved.path.read_bytes(), loaded.display_path(resolved.relative))

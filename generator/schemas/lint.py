@@ -247,6 +247,16 @@ HUGE_ENUM = _twin(
     "A list of thousands of allowed values cannot be reviewed by people, bloats every page and"
     " index that shows the schema, and makes each validation compare the value with every entry.",
 )
+NULLABLE = _twin(
+    16,
+    "nullable-ignored",
+    (_W, _W),
+    "`nullable: true` is OpenAPI, not JSON Schema: validators ignore it",
+    'Add null to the type instead: `type: [string, "null"]`.',
+    "`nullable` is a keyword of OpenAPI 3.0's schema dialect. JSON Schema has no such keyword, so"
+    " validators skip it: a value of null still fails `type`, and documentation does not say the value"
+    ' may be missing. JSON Schema spells it with the type itself, `type: [string, "null"]`.',
+)
 
 
 @dataclass(frozen=True)
@@ -321,6 +331,8 @@ def _node_findings(node: SchemaNode, locate: Locator, flavour: Flavour) -> Itera
         if isinstance(text, str) and text:
             yield flavour(ITEMS_DESCRIPTION).at(locate((*parts, "items", "description"), True), text=text)
     yield from _file_name(schema, parts, locate, flavour)
+    if schema.get("nullable") is True:
+        yield flavour(NULLABLE).at(locate((*parts, "nullable"), True), hint=_nullable_hint(names))
 
 
 def _type_hint(name: str) -> str:
@@ -329,6 +341,19 @@ def _type_hint(name: str) -> str:
         return f"Write `type: array` with `items: {{{{type: {typed.group(1)}}}}}`."
     close = difflib.get_close_matches(name.lower(), JSON_TYPES, n=1)
     return f"Did you mean {close[0]}? Use one of {{types}}." if close else "Use one of {types}."
+
+
+def _nullable_hint(names: tuple[str, ...]) -> str:
+    """The JSON Schema spelling of this schema's type with null allowed, built from its own type."""
+    known = [name for name in names if name in JSON_TYPES]
+    if "null" in known:
+        return "Remove `nullable`: the type already allows null."
+    if not names:
+        return "Remove `nullable`: a schema without `type` accepts null already."
+    if len(known) != len(names):
+        return 'Add null to the schema\'s type (`type: [<its type>, "null"]`), then remove `nullable`.'
+    spelled = ", ".join([*known, '"null"'])
+    return f"Write `type: [{spelled}]` and remove `nullable`."
 
 
 def _ignored_keywords(

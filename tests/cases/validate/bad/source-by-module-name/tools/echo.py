@@ -1,0 +1,1 @@
+raise RuntimeError('never loaded: tools/echo/ wins')

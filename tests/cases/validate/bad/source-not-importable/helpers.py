@@ -1,0 +1,1 @@
+# a module beside the folder helpers/: the name helpers is this file
