@@ -27,6 +27,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "parameters",
     "locales",
     "submission",
+    "secrets",
     "dependencies",
     "python",
     "output_schema",

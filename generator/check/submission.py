@@ -45,12 +45,6 @@ _UNWANTED_DIRS = {
 _ENV_TEMPLATES = {".env.example", ".env.sample", ".env.template"}
 _UNWANTED_FILES = {".env", ".DS_Store", "Thumbs.db", "desktop.ini", "id_rsa", "id_ed25519", ".netrc"}
 _UNWANTED_SUFFIXES = (".pyc", ".pyo", ".pem", ".key", ".p12", ".pfx", ".swp")
-_SECRET = re.compile(
-    r"-----BEGIN ([A-Z]+ )?PRIVATE KEY-----|AKIA[0-9A-Z]{16}|\bsk-[A-Za-z0-9_-]{32,}|\bghp_[A-Za-z0-9]{36}"
-    r"|\bxox[abpr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}"
-)
-_TEXT_SUFFIXES = (".py", ".yaml", ".yml", ".json", ".toml", ".txt", ".md", ".cfg", ".ini", ".env")
-
 _E = Severity.ERROR
 RESERVED_AUTHOR = rule(
     "U001",
@@ -139,17 +133,6 @@ UNWANTED_FILE = rule(
 Submissions must not carry secrets (`.env`, keys), virtual environments, caches (`__pycache__`,
 tool caches), IDE settings (`.idea`, `.vscode`) or operating system files (`.DS_Store`,
 `Thumbs.db`). They leak data, bloat the package and are refused.
-""",
-)
-SECRET_IN_FILE = rule(
-    "U009",
-    "secret-in-file",
-    _E,
-    "{path} appears to contain a secret ({kind})",
-    "Remove the secret, revoke it, and read credentials from the provider's credentials instead.",
-    """
-A file contains text shaped like a private key or an API token. Published plugins are public; a
-token in them can be used by anyone. Credentials belong in `credentials_for_provider`.
 """,
 )
 
@@ -260,18 +243,6 @@ def _files(loaded: LoadedPlugin, tree: PluginTree) -> Iterator[Diagnostic]:
         if why and unwanted not in reported:
             reported.add(unwanted)
             yield UNWANTED_FILE.at(Location(loaded.display_path(unwanted), 1, 1), path=unwanted, why=why)
-        elif not why and not file.is_link and file.relative.endswith(_TEXT_SUFFIXES) and file.size < 1 << 20:
-            secret = _SECRET.search((loaded.root / file.relative).read_bytes().decode("utf-8", "replace"))
-            if secret:
-                yield _secret_at(loaded, file.relative, secret)
-
-
-def _secret_at(loaded: LoadedPlugin, relative: str, secret: re.Match[str]) -> Diagnostic:
-    text = secret.string
-    line = text.count("\n", 0, secret.start()) + 1
-    column = secret.start() - (text.rfind("\n", 0, secret.start()) + 1) + 1
-    kind = "a private key" if secret.group().startswith("-----") else "an access token"
-    return SECRET_IN_FILE.at(Location(loaded.display_path(relative), line, column), path=relative, kind=kind)
 
 
 def unwanted_reason(relative: str) -> tuple[str, str]:
