@@ -28,6 +28,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "locales",
     "submission",
     "secrets",
+    "binaries",
     "dependencies",
     "python",
     "output_schema",
