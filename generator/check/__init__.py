@@ -31,6 +31,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "binaries",
     "dependencies",
     "python",
+    "safety",
     "output_schema",
     "texts",
     "readme",
