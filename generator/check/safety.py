@@ -68,14 +68,15 @@ BARE_EXCEPT = rule(
     "U026",
     "except-swallows-error",
     Severity.WARNING,
-    "bare `except:` without `raise`: every error here is hidden and the tool goes on as if it succeeded",
+    "bare `except:` that {does}: every error here is hidden and the tool goes on as if it succeeded",
     "Catch the exceptions you expect (`except requests.RequestException as error:`) and raise or report "
     "them; let the rest reach Dify, which shows the error to the user.",
     """
 `except:` with no exception type catches everything, the interpreter's own `KeyboardInterrupt` and
-`SystemExit` (the plugin's shutdown) included. When its block does not raise again, the failure is
-gone: the tool returns as if it had succeeded, and the workflow continues on wrong or missing data
-with nothing in the logs. Catching `Exception` and reporting it is fine and not reported.
+`SystemExit` (the plugin's shutdown) included. When its block only passes, continues or returns,
+the failure is gone: the tool goes on as if it had succeeded, and the workflow continues on wrong
+or missing data with nothing in the logs. A block that raises, or sets a fallback value, is a
+decision and not reported; so is catching `Exception`.
 """,
 )
 
@@ -121,8 +122,8 @@ def _findings(tree: ast.Module) -> Iterator[tuple[Rule, ast.AST, dict[str, objec
             exc = node.exc
             if name := _secret_in(exc.args + [k.value for k in exc.keywords], constants):
                 yield CREDENTIAL_LEAK, node, {"what": "an exception message", "name": name}
-        elif isinstance(node, ast.ExceptHandler) and node.type is None and not _raises(node):
-            yield BARE_EXCEPT, node, {}
+        elif isinstance(node, ast.ExceptHandler) and node.type is None and (does := _swallows(node)):
+            yield BARE_EXCEPT, node, {"does": does}
 
 
 def _http_names(tree: ast.Module) -> dict[str, str]:
@@ -189,9 +190,13 @@ def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
             if isinstance(node.func, ast.Attribute):
                 pending.append(node.func.value)  # `token.strip()` shows the token
             continue
-        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
-        if name and name not in constants and secret_name(name):
-            return name
+        if isinstance(node, ast.Attribute):
+            # `credentials.server_type` shows the attribute, not the object it is read from
+            if secret_name(node.attr):
+                return node.attr
+            continue
+        if isinstance(node, ast.Name) and node.id not in constants and secret_name(node.id):
+            return node.id
         pending.extend(ast.iter_child_nodes(node))
     return ""
 
@@ -216,8 +221,19 @@ def secret_name(name: str) -> bool:
     return any(part in _SECRET_PARTS for part in parts) or "api_key" in joined
 
 
-def _raises(handler: ast.ExceptHandler) -> bool:
-    return any(isinstance(node, ast.Raise) for statement in handler.body for node in ast.walk(statement))
+def _swallows(handler: ast.ExceptHandler) -> str:
+    """What a handler that hides the error does instead (passes, continues, returns); empty when it
+    raises, or does something else (a fallback value is a decision, not a hidden failure)."""
+    if any(isinstance(node, ast.Raise) for statement in handler.body for node in ast.walk(statement)):
+        return ""
+    kinds = {type(statement) for statement in handler.body}
+    if ast.Return in kinds:
+        return "returns"
+    if kinds <= {ast.Pass, ast.Continue, ast.Expr} and all(
+        not isinstance(s, ast.Expr) or isinstance(s.value, ast.Constant) for s in handler.body
+    ):
+        return "continues" if ast.Continue in kinds else "does nothing"
+    return ""
 
 
 def _dotted(node: ast.AST) -> str:
