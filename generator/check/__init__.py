@@ -32,6 +32,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "dependencies",
     "python",
     "safety",
+    "domains",
     "output_schema",
     "texts",
     "readme",

@@ -107,11 +107,11 @@ def _capped(shown: str, found: Iterator[tuple[Rule, ast.AST, dict[str, object]]]
 
 
 def _findings(tree: ast.Module) -> Iterator[tuple[Rule, ast.AST, dict[str, object]]]:
-    clients = _http_names(tree)
+    clients = http_call_names(tree)
     constants = _module_constants(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            call = clients.get(_dotted(node.func), "")
+            call = clients.get(dotted_name(node.func), "")
             if call and (problem := _waits_forever(call, node)):
                 yield NO_TIMEOUT, node, {"call": call, "problem": problem}
             if _is_log_call(node) and (
@@ -126,7 +126,7 @@ def _findings(tree: ast.Module) -> Iterator[tuple[Rule, ast.AST, dict[str, objec
             yield BARE_EXCEPT, node, {"does": does}
 
 
-def _http_names(tree: ast.Module) -> dict[str, str]:
+def http_call_names(tree: ast.Module) -> dict[str, str]:
     """Dotted names that call requests or httpx functions, as the module imports them: `requests.get`,
     `rq.post` after `import requests as rq`, `get` after `from requests import get`."""
     found: dict[str, str] = {}
@@ -158,7 +158,7 @@ def _is_log_call(node: ast.Call) -> bool:
     return (
         isinstance(func, ast.Attribute)
         and func.attr in LOG_METHODS
-        and bool(_LOGGER.search(_dotted(func.value)))
+        and bool(_LOGGER.search(dotted_name(func.value)))
     )
 
 
@@ -184,7 +184,7 @@ def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
                 return key
             continue  # `credentials.get("max_tokens")` shows that entry only
         if isinstance(node, ast.Call):
-            if _dotted(node.func) in _HARMLESS:
+            if dotted_name(node.func) in _HARMLESS:
                 continue
             pending.extend(node.args + [k.value for k in node.keywords])
             if isinstance(node.func, ast.Attribute):
@@ -236,10 +236,10 @@ def _swallows(handler: ast.ExceptHandler) -> str:
     return ""
 
 
-def _dotted(node: ast.AST) -> str:
+def dotted_name(node: ast.AST) -> str:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
+        base = dotted_name(node.value)
         return f"{base}.{node.attr}" if base else ""
     return ""
