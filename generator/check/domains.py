@@ -10,7 +10,7 @@ from typing import Any
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.check.hosts import covered, declared_host, hosts_in
+from generator.check.hosts import URL, covered, declared_host, hosts_in
 from generator.check.safety import dotted_name, http_call_names
 from generator.check.tree import packaged_files, read_text_file
 from generator.diagnostics import Diagnostic, Severity
@@ -197,8 +197,9 @@ def _docstring(node: ast.AST) -> ast.Constant | None:
 
 
 def _names_host(node: ast.AST) -> bool:
+    """Whether a call argument holds a literal URL (of any host, a left-out one too)."""
     return any(
-        isinstance(sub, ast.Constant) and isinstance(sub.value, str) and hosts_in(sub.value)
+        isinstance(sub, ast.Constant) and isinstance(sub.value, str) and URL.search(sub.value)
         for sub in ast.walk(node)
     )
 
