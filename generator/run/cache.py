@@ -81,6 +81,7 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
         "outputs": dict(run.outputs),
         "files": [{**asdict(f), "path": f.path.name} for f in run.files],
         "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in run.diagnostics],
+        "contacted": list(run.contacted),
     }
     temporary = folder / f"run.json.{os.getpid()}"
     temporary.write_text(json.dumps(data, default=repr), encoding="utf-8")
@@ -113,6 +114,7 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             stderr=data["stderr"],
             cached=True,
             description=I18n.of(data.get("description")),
+            contacted=tuple(str(host) for host in data.get("contacted", ())),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -93,6 +93,8 @@ class ExampleRun:
     cached: bool = False
     # What the example shows, as its examples file says it (none for smoke runs).
     description: I18n = field(default_factory=I18n)
+    # Hosts the tool tried to reach (names looked up, addresses connected to), in order.
+    contacted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

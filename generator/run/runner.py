@@ -22,7 +22,7 @@ from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, ensure_environment
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.model import ExampleRun, RunOptions, RunReport
-from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, read_outcome
+from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, contacted_hosts, read_outcome
 from generator.run.pool import run_parallel
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.static import check_source
@@ -131,6 +131,7 @@ def _execute(
         stdout=result.stdout.decode("utf-8", errors="replace"),
         stderr=result.stderr.decode("utf-8", errors="replace"),
         description=example.description,
+        contacted=contacted_hosts(result.events),
     )
 
 
