@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from generator.check import CheckContext, check_plugin
 from generator.diagnostics import Severity
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.paths import resolve_inside
@@ -182,6 +183,14 @@ def test_manifest_meets_daemon_and_marketplace_rules(root: Path) -> None:
     assert (root / "main.py").is_file()
     requirements = (root / "requirements.txt").read_text(encoding="utf-8").split()
     assert "dify_plugin>=0.9.0,<0.11" in requirements
+
+
+@pytest.mark.parametrize("root", PLUGIN_DIRS, ids=lambda p: p.name)
+def test_plugin_passes_the_submission_checks_without_a_finding(root: Path) -> None:
+    """`validate --submission` finds nothing in the registry's own plugins: no secret, binary,
+    safety or dependency finding, and no access-domain note (they contact no host)."""
+    found = check_plugin(load_plugin(root, root.name), CheckContext(submission=True))
+    assert [f"{d.file}:{d.line}: {d.rule} {d.message}" for d in found] == []
 
 
 @pytest.mark.parametrize("root", PLUGIN_DIRS, ids=lambda p: p.name)
