@@ -12,7 +12,7 @@ from generator.check import CheckContext
 from generator.check.common import documents
 from generator.check.hosts import URL, covered, declared_host, hosts_in
 from generator.check.safety import dotted_name, http_call_names
-from generator.check.tree import packaged_files, read_text_file
+from generator.check.tree import packaged_files, python_tree, read_text_file
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
@@ -139,7 +139,7 @@ def _scan(loaded: LoadedPlugin, memo: dict[str, Any]) -> AccessDomains:
         if text is None:
             continue
         if file.relative.endswith(".py"):
-            named, file_sites, file_built = _python_hosts(text)
+            named, file_sites, file_built = _python_hosts(python_tree(loaded.root, file, memo))
             sites, built = sites + file_sites, built + file_built
         else:
             named = [(host, n) for n, line in enumerate(text.splitlines(), 1) for host in hosts_in(line)]
@@ -159,12 +159,10 @@ def _scan(loaded: LoadedPlugin, memo: dict[str, Any]) -> AccessDomains:
     )
 
 
-def _python_hosts(text: str) -> tuple[list[tuple[str, int]], int, int]:
+def _python_hosts(tree: ast.Module | None) -> tuple[list[tuple[str, int]], int, int]:
     """Hosts in string literals (docstrings left out; comments never reach the tree), the network
     call sites, and how many of them hold no literal URL."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if tree is None:
         return [], 0, 0  # U013 reports the file; a scan of its lines would count comments
     docstrings = {id(doc) for node in ast.walk(tree) if (doc := _docstring(node)) is not None}
     named = [

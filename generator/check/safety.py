@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.tree import packaged_files, read_text_file
+from generator.check.tree import packaged_files, python_tree
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Rule, rule
@@ -88,10 +88,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     for file in packaged_files(loaded.root, context.memo).files:
         if not file.relative.endswith(".py"):
             continue
-        text = read_text_file(loaded.root, file)
-        try:
-            tree = ast.parse(text or "")
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = python_tree(loaded.root, file, context.memo)
+        if tree is None:
             continue  # U013 reports code that does not compile
         shown = loaded.display_path(file.relative)
         yield from _capped(shown, _findings(tree))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.submission import unwanted_reason
-from generator.check.tree import packaged_files, read_text_file
+from generator.check.tree import packaged_files, python_tree, read_text_file
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
@@ -126,10 +126,13 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
             continue  # U008 names the file itself; images hold no text
         text = read_text_file(loaded.root, file)
         if text is not None:
-            yield from secrets_in(loaded, file.relative, text)
+            tree = python_tree(loaded.root, file, context.memo) if file.relative.endswith(".py") else None
+            yield from secrets_in(loaded, file.relative, text, tree)
 
 
-def secrets_in(loaded: LoadedPlugin, relative: str, text: str) -> Iterator[Diagnostic]:
+def secrets_in(
+    loaded: LoadedPlugin, relative: str, text: str, tree: ast.Module | None
+) -> Iterator[Diagnostic]:
     """The vendor tokens of one file, then its secret-looking assignments on other lines."""
     vendor_lines: set[int] = set()
     for kind, pattern in _VENDOR:
@@ -142,7 +145,7 @@ def secrets_in(loaded: LoadedPlugin, relative: str, text: str) -> Iterator[Diagn
             else:
                 yield SECRET_IN_FILE.at(where, path=relative, kind=kind)
             break  # one finding per kind and file: the author revokes the lot
-    assignments = _python_assignments(text) if relative.endswith(".py") else _line_assignments(text, 1)
+    assignments = _python_assignments(text, tree) if tree is not None else _line_assignments(text, 1)
     for assigned in assignments:
         if assigned.line in vendor_lines:
             continue  # the token was reported under its vendor's name
@@ -225,14 +228,9 @@ def _line_assignments(text: str, first_line: int, column_offset: int = 0) -> Ite
             yield Assigned(found.group("name"), value, number, start + column_offset + 1)
 
 
-def _python_assignments(text: str) -> Iterator[Assigned]:
-    """String literals given to a name in code, and `name = value` in comments. A file that does not
-    parse is read line by line (U013 reports the syntax error)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        yield from _line_assignments(text, 1)
-        return
+def _python_assignments(text: str, tree: ast.Module) -> Iterator[Assigned]:
+    """String literals given to a name in code, and `name = value` in comments (a Python file that
+    does not parse, and any other file, is read line by line)."""
     for node in ast.walk(tree):
         for name, value in _named_values(node):
             if isinstance(value, ast.Constant) and isinstance(value.value, str):

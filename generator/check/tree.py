@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,3 +103,21 @@ def read_text_file(root: Path, file: PluginFile) -> str | None:
     if b"\0" in data[:_SNIFF_BYTES]:
         return None
     return data.decode("utf-8", errors="replace")
+
+
+def python_tree(root: Path, file: PluginFile, memo: dict[str, Any]) -> ast.Module | None:
+    """The syntax tree of a packaged Python file, or None when it is not read (see
+    `read_text_file`) or does not parse (U013 reports that). Parsed once for all the checks of one
+    plugin: only the current plugin's trees are kept, since checks run plugin by plugin."""
+    kept: tuple[str, dict[str, ast.Module | None]] = memo.get(f"{__name__}.ast", ("", {}))
+    if kept[0] != str(root):
+        kept = (str(root), {})
+        memo[f"{__name__}.ast"] = kept
+    trees = kept[1]
+    if file.relative not in trees:
+        text = read_text_file(root, file)
+        try:
+            trees[file.relative] = ast.parse(text) if text is not None else None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[file.relative] = None
+    return trees[file.relative]
