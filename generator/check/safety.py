@@ -68,7 +68,8 @@ BARE_EXCEPT = rule(
     "U026",
     "except-swallows-error",
     Severity.WARNING,
-    "bare `except:` that {does}: every error here is hidden and the tool goes on as if it succeeded",
+    "bare `except:` that {does}: every error there, an interrupt too, is hidden and the code goes on as "
+    "if nothing failed",
     "Catch the exceptions you expect (`except requests.RequestException as error:`) and raise or report "
     "them; let the rest reach Dify, which shows the error to the user.",
     """
