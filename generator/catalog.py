@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from generator.check import CheckContext
+from generator.check.domains import AccessDomains, access_domains
 from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.inputs import open_inputs
 from generator.load.crawl import LoadedPlugin
@@ -44,6 +45,8 @@ class Catalog:
     schemas: SchemaSet | None = None
     runs: tuple[ExampleRun, ...] = ()
     icons: Mapping[tuple[str, str], Icon] = field(default_factory=lambda: MappingProxyType({}))
+    # The static scan of the domains each plugin's files name, by plugin folder.
+    domains: Mapping[str, AccessDomains] = field(default_factory=lambda: MappingProxyType({}))
 
     def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
         """Findings whose file lies in this plugin's folder."""
@@ -73,6 +76,15 @@ class Catalog:
         for run in self.runs:
             runs.setdefault(run.tool, []).append(run)
         return {key: tuple(items) for key, items in runs.items()}
+
+    def domains_of(self, loaded: LoadedPlugin) -> AccessDomains:
+        """The domains this plugin's files name (an empty scan when it was not scanned)."""
+        return self.domains.get(loaded.display, AccessDomains())
+
+    def contacted_by(self, loaded: LoadedPlugin) -> tuple[str, ...]:
+        """The hosts this plugin's example runs tried to reach, sorted."""
+        keys = {tool.key for tool in loaded.plugin.tools} if loaded.plugin else set()
+        return tuple(sorted({host for key in keys for run in self.runs_of(key) for host in run.contacted}))
 
     def icon(self, loaded: LoadedPlugin, name: str) -> Icon | None:
         """An icon of this plugin by the name its manifest gives, if it was readable."""
@@ -124,6 +136,9 @@ def catalog_of(
         schemas=schemas,
         runs=runs,
         icons=MappingProxyType(read_icons(validation.plugins)),
+        domains=MappingProxyType(
+            {p.display: access_domains(p, context.memo) for p in validation.plugins if p.plugin is not None}
+        ),
     )
 
 

@@ -143,6 +143,12 @@ def test_no_connection_arrives(outcome: Outcome) -> None:
     assert "refused" in outcome.runs["socket_connect"][0].outputs["text"]
 
 
+def test_runs_record_the_hosts_they_tried(outcome: Outcome) -> None:
+    """The host a tool looked up is kept with its run, for the plugin page's observed domains."""
+    assert outcome.runs["looks_up_host"][0].contacted == ("weather.example.invalid",)
+    assert outcome.runs["good_basic"][0].contacted == ()
+
+
 def test_nothing_written_outside(outcome: Outcome) -> None:
     """Writes to /tmp, above the plugin and to the repository's parent land nowhere real."""
     assert outcome.runs["write_outside"][0].passed

@@ -1,26 +1,63 @@
-"""Submission checks on the plugin's Python dependencies (requirements.txt, pyproject.toml)."""
+"""Submission checks on the plugin's Python dependencies: version constraints, where packages come
+from, and pip options that break Dify's install (the files are read by generator.check.requirements)."""
 
 from __future__ import annotations
 
+import posixpath
 import re
-import tomllib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from generator.check import CheckContext
+from generator.check.requirements import (
+    EDITABLE,
+    FIND_LINKS,
+    INDEXES,
+    Declared,
+    Option,
+    Place,
+    read_dependencies,
+)
+from generator.check.tree import packaged_files
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import read_head, resolve_inside
+from generator.load.reqlines import redacted
 from generator.rules import rule
 
 SDK = "dify-plugin"
 SDK_MINIMUM = Version("0.9.0")
 _LOWER_BOUNDS = (">=", ">", "==", "~=", "===")
-_DIRECT = re.compile(r"^(-e\s|--editable|git\+|hg\+|svn\+|bzr\+|[a-z]+://)|\s@\s", re.IGNORECASE)
+_REMOTE = re.compile(r"^([a-z][a-z0-9+.-]*://|(git|hg|svn|bzr)\+)", re.IGNORECASE)
+_ARCHIVES = (".whl", ".tar.gz", ".tgz", ".zip")
+PYPI_INDEXES = ("https://pypi.org/simple", "https://pypi.python.org/simple")
+# Frameworks of hundreds of megabytes (the pre-check's LARGE_DEPENDENCIES): their next major release
+# is a different program, and installing it unreviewed costs minutes of every plugin start.
+LARGE_FRAMEWORKS = frozenset(
+    {
+        "chromadb",
+        "faiss-cpu",
+        "faiss-gpu",
+        "jax",
+        "llama-cpp-python",
+        "opencv-contrib-python",
+        "opencv-python",
+        "opencv-python-headless",
+        "paddlepaddle",
+        "playwright",
+        "pyppeteer",
+        "selenium",
+        "spacy",
+        "tensorflow",
+        "tensorflow-cpu",
+        "torch",
+        "torchaudio",
+        "torchvision",
+        "transformers",
+    }
+)
 
 UNPINNED = rule(
     "U010",
@@ -30,18 +67,23 @@ UNPINNED = rule(
     "Add a constraint such as `{name}>=1.2,<2` so installs stay reproducible.",
     """
 The marketplace requires a version constraint on every dependency, so that a plugin installed next
-year gets the libraries it was tested with.
+year gets the libraries it was tested with. Every place the pre-check reads counts:
+`requirements.txt` and the files it includes with `-r`, and in `pyproject.toml` the project's
+dependencies, optional dependencies, dependency groups and Poetry's dependency tables. A Poetry
+version without an operator (`requests = "2.32.3"`, exact in Poetry) is read by the pre-check as no
+constraint: write `==2.32.3`. Entries of a constraints file (`-c`) install nothing and need none.
 """,
 )
 DIRECT_URL = rule(
     "U011",
     "requirement-from-url",
     Severity.ERROR,
-    "dependency {text} is installed from a URL, a VCS or a local path",
+    "dependency {text} is installed from a URL or a VCS",
     "Depend on a release published on PyPI instead.",
     """
-Dify installs plugin dependencies from the package index. Dependencies from git, a URL or a local
-path are refused by the marketplace: they can change or vanish after review.
+Dify installs plugin dependencies from the package index. Dependencies from git or a URL are
+refused by the marketplace: they can change or vanish after review. (A local path or an editable
+install is rule U020, a warning.)
 """,
 )
 SDK_TOO_OLD = rule(
@@ -57,41 +99,161 @@ with a lower bound of at least 0.9.0.
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Declared:
-    """One dependency as written, and where."""
-
-    text: str
-    where: Location
+INCLUDE_MISSING = rule(
+    "U019",
+    "requirement-include-missing",
+    Severity.ERROR,
+    "{option} {value} names a file the package does not hold",
+    "Ship the file in the plugin (and not in .difyignore), or list its requirements here.",
+    """
+pip and uv read an included requirements file (`-r more.txt`, `-c constraints.txt`) beside the file
+that names it. When the package does not hold it (a typo, a file outside the plugin, a file that
+`.difyignore` leaves out) the install stops with "Could not open requirements file", and Dify cannot
+install the plugin. The pre-check reports it too.
+""",
+)
+EDITABLE_OR_LOCAL = rule(
+    "U020",
+    "requirement-editable-or-local",
+    Severity.WARNING,
+    "dependency {text} is {what}",
+    "Depend on a release published on PyPI; if the code is the plugin's own, import it as a module of "
+    "the plugin instead of installing it.",
+    """
+The marketplace's pre-check sends editable installs (`-e ./lib`) and dependencies from a local path
+(`./wheels/pkg.whl`, `pkg @ ./lib`) to a reviewer, who must approve them: monorepos use them
+legitimately, but what is installed is then not a reviewed release. Dify installs them when the path
+is inside the package.
+""",
+)
+LOWER_BOUND_ONLY = rule(
+    "U021",
+    "large-framework-lower-bound",
+    Severity.WARNING,
+    "{name} is only bounded below ({text}); its next major release would be installed untested",
+    "Add an upper bound, such as `{name}>=2.3,<3`.",
+    """
+Large frameworks (torch, tensorflow, transformers, opencv, playwright, spacy and the others of the
+pre-check's list of large dependencies) take minutes to install and change behaviour between major
+releases. With a lower bound only, a plugin installed next year gets a release it was never tested
+with. The pre-check sends every large dependency to a reviewer.
+""",
+)
+PIP_OPTION = rule(
+    "U022",
+    "pip-option-breaks-install",
+    Severity.WARNING,
+    "{option} {problem}",
+    "{fix}",
+    """
+Dify installs a plugin's requirements in the plugin's folder from the package index. `--no-index`
+turns the index off, so every dependency must then come from a `--find-links` folder of the
+package; `--find-links DIR` with a folder the package does not hold finds nothing. Either makes the
+install fail on Dify while it works on the author's machine.
+""",
+)
+PACKAGE_INDEX = rule(
+    "U023",
+    "package-index",
+    Severity.INFO,
+    "dependencies are installed from {url}, not only from PyPI",
+    "Make sure Dify's machines can reach this index without credentials; reviewers will ask.",
+    """
+An `--index-url` or `--extra-index-url` other than PyPI names where some dependencies come from.
+Dify's install must reach it from its own network, and packages there are not reviewed releases of
+PyPI. The finding names the index (without any password in its URL).
+""",
+)
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Dependency findings, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
-    declared = [*_requirements_txt(loaded), *_pyproject(loaded)]
+    tree = packaged_files(loaded.root, context.memo)
+    packaged = frozenset(file.relative for file in tree.files)
+    found = read_dependencies(loaded, packaged)
     sdk_seen = False
-    for item in declared:
-        if _DIRECT.search(item.text):
-            yield DIRECT_URL.at(item.where, text=item.text)
-            continue
-        try:
-            requirement = Requirement(item.text)
-        except InvalidRequirement:
-            continue  # not a dependency line we understand; pip reports it at install time
-        if requirement.url:
-            yield DIRECT_URL.at(item.where, text=item.text)
-        elif not requirement.specifier:
-            yield UNPINNED.at(item.where, name=requirement.name)
-        if canonicalize_name(requirement.name) == SDK:
-            sdk_seen = True
-            if not _allows_only_new(requirement):
-                yield SDK_TOO_OLD.at(item.where, problem=f"is required as {item.text!r}, below 0.9.0")
+    for item in found.declared:
+        yield from _judge(loaded, item)
+        sdk_seen = sdk_seen or (_name(item.text) == SDK and not item.constraint)
+    for option in found.missing:
+        yield INCLUDE_MISSING.at(_at(loaded, option.place), option=option.option, value=option.value)
+    for option in found.options:
+        yield from _pip_option(loaded, option, packaged)
     if not sdk_seen:
         yield SDK_TOO_OLD.at(
             Location(loaded.display_path("requirements.txt"), 1, 1),
             problem="is not listed as a dependency",
         )
+
+
+def _judge(loaded: LoadedPlugin, item: Declared) -> Iterator[Diagnostic]:
+    where = _at(loaded, item.place)
+    editable = item.text.startswith(EDITABLE)
+    target = item.text.split(None, 1)[1] if editable and " " in item.text else item.text
+    target = target.split("=", 1)[1] if editable and target.startswith("--editable=") else target
+    reference = target.split(" @ ", 1)[1].strip() if " @ " in target else target
+    if _REMOTE.match(reference):
+        yield DIRECT_URL.at(where, text=item.text)
+        return
+    if editable or reference.startswith((".", "/", "~")) or reference.endswith(_ARCHIVES):
+        what = "an editable install" if editable else "installed from a local path"
+        yield EDITABLE_OR_LOCAL.at(where, text=item.text, what=what)
+        return
+    try:
+        requirement = Requirement(item.text)
+    except InvalidRequirement:
+        return  # not a dependency line we understand; pip reports it at install time
+    name = canonicalize_name(requirement.name)
+    if requirement.url:
+        yield DIRECT_URL.at(where, text=item.text)
+    elif not requirement.specifier and not item.constraint:
+        yield UNPINNED.at(where, name=requirement.name)
+    elif item.poetry_exact:
+        hint = f"Write the version with an operator, `=={str(requirement.specifier)[2:]}`: the pre-check " + (
+            "reads a bare Poetry version as no constraint."
+        )
+        yield UNPINNED.at(where, hint=hint, name=requirement.name)
+    elif name in LARGE_FRAMEWORKS and _lower_bound_only(requirement):
+        yield LOWER_BOUND_ONLY.at(where, name=requirement.name, text=item.text)
+    if name == SDK and not item.constraint and not _allows_only_new(requirement):
+        yield SDK_TOO_OLD.at(where, problem=f"is required as {item.text!r}, below 0.9.0")
+
+
+def _lower_bound_only(requirement: Requirement) -> bool:
+    operators = {spec.operator for spec in requirement.specifier}
+    return bool(operators) and operators <= {">=", ">", "!="}
+
+
+def _pip_option(loaded: LoadedPlugin, option: Option, packaged: frozenset[str]) -> Iterator[Diagnostic]:
+    where = _at(loaded, option.place)
+    if option.option == "--no-index":
+        problem = "turns the package index off, so dependencies can come only from --find-links folders"
+        fix = "Remove --no-index unless every dependency is a wheel in a folder of the package."
+        yield PIP_OPTION.at(where, option=option.option, problem=problem, fix=fix)
+    elif option.option in FIND_LINKS and option.value and not _REMOTE.match(option.value):
+        folder = posixpath.normpath(posixpath.join(posixpath.dirname(option.place.file), option.value))
+        if not any(path.startswith(folder.rstrip("/") + "/") for path in packaged):
+            problem = "names a folder the package does not hold"
+            fix = "Ship the wheels in that folder of the plugin, or remove the option."
+            shown = f"{option.option} {option.value}"
+            yield PIP_OPTION.at(where, option=shown, problem=problem, fix=fix)
+    elif option.option in INDEXES and option.value:
+        url = redacted(option.value)
+        if url.rstrip("/") not in PYPI_INDEXES:
+            yield PACKAGE_INDEX.at(where, url=url)
+
+
+def _name(text: str) -> str:
+    try:
+        return canonicalize_name(Requirement(text).name)
+    except InvalidRequirement:
+        return ""
+
+
+def _at(loaded: LoadedPlugin, place: Place) -> Location:
+    return Location(loaded.display_path(place.file), place.line, place.column)
 
 
 def _allows_only_new(requirement: Requirement) -> bool:
@@ -103,48 +265,3 @@ def _allows_only_new(requirement: Requirement) -> bool:
         if spec.operator in _LOWER_BOUNDS and bound >= SDK_MINIMUM:
             return True
     return False
-
-
-def _read(loaded: LoadedPlugin, name: str) -> str | None:
-    resolved = resolve_inside(loaded.root, name)
-    if resolved.path is None or not resolved.path.is_file():
-        return None
-    return read_head(resolved.path, 1_000_000).decode("utf-8", errors="replace")
-
-
-def _requirements_txt(loaded: LoadedPlugin) -> Iterator[Declared]:
-    text = _read(loaded, "requirements.txt")
-    if text is None:
-        return
-    shown = loaded.display_path("requirements.txt")
-    for number, line in enumerate(text.splitlines(), start=1):
-        entry = line.split(" #", 1)[0].strip()
-        if not entry or entry.startswith("#"):
-            continue
-        if entry.startswith("-") and not entry.startswith(("-e", "--editable")):
-            continue  # options such as -r or --index-url
-        yield Declared(entry, Location(shown, number, len(line) - len(line.lstrip()) + 1))
-
-
-def _pyproject(loaded: LoadedPlugin) -> Iterator[Declared]:
-    text = _read(loaded, "pyproject.toml")
-    if text is None:
-        return
-    try:
-        project = tomllib.loads(text).get("project", {})
-    except tomllib.TOMLDecodeError:
-        return
-    dependencies = project.get("dependencies", []) if isinstance(project, dict) else []
-    shown = loaded.display_path("pyproject.toml")
-    lines = text.splitlines()
-    for dependency in dependencies if isinstance(dependencies, list) else []:
-        if isinstance(dependency, str):
-            yield Declared(dependency, _find(lines, dependency, shown))
-
-
-def _find(lines: list[str], needle: str, shown: str) -> Location:
-    for number, line in enumerate(lines, start=1):
-        column = line.find(needle)
-        if column >= 0:
-            return Location(shown, number, column + 1)
-    return Location(shown, 1, 1)

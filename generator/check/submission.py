@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.check.tree import PluginTree, walk_plugin
+from generator.check.tree import PluginTree, packaged_files
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.paths import read_head
@@ -25,9 +26,21 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_SOURCE_HOSTS = re.compile(
-    r"https?://(www\.)?(github\.com|gitlab\.com|gitee\.com|bitbucket\.org|codeberg\.org)/\S+"
+# The hosts the marketplace accepts for `repo` and the README's source link: `ALLOWED_SOURCE_HOSTS` in
+# toolkit/checks/source_hosts.py of langgenius/dify-marketplace-toolkit (a vendor's own forge is
+# admitted there one at a time), matched exactly with an optional `www.`.
+SOURCE_HOSTS = (
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "gitee.com",
+    "codeberg.org",
+    "git.sr.ht",
+    "gitlab.anchnet.com",
 )
+_HOST_ALTERNATIVES = "|".join(re.escape(host) for host in SOURCE_HOSTS)
+_SOURCE_LINK = re.compile(rf"https?://(?:www\.)?(?:{_HOST_ALTERNATIVES})/[^\s)>\"]+", re.IGNORECASE)
+_SOURCE_URL = re.compile(rf"^https?://(?:www\.)?(?:{_HOST_ALTERNATIVES})/[^\s)>\"]+$", re.IGNORECASE)
 # Folder and file names that a package must not carry: environments, caches, IDE and OS files.
 _UNWANTED_DIRS = {
     ".venv",
@@ -39,27 +52,40 @@ _UNWANTED_DIRS = {
     ".idea",
     ".vscode",
     ".tox",
+    ".nox",
     ".git",
+    ".hg",
+    ".svn",
+    "env",
+    "pycache",
+    "node_modules",
 }
+# Folders a reviewer looks at: build output is dead weight unless the plugin serves it.
+_BUILD_DIRS = {"build", "dist"}
 # Templates of environment files hold placeholders, not secrets (the plugin template ships one).
 _ENV_TEMPLATES = {".env.example", ".env.sample", ".env.template"}
-_UNWANTED_FILES = {".env", ".DS_Store", "Thumbs.db", "desktop.ini", "id_rsa", "id_ed25519", ".netrc"}
-_UNWANTED_SUFFIXES = (".pyc", ".pyo", ".pem", ".key", ".p12", ".pfx", ".swp")
-_SECRET = re.compile(
-    r"-----BEGIN ([A-Z]+ )?PRIVATE KEY-----|AKIA[0-9A-Z]{16}|\bsk-[A-Za-z0-9_-]{32,}|\bghp_[A-Za-z0-9]{36}"
-    r"|\bxox[abpr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}"
-)
-_TEXT_SUFFIXES = (".py", ".yaml", ".yml", ".json", ".toml", ".txt", ".md", ".cfg", ".ini", ".env")
-
+_UNWANTED_FILES = {
+    ".env",
+    ".DS_Store",
+    "Thumbs.db",
+    "desktop.ini",
+    "id_rsa",
+    "id_ed25519",
+    ".netrc",
+    ".gitconfig",
+}
+_UNWANTED_SUFFIXES = (".pyc", ".pyo", ".pem", ".key", ".p12", ".pfx", ".swp", ".swo", ".log", ".tmp", ".bak")
 _E = Severity.ERROR
 RESERVED_AUTHOR = rule(
     "U001",
     "reserved-author",
     _E,
     "author {author} is reserved for Dify's own plugins",
-    "Use your own organisation name as `author` in the manifest and in every provider and tool YAML.",
+    "Use your own organisation name as `author` in the manifest.",
     """
-The marketplace accepts plugins with the authors `langgenius` and `dify` only from Dify's team.
+The marketplace accepts a manifest whose `author` contains `langgenius` or `dify` only from Dify's
+team: its pre-check (`toolkit/checks/manifest.py` of `langgenius/dify-marketplace-toolkit`) refuses
+any author holding one of these words, `difytools` too. Provider and tool YAMLs: rule U017.
 """,
 )
 README_NOT_ENGLISH = rule(
@@ -136,20 +162,55 @@ UNWANTED_FILE = rule(
     "{path} must not be packaged ({why})",
     "Delete it or exclude it in .difyignore.",
     """
-Submissions must not carry secrets (`.env`, keys), virtual environments, caches (`__pycache__`,
-tool caches), IDE settings (`.idea`, `.vscode`) or operating system files (`.DS_Store`,
-`Thumbs.db`). They leak data, bloat the package and are refused.
+Submissions must not carry secrets (`.env`, keys, `.gitconfig`), virtual environments (`.venv`,
+`venv`, `env`), caches (`__pycache__`, tool caches), version control folders (`.git`, `.hg`,
+`.svn`), `node_modules`, IDE settings (`.idea`, `.vscode`), editor and scratch files (`*.swp`,
+`*.swo`, `*.bak`, `*.tmp`), logs (`*.log`) or operating system files (`.DS_Store`, `Thumbs.db`).
+They leak data, bloat the package and are refused: the marketplace's pre-check
+(`check-package-contents.py` of `langgenius/dify-marketplace-toolkit`) blocks each of these names.
+`.env.example`, `.env.sample` and `.env.template` are documentation and allowed (their contents are
+scanned for secrets, rule U009).
 """,
 )
-SECRET_IN_FILE = rule(
-    "U009",
-    "secret-in-file",
-    _E,
-    "{path} appears to contain a secret ({kind})",
-    "Remove the secret, revoke it, and read credentials from the provider's credentials instead.",
+BUILD_OUTPUT = rule(
+    "U016",
+    "build-output",
+    Severity.WARNING,
+    "{path}/ is a build output folder holding {files}",
+    "Exclude it in .difyignore unless the plugin serves these files at run time.",
     """
-A file contains text shaped like a private key or an API token. Published plugins are public; a
-token in them can be used by anyone. Credentials belong in `credentials_for_provider`.
+The marketplace's pre-check sends packages with a `build/` or `dist/` folder to a reviewer: such
+folders usually hold what a build left behind (wheels, bundles, copies of the source), which Dify
+never loads. Some plugins ship generated assets from a folder of that name on purpose; then keep it
+and say so in the submission.
+""",
+)
+RESERVED_AUTHOR_IN_YAML = rule(
+    "U017",
+    "reserved-author-in-yaml",
+    Severity.WARNING,
+    "identity.author {author} names Dify's own organisation",
+    "Use the manifest's author here too, so the plugin's pages name one author.",
+    """
+The marketplace refuses a manifest whose `author` contains `langgenius` or `dify` (rule U001).
+Provider and tool YAMLs carry an `identity.author` too, which the pre-check does not read and Dify
+shows nowhere that matters; a reserved name there is a leftover of a copied template, so it is a
+warning.
+""",
+)
+REPO_HOST = rule(
+    "U018",
+    "repo-host-not-accepted",
+    _E,
+    "the manifest's repo {url} is on {host}, not a host the marketplace accepts",
+    "Publish the source on one of: {hosts}; a vendor's own forge must first be admitted in "
+    "langgenius/dify-marketplace-toolkit.",
+    """
+The marketplace accepts source repositories on a fixed list of hosts only: github.com, gitlab.com,
+bitbucket.org, gitee.com, codeberg.org, git.sr.ht and, admitted one by one, vendors' own forges
+(gitlab.anchnet.com). The list is `ALLOWED_SOURCE_HOSTS` in `toolkit/checks/source_hosts.py` of
+`langgenius/dify-marketplace-toolkit`; its pre-check blocks a `repo` elsewhere, and wants the
+README's source link on one of these hosts too (rule U003).
 """,
 )
 
@@ -163,17 +224,17 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     for role in ("tools provider", "tool"):
         for _relative, document in documents(loaded, role):
             author = dig(document.data, "identity", "author")
-            if isinstance(author, str) and author.lower() in RESERVED_AUTHORS:
-                yield RESERVED_AUTHOR.at(document.at("identity", "author"), author=author)
+            if reserved_author(author):
+                yield RESERVED_AUTHOR_IN_YAML.at(document.at("identity", "author"), author=author)
     yield from _readme(loaded)
     yield from _privacy(loaded)
-    yield from _files(loaded, walk_plugin(loaded.root))
+    yield from _files(loaded, packaged_files(loaded.root, context.memo))
 
 
 def _manifest(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterator[Diagnostic]:
     data = manifest.data
     author = data.get("author")
-    if isinstance(author, str) and author.lower() in RESERVED_AUTHORS:
+    if reserved_author(author):
         yield RESERVED_AUTHOR.at(manifest.at("author"), author=author)
     wanted = {
         "privacy": (None, "the path of the privacy policy, such as PRIVACY.md"),
@@ -193,8 +254,17 @@ def _manifest(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterator[Diagnost
             yield MANIFEST_FIELD.at(
                 manifest.at(field), field=field, problem="is malformed", expected=expected
             )
+    repo = data.get("repo")
+    if isinstance(repo, str) and _URL.match(repo.strip()) and not _SOURCE_URL.match(repo.strip()):
+        host = urlsplit(repo.strip()).hostname or repo
+        yield REPO_HOST.at(manifest.at("repo"), url=repo, host=host, hosts=", ".join(SOURCE_HOSTS))
     if not dig(data, "meta", "minimum_dify_version"):
         yield MINIMUM_DIFY_VERSION.at(manifest.key_at("meta"))
+
+
+def reserved_author(author: object) -> bool:
+    """The pre-check refuses any author that contains a reserved name, not only an equal one."""
+    return isinstance(author, str) and any(name in author.lower() for name in RESERVED_AUTHORS)
 
 
 def _text_of(path: Path) -> str | None:
@@ -213,7 +283,7 @@ def _readme(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
         line, column, snippet = found
         yield README_NOT_ENGLISH.at(Location(shown, line, column), text=snippet)
     repo = loaded.plugin.repo.strip().rstrip("/") if loaded.plugin else ""
-    if not ((repo and repo in text) or _SOURCE_HOSTS.search(text)):
+    if not ((repo and repo in text) or _SOURCE_LINK.search(text)):
         yield README_NO_SOURCE.at(Location(shown, 1, 1))
 
 
@@ -255,23 +325,26 @@ def _files(loaded: LoadedPlugin, tree: PluginTree) -> Iterator[Diagnostic]:
         shown = f"{count}+" if tree.truncated else str(count)
         yield TOO_MANY_FILES.at(Location(loaded.display, 0, 0), count=shown, limit=MAX_FILES)
     reported: set[str] = set()
+    builds: dict[str, int] = {}
     for file in tree.files:
+        if build := build_folder(file.relative):
+            builds[build] = builds.get(build, 0) + 1
         why, unwanted = unwanted_reason(file.relative)
         if why and unwanted not in reported:
             reported.add(unwanted)
             yield UNWANTED_FILE.at(Location(loaded.display_path(unwanted), 1, 1), path=unwanted, why=why)
-        elif not why and not file.is_link and file.relative.endswith(_TEXT_SUFFIXES) and file.size < 1 << 20:
-            secret = _SECRET.search((loaded.root / file.relative).read_bytes().decode("utf-8", "replace"))
-            if secret:
-                yield _secret_at(loaded, file.relative, secret)
+    for build, files in builds.items():
+        shown = f"{files} file" + ("s" if files > 1 else "")
+        yield BUILD_OUTPUT.at(Location(loaded.display_path(build), 1, 1), path=build, files=shown)
 
 
-def _secret_at(loaded: LoadedPlugin, relative: str, secret: re.Match[str]) -> Diagnostic:
-    text = secret.string
-    line = text.count("\n", 0, secret.start()) + 1
-    column = secret.start() - (text.rfind("\n", 0, secret.start()) + 1) + 1
-    kind = "a private key" if secret.group().startswith("-----") else "an access token"
-    return SECRET_IN_FILE.at(Location(loaded.display_path(relative), line, column), path=relative, kind=kind)
+def build_folder(relative: str) -> str:
+    """The outermost `build/` or `dist/` folder holding this file, or empty."""
+    parts = relative.split("/")
+    for depth, part in enumerate(parts[:-1]):
+        if part in _BUILD_DIRS:
+            return "/".join(parts[: depth + 1])
+    return ""
 
 
 def unwanted_reason(relative: str) -> tuple[str, str]:
@@ -279,11 +352,12 @@ def unwanted_reason(relative: str) -> tuple[str, str]:
     parts = relative.split("/")
     for depth, part in enumerate(parts[:-1]):
         if part in _UNWANTED_DIRS:
-            return "a virtual environment, cache or IDE folder", "/".join(parts[: depth + 1])
+            why = "a virtual environment, cache, version control, dependency or IDE folder"
+            return why, "/".join(parts[: depth + 1])
     if parts[-1] == "pyvenv.cfg":
         return "a virtual environment", "/".join(parts[:-1]) or relative
     name = parts[-1]
     env_file = name.startswith(".env.") and name not in _ENV_TEMPLATES
     if name in _UNWANTED_FILES or env_file or name.endswith(_UNWANTED_SUFFIXES):
-        return "secrets, compiled files or OS and editor files", relative
+        return "secrets, compiled files, logs or OS and editor files", relative
     return "", ""

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -71,3 +73,51 @@ def walk_plugin(root: Path) -> PluginTree:
                 continue
             found.append(PluginFile(relative, info.st_size, path.is_symlink()))
     return PluginTree(tuple(found), truncated=False)
+
+
+# Files over this size are not read for content checks (secrets, code): the marketplace's pre-check
+# skips them too, and a bundled data file is not where a token or a call hides.
+MAX_TEXT_BYTES = 1 << 20
+_SNIFF_BYTES = 4096
+
+
+def packaged_files(root: Path, memo: dict[str, Any]) -> PluginTree:
+    """`walk_plugin(root)`, walked once per check run however many checks ask (`memo` is the
+    run's `CheckContext.memo`: files do not change while a run lasts)."""
+    trees: dict[str, PluginTree] = memo.setdefault(__name__, {})
+    key = str(root)
+    if key not in trees:
+        trees[key] = walk_plugin(root)
+    return trees[key]
+
+
+def read_text_file(root: Path, file: PluginFile) -> str | None:
+    """The text of a packaged file, or None when it is a link, too large or binary (a NUL byte in its
+    first 4 KB, as the pre-check decides); undecodable bytes are replaced, never raised."""
+    if file.is_link or file.size > MAX_TEXT_BYTES:
+        return None
+    try:
+        data = read_head(root / file.relative, MAX_TEXT_BYTES)
+    except OSError:
+        return None
+    if b"\0" in data[:_SNIFF_BYTES]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def python_tree(root: Path, file: PluginFile, memo: dict[str, Any]) -> ast.Module | None:
+    """The syntax tree of a packaged Python file, or None when it is not read (see
+    `read_text_file`) or does not parse (U013 reports that). Parsed once for all the checks of one
+    plugin: only the current plugin's trees are kept, since checks run plugin by plugin."""
+    kept: tuple[str, dict[str, ast.Module | None]] = memo.get(f"{__name__}.ast", ("", {}))
+    if kept[0] != str(root):
+        kept = (str(root), {})
+        memo[f"{__name__}.ast"] = kept
+    trees = kept[1]
+    if file.relative not in trees:
+        text = read_text_file(root, file)
+        try:
+            trees[file.relative] = ast.parse(text) if text is not None else None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[file.relative] = None
+    return trees[file.relative]

@@ -82,6 +82,7 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
         "files": [{**asdict(f), "path": f.path.name} for f in run.files],
         "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in run.diagnostics],
         "replay": asdict(run.replay) if run.replay else None,
+        "contacted": list(run.contacted),
     }
     temporary = folder / f"run.json.{os.getpid()}"
     temporary.write_text(json.dumps(data, default=repr), encoding="utf-8")
@@ -115,6 +116,7 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             cached=True,
             description=I18n.of(data.get("description")),
             replay=_replay(data.get("replay")),
+            contacted=tuple(str(host) for host in data.get("contacted", ())),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

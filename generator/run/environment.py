@@ -7,8 +7,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import os
-import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -16,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic
+from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
 from generator.run.build import BuildPlan, build, uv_environment
 from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
@@ -23,20 +22,6 @@ from generator.run.reqfile import Scan, scan
 from generator.run.sandbox import Isolation
 
 ENVIRONMENT_FORMAT = "2"
-_VERSION = re.compile(r"python(\d+)\.(\d+)$")
-
-
-@dataclass(frozen=True, slots=True)
-class Interpreter:
-    """A Python found on this machine."""
-
-    path: Path
-    version: tuple[int, int]
-
-    @property
-    def name(self) -> str:
-        """`3.12` style."""
-        return f"{self.version[0]}.{self.version[1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,37 +53,6 @@ class Environment:
     def substituted(self) -> bool:
         """True when the plugin asked for a Python version this machine does not have."""
         return bool(self.requested) and not self.requested.startswith(self.interpreter.name)
-
-
-def find_interpreters() -> list[Interpreter]:
-    """Every `python3.N` on PATH or installed by pyenv (real paths: uv does not follow pyenv shims)."""
-    found: dict[tuple[int, int], Path] = {}
-    folders = [Path(p) for p in os.environ.get("PATH", "").split(os.pathsep) if p and "shims" not in p]
-    pyenv_root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
-    versions = pyenv_root / "versions"
-    if versions.is_dir():
-        folders.extend(sorted((p / "bin" for p in versions.iterdir()), reverse=True))
-    for folder in folders:
-        with contextlib.suppress(OSError):
-            for candidate in folder.glob("python3.*"):
-                match = _VERSION.match(candidate.name)
-                if match and os.access(candidate, os.X_OK):
-                    found.setdefault((int(match[1]), int(match[2])), candidate.resolve())
-    return [Interpreter(path, version) for version, path in sorted(found.items())]
-
-
-def choose_interpreter(requested: str, available: list[Interpreter]) -> Interpreter | None:
-    """The interpreter named by `meta.runner.version`, else the nearest (newer preferred on ties)."""
-    if not available:
-        return None
-    match = re.match(r"(\d+)\.(\d+)", requested or "")
-    wanted = (int(match[1]), int(match[2])) if match else (3, 12)
-
-    def distance(candidate: Interpreter) -> tuple[int, int]:
-        gap = abs((candidate.version[0] - wanted[0]) * 100 + candidate.version[1] - wanted[1])
-        return gap, -candidate.version[1]
-
-    return min(available, key=distance)
 
 
 def read_requirements(root: Path, uv: Path) -> Requirements:

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.load.reqlines import redacted
 from generator.rules import rule
-from generator.run.reqfile import Named, redacted
+from generator.run.reqfile import Named
 
 INDEX_UNREACHABLE = rule(
     "R040",

@@ -106,6 +106,8 @@ class ExampleRun:
     # What the example shows, as its examples file says it (none for smoke runs).
     description: I18n = field(default_factory=I18n)
     replay: Replay | None = None
+    # Hosts the tool tried to reach (names looked up, addresses connected to), in order.
+    contacted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

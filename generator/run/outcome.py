@@ -3,6 +3,7 @@ messages and stored files."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -329,3 +330,21 @@ def read_outcome(
 def findings_block(findings: list[Diagnostic]) -> bool:
     """True when a finding means the run did not complete."""
     return any(f.rule in {"R001", "R002", "R003", "R004", "R005", "R011", "R014"} for f in findings)
+
+
+def contacted_hosts(events: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The hosts of a run's network events (the harness reports `repr((host, port))`), in order."""
+    hosts: dict[str, None] = {}
+    for event in events:
+        if event.get("event") != "network":
+            continue
+        try:
+            address = ast.literal_eval(str(event.get("address"))[:200])
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        host = address[0] if isinstance(address, tuple) and address else None
+        if isinstance(host, bytes):
+            host = host.decode(errors="replace")
+        if isinstance(host, str) and host:
+            hosts[host.lower()] = None
+    return tuple(hosts)

@@ -12,9 +12,9 @@ import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load import reqlines
 from generator.load.paths import resolve_inside
 from generator.rules import rule
 from generator.run.cache import folder_digest
@@ -88,17 +88,6 @@ class Scan:
         return digest.hexdigest()
 
 
-def redacted(url: str) -> str:
-    """`url` without the user name and password it may carry (findings are published)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    if "@" not in parts.netloc:
-        return url
-    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
-
-
 def scan(root: Path, text: str, source: str) -> Scan:
     """Read `text` (the requirements of `source`, a plugin-relative file) and the files it nests."""
     found = Scan()
@@ -165,8 +154,8 @@ def _unusable(value: str) -> str:
 def _values(body: str, file: str) -> Iterator[tuple[Named, str]]:
     """(value, option) pairs of every logical line: option values, and paths or `name @ url`
     targets of requirement lines (option "" for those)."""
-    for number, line in _logical_lines(body):
-        tokens = list(_tokens(line))
+    for number, line in reqlines.logical_lines(body):
+        tokens = list(reqlines.tokens(line))
         index = 0
         while index < len(tokens):
             column, token = tokens[index]
@@ -199,31 +188,3 @@ def _requirement(tokens: list[tuple[int, str]], file: str, number: int) -> Itera
     looks_local = first.startswith((".", "/", "~", "$", "file:")) or "/" in first or "\\" in first
     if looks_local or first.endswith(ARCHIVES):
         yield Named(first, file, number, tokens[0][0]), ""
-
-
-def _logical_lines(body: str) -> Iterator[tuple[int, str]]:
-    """Lines with comments removed and backslash continuations joined, numbered by their first."""
-    pending, start = "", 0
-    for number, raw in enumerate(body.splitlines(), start=1):
-        line = raw if not raw.lstrip().startswith("#") else ""
-        if " #" in line or "\t#" in line:
-            line = line[: min(i for i in (line.find(" #"), line.find("\t#")) if i >= 0)]
-        if not pending:
-            start = number
-        if line.endswith("\\"):
-            pending += line[:-1] + " "
-            continue
-        yield start, pending + line
-        pending = ""
-    if pending:
-        yield start, pending
-
-
-def _tokens(line: str) -> Iterator[tuple[int, str]]:
-    """Whitespace-separated words with their 1-based columns (columns of continued lines are
-    counted in the joined line)."""
-    column = 0
-    for word in line.split():
-        column = line.index(word, column)
-        yield column + 1, word
-        column += len(word)

@@ -25,7 +25,13 @@ from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, ensure_environment
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.model import ExampleRun, RunOptions, RunReport
-from generator.run.outcome import BROKEN_ENVIRONMENT, NETWORK_ATTEMPT, PYTHON_SUBSTITUTED, read_outcome
+from generator.run.outcome import (
+    BROKEN_ENVIRONMENT,
+    NETWORK_ATTEMPT,
+    PYTHON_SUBSTITUTED,
+    contacted_hosts,
+    read_outcome,
+)
 from generator.run.overlay import ensure_overlay
 from generator.run.pool import run_parallel
 from generator.run.replay import (
@@ -166,6 +172,7 @@ def _execute(
         stderr=result.stderr.decode("utf-8", errors="replace"),
         description=example.description,
         replay=replay_of(result.events, job.recording, job.http == "record") if job.http else None,
+        contacted=contacted_hosts(result.events),
     )
     return _hidden(run, hidden) if job.http == "record" else run
 

@@ -131,6 +131,8 @@ class SitePages:
             icon=self.shared.icon(loaded, plugin.icon),
             readme=self.shared.markdown(plugin.readme) if plugin.readme else "",
             findings=finding_views(self.catalog.findings_of(loaded)),
+            domains=self.catalog.domains_of(loaded),
+            observed=self.catalog.contacted_by(loaded),
         )
         title = plain_title(plugin.label.get(self.language.code) or plugin.name)
         return GeneratedPage(src, title, html, (title,))

@@ -208,6 +208,25 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このルールの検出事項はすべてこのページにリンクしています。",
         "Todo apontamento desta regra aponta para esta página.",
     ),
+    "access_domains": ("Access domains", "访问的域名", "アクセスするドメイン", "Domínios acessados"),
+    "domains_found": (
+        "Named in the code",
+        "代码中出现的域名",
+        "コードに記載されたドメイン",
+        "Citados no código",
+    ),
+    "domains_built": (
+        "Network calls that build their address at run time",
+        "运行时才拼出地址的网络调用",
+        "実行時にアドレスを組み立てるネットワーク呼び出し",
+        "Chamadas de rede que montam o endereço em tempo de execução",
+    ),
+    "domains_observed": (
+        "Contacted by the example runs",
+        "示例运行实际访问的主机",
+        "サンプル実行が実際に接続したホスト",
+        "Contatados pelas execuções de exemplo",
+    ),
     "unsafe_link": (
         "link not shown: only http(s) addresses are linked",
         "链接未显示：仅链接 http(s) 地址",

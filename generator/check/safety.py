@@ -1,0 +1,244 @@
+"""Submission warnings about the plugin's Python code, read from its syntax tree (never imported or
+run): `requests` calls that can wait forever, credentials written to logs or put into exception
+messages, and bare `except:` blocks that hide every error."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+
+from generator.check import CheckContext
+from generator.check.tree import packaged_files, python_tree
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.rules import Rule, rule
+
+HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request", "stream"})
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_LOGGER = re.compile(r"^(logging|_?log|_?logger|LOGGER|LOG)$|[._](logger|log)$")
+# Parts of a name that mean a credential, and parts that make it something else (`token_url`,
+# `max_tokens`, `next_page_token` are not secrets).
+_SECRET_PARTS = frozenset(
+    {"token", "secret", "password", "passwd", "pwd", "credential", "credentials", "apikey"}
+)
+_OTHER_PARTS = frozenset(
+    {"page", "cursor", "next", "count", "max", "num", "limit", "len", "length", "type", "name", "url"}
+    | {"uri", "path", "id", "expires", "expiry", "expired", "endpoint", "field", "header", "prefix"}
+    | {"suffix", "min", "format", "pattern", "regex", "label", "env", "var", "param", "error"}
+)
+# Calls whose result says something about a value without showing it.
+_HARMLESS = frozenset({"len", "bool", "type", "isinstance", "hash", "id"})
+MOST_PER_FILE = 20
+
+NO_TIMEOUT = rule(
+    "U024",
+    "request-without-timeout",
+    Severity.WARNING,
+    "{call}(...) {problem}: if the server stops answering, the tool waits forever",
+    "Pass `timeout=` (for example `timeout=30`); the workflow running the tool waits as long as it does.",
+    """
+`requests` has no default timeout: a call to a server that accepts the connection and then never
+answers blocks the tool, and with it the workflow node, for as long as the plugin runs. The
+marketplace's pre-check (`check-python-safety-warnings.py` of `langgenius/dify-marketplace-toolkit`)
+warns about every `requests` call without `timeout=`, aliased imports (`import requests as rq`,
+`from requests import get`) included; so does this rule. `httpx` waits 5 seconds by default, so only
+an explicit `timeout=None` is reported for it. Calls that pass `**kwargs` may carry a timeout and are
+not reported.
+""",
+)
+CREDENTIAL_LEAK = rule(
+    "U025",
+    "credential-in-log",
+    Severity.WARNING,
+    "{what} includes {name}, which looks like a credential",
+    "Log or raise without the value (its length or the last four characters at most): logs and error "
+    "messages are shown to users and kept by Dify.",
+    """
+A logging call (`logger.info(...)`, `logging.error(...)`) or a raised exception's message contains a
+name such as `api_key`, `access_token`, `client_secret`, `password` or `credentials`. Dify keeps
+plugin logs, and shows exception messages in the workflow's run history to everyone who can open
+it. The pre-check warns about these by name too. Names that only look alike are left out:
+`max_tokens`, `token_url`, `next_page_token`, and values wrapped in `len()` or `bool()`. Returned or
+yielded credentials, which the pre-check also lists, are not reported: an OAuth provider must return
+its tokens to Dify.
+""",
+)
+BARE_EXCEPT = rule(
+    "U026",
+    "except-swallows-error",
+    Severity.WARNING,
+    "bare `except:` that {does}: every error there, an interrupt too, is hidden and the code goes on as "
+    "if nothing failed",
+    "Catch the exceptions you expect (`except requests.RequestException as error:`) and raise or report "
+    "them; let the rest reach Dify, which shows the error to the user.",
+    """
+`except:` with no exception type catches everything, the interpreter's own `KeyboardInterrupt` and
+`SystemExit` (the plugin's shutdown) included. When its block only passes, continues or returns,
+the failure is gone: the tool goes on as if it had succeeded, and the workflow continues on wrong
+or missing data with nothing in the logs. A block that raises, or sets a fallback value, is a
+decision and not reported; so is catching `Exception`.
+""",
+)
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Safety warnings for every packaged Python file, only with `--submission`."""
+    if not context.submission or loaded.plugin is None:
+        return
+    for file in packaged_files(loaded.root, context.memo).files:
+        if not file.relative.endswith(".py"):
+            continue
+        tree = python_tree(loaded.root, file, context.memo)
+        if tree is None:
+            continue  # U013 reports code that does not compile
+        shown = loaded.display_path(file.relative)
+        yield from _capped(shown, _findings(tree))
+
+
+def _capped(shown: str, found: Iterator[tuple[Rule, ast.AST, dict[str, object]]]) -> Iterator[Diagnostic]:
+    counts: dict[str, int] = {}
+    for which, node, values in found:
+        counts[which.code] = counts.get(which.code, 0) + 1
+        if counts[which.code] <= MOST_PER_FILE:
+            line, column = getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1
+            yield which.at(Location(shown, line, column), None, None, **values)
+
+
+def _findings(tree: ast.Module) -> Iterator[tuple[Rule, ast.AST, dict[str, object]]]:
+    clients = http_call_names(tree)
+    constants = _module_constants(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            call = clients.get(dotted_name(node.func), "")
+            if call and (problem := _waits_forever(call, node)):
+                yield NO_TIMEOUT, node, {"call": call, "problem": problem}
+            if _is_log_call(node) and (
+                name := _secret_in(node.args + [k.value for k in node.keywords], constants)
+            ):
+                yield CREDENTIAL_LEAK, node, {"what": "a log message", "name": name}
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            exc = node.exc
+            if name := _secret_in(exc.args + [k.value for k in exc.keywords], constants):
+                yield CREDENTIAL_LEAK, node, {"what": "an exception message", "name": name}
+        elif isinstance(node, ast.ExceptHandler) and node.type is None and (does := _swallows(node)):
+            yield BARE_EXCEPT, node, {"does": does}
+
+
+def http_call_names(tree: ast.Module) -> dict[str, str]:
+    """Dotted names that call requests or httpx functions, as the module imports them: `requests.get`,
+    `rq.post` after `import requests as rq`, `get` after `from requests import get`."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in ("requests", "httpx"):
+                    local = alias.asname or alias.name
+                    found.update({f"{local}.{m}": f"{alias.name}.{m}" for m in HTTP_METHODS})
+        elif isinstance(node, ast.ImportFrom) and node.module in ("requests", "httpx"):
+            for alias in node.names:
+                if alias.name in HTTP_METHODS:
+                    found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return found
+
+
+def _waits_forever(call: str, node: ast.Call) -> str:
+    """Why the call can wait forever (no timeout, or `timeout=None`); empty when it cannot."""
+    if any(keyword.arg is None for keyword in node.keywords):
+        return ""  # **kwargs may carry the timeout
+    timeout = next((k.value for k in node.keywords if k.arg == "timeout"), None)
+    if isinstance(timeout, ast.Constant) and timeout.value is None:
+        return "sets timeout=None"
+    return "has no timeout" if timeout is None and call.startswith("requests.") else ""
+
+
+def _is_log_call(node: ast.Call) -> bool:
+    func = node.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in LOG_METHODS
+        and bool(_LOGGER.search(dotted_name(func.value)))
+    )
+
+
+def _module_constants(tree: ast.Module) -> frozenset[str]:
+    """Names the module binds to a literal (`SECRET_PREFIX = "whsec_"`): the source shows their value,
+    so they carry no credential into a message (a secret literal is U014's finding)."""
+    names: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant):
+            names.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
+def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
+    """The first name in `expressions` that looks like a credential, outside harmless calls and
+    the module's own constants."""
+    pending: list[ast.AST] = list(expressions)
+    while pending:
+        node = pending.pop(0)
+        key = _looked_up(node)
+        if key is not None:
+            if secret_name(key):
+                return key
+            continue  # `credentials.get("max_tokens")` shows that entry only
+        if isinstance(node, ast.Call):
+            if dotted_name(node.func) in _HARMLESS:
+                continue
+            pending.extend(node.args + [k.value for k in node.keywords])
+            if isinstance(node.func, ast.Attribute):
+                pending.append(node.func.value)  # `token.strip()` shows the token
+            continue
+        if isinstance(node, ast.Attribute):
+            # `credentials.server_type` shows the attribute, not the object it is read from
+            if secret_name(node.attr):
+                return node.attr
+            continue
+        if isinstance(node, ast.Name) and node.id not in constants and secret_name(node.id):
+            return node.id
+        pending.extend(ast.iter_child_nodes(node))
+    return ""
+
+
+def _looked_up(node: ast.AST) -> str | None:
+    """The key of `mapping["key"]` or `mapping.get("key", ...)`, or None for anything else."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        key = node.slice.value
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        key = node.args[0].value if node.args and isinstance(node.args[0], ast.Constant) else None
+    else:
+        return None
+    return key if isinstance(key, str) else None
+
+
+def secret_name(name: str) -> bool:
+    """True when an identifier names a credential (`api_key`, `accessToken`), not a look-alike."""
+    parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)]
+    joined = "_".join(parts)
+    if any(part in _OTHER_PARTS for part in parts):
+        return False
+    return any(part in _SECRET_PARTS for part in parts) or "api_key" in joined
+
+
+def _swallows(handler: ast.ExceptHandler) -> str:
+    """What a handler that hides the error does instead (passes, continues, returns); empty when it
+    raises, or does something else (a fallback value is a decision, not a hidden failure)."""
+    if any(isinstance(node, ast.Raise) for statement in handler.body for node in ast.walk(statement)):
+        return ""
+    kinds = {type(statement) for statement in handler.body}
+    if ast.Return in kinds:
+        return "returns"
+    if kinds <= {ast.Pass, ast.Continue, ast.Expr} and all(
+        not isinstance(s, ast.Expr) or isinstance(s.value, ast.Constant) for s in handler.body
+    ):
+        return "continues" if ast.Continue in kinds else "does nothing"
+    return ""
+
+
+def dotted_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted_name(node.value)
+        return f"{base}.{node.attr}" if base else ""
+    return ""
