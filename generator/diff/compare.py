@@ -34,16 +34,17 @@ class Comparison:
 
 
 def compare(old: LoadedPlugin, new: LoadedPlugin, schemas: SchemaSet) -> Comparison:
-    """Compare two loaded plugins; a side whose manifest cannot be read yields its load errors."""
+    """Compare two loaded plugins. Errors of loading either side come first: a file that could not
+    be read explains a tool or a provider that seems to be missing."""
+    problems = tuple(d for side in (old, new) for d in side.diagnostics if d.severity is Severity.ERROR)
     before, after = interface_of(old, schemas), interface_of(new, schemas)
     if before is None or after is None:
-        errors = [d for side in (old, new) for d in side.diagnostics if d.severity is Severity.ERROR]
-        return Comparison((), Verdict(Bump.NONE, "", ()), tuple(errors))
+        return Comparison((), Verdict(Bump.NONE, "", ()), problems)
     changes = list(plugin_changes(before, after))
     versions = (before.plugin.version, after.plugin.version)
     where = after.manifest_at("version")
     verdict = version_verdict(changes, *versions, _declarations_changed(old, new), where)
-    return Comparison(tuple(sort_diagnostics(changes)), verdict)
+    return Comparison(tuple(sort_diagnostics(changes)), verdict, problems)
 
 
 def _declarations_changed(old: LoadedPlugin, new: LoadedPlugin) -> bool:
