@@ -4,7 +4,6 @@ in the test, every output format, the exit codes, and hostile repository content
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import zipfile
@@ -36,7 +35,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[
 
 
 def rules(document: dict[str, object]) -> list[str]:
-    return [d["rule"] for d in document["diagnostics"]]  # type: ignore[attr-defined, index]
+    return [d["rule"] for d in document["diagnostics"]]  # type: ignore[attr-defined]
 
 
 def test_since_compares_a_folder_with_itself_at_a_revision(
@@ -100,10 +99,8 @@ def test_text_github_and_sarif(capsys: pytest.CaptureFixture[str], monkeypatch: 
     old, new = str(PAIR / "old"), str(PAIR / "new")
     assert main(["diff", old, new]) == 1
     text = capsys.readouterr().out
-    assert (
-        "tools/search.yaml:31:5: warning D012 breaking: tool acme/search gained the required parameter language"
-        in text
-    )
+    line = "tools/search.yaml:31:5: warning D012 breaking: tool acme/search gained the required parameter"
+    assert f"{line} language\n" in text
     assert "  hint: Make the parameter optional" in text
     assert text.endswith("version 1.0.0 -> 1.1.0: needs a major bump; smallest correct version 2.0.0\n")
     assert main(["diff", old, new, "--format", "github"]) == 1
@@ -159,7 +156,7 @@ def test_hostile_revision_content_is_refused_not_followed(
     commit_folder(root, PAIR / "old", "plugin", "good", "2026-03-01T10:00:00+00:00")
     link = root / "plugin" / "tools" / "search.yaml"
     link.unlink()
-    os.symlink("/etc/passwd", link)
+    link.symlink_to("/etc/passwd")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "link")
     monkeypatch.chdir(root)

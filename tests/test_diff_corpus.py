@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -72,13 +73,13 @@ def _parameter_mutations(loaded: LoadedPlugin, rng: random.Random) -> list[Mutat
         found.append(Mutation("D010", name, drop))
         if parameter.label.en and [p.label.en for p in entries].count(parameter.label.en) == 1:
             renamed = f"{name}_renamed"
-            found.append(Mutation("D011", renamed, lambda d, e=edit, r=renamed: e(d, name=r)))
+            found.append(Mutation("D011", renamed, partial(edit, name=renamed)))
         if not parameter.required:
-            found.append(Mutation("D014", name, lambda d, e=edit: e(d, required=True)))
+            found.append(Mutation("D014", name, partial(edit, required=True)))
         other = "number" if parameter.type != "number" else "string"
-        found.append(Mutation("D019", name, lambda d, e=edit, o=other: e(d, type=o)))
+        found.append(Mutation("D019", name, partial(edit, type=other)))
         form = "form" if parameter.form != "form" else "llm"
-        found.append(Mutation("D020", name, lambda d, e=edit, f=form: e(d, form=f)))
+        found.append(Mutation("D020", name, partial(edit, form=form)))
         if parameter.options and len({o.value for o in parameter.options}) == len(parameter.options):
             value = rng.choice(parameter.options).value
 
