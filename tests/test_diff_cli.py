@@ -194,3 +194,12 @@ def test_console_script(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "no interface change" in done.stdout
+
+
+def test_since_from_inside_the_plugin_folder(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`diff . --since REV` run in a subfolder of the repository reads that folder at REV."""
+    monkeypatch.chdir(repo / "plugin")
+    code, document = run_json(capsys, ".", "--since", "HEAD~1")
+    assert (code, rules(document)) == (1, ["D060", "D012"])

@@ -89,7 +89,8 @@ def repository_prefix(folder: Path) -> str:
 
 def tree_files(folder: Path, commit: str, prefix: str) -> list[TreeFile]:
     """The plain files under `prefix` (a folder, relative to the repository top) at `commit`."""
-    listing = git(folder, "ls-tree", "-r", "-z", "--long", f"{commit}:{prefix}")
+    # --full-tree: run in a subfolder, ls-tree would otherwise list only what lies below it.
+    listing = git(folder, "ls-tree", "-r", "-z", "--long", "--full-tree", f"{commit}:{prefix}")
     files = []
     for entry in listing.split(b"\0"):
         if not entry:
@@ -146,13 +147,15 @@ def blobs(folder: Path, object_ids: list[str]) -> list[bytes]:
     return contents
 
 
-def show_file(folder: Path, commit: str, path: str, limit: int) -> bytes | None:
-    """One file at `commit` (path relative to the repository top), or None when it is missing,
-    not a plain file, or larger than `limit` bytes (its size is asked first)."""
-    found = git(folder, "cat-file", "--batch-check", stdin=f"{commit}:{path}\n".encode()).split()
-    if len(found) != 3 or found[1] != b"blob" or int(found[2]) > limit:
-        return None
-    return blobs(folder, [found[0].decode("ascii")])[0]
+def files_at(folder: Path, commits: list[str], path: str, limit: int) -> list[bytes | None]:
+    """One file (path relative to the repository top) at each of `commits`: its bytes, or None
+    where it is missing, not a plain file, or larger than `limit` (sizes are asked first)."""
+    names = "".join(f"{commit}:{path}\n" for commit in commits).encode()
+    found = [line.split() for line in git(folder, "cat-file", "--batch-check", stdin=names).splitlines()]
+    small = [f[0].decode("ascii") for f in found if len(f) == 3 and f[1] == b"blob" and int(f[2]) <= limit]
+    wanted = list(dict.fromkeys(small))  # a manifest unchanged across commits is one object
+    contents = dict(zip(wanted, blobs(folder, wanted), strict=True))
+    return [contents.get(f[0].decode("ascii", errors="replace")) if len(f) == 3 else None for f in found]
 
 
 def folder_log(folder: Path, prefix: str) -> list[Commit]:
