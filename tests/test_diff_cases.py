@@ -69,3 +69,13 @@ def test_real_looking_pairs_are_present() -> None:
         assert {"rule": code, "class": "breaking"}.items() <= next(
             r for r in rows if r["rule"] == code
         ).items()
+
+
+def test_documentation_lists_every_diff_rule(repo: Path) -> None:
+    """The diff page's rule table names every `D` rule with its severity and class."""
+    page = (repo / "registry" / "docs" / "diff.md").read_text(encoding="utf-8")
+    for code, rule in all_rules().items():
+        if code.startswith("D"):
+            kind = class_of(rule.at(Location("manifest.yaml", 1, 1)))
+            shown = kind.value if kind else "—"
+            assert f"| {code} | `{rule.name}` | {rule.severity.value} | {shown} |" in page, code
