@@ -65,7 +65,7 @@ def history_of(loaded: LoadedPlugin, schemas: SchemaSet) -> History | None:
         with contextlib.ExitStack() as stack:
             versions = [_load(loaded, prefix, commit, stack) for _, commit in found]
             return _history(loaded, found, versions, schemas)
-    except GitError:
+    except (GitError, OSError):  # the site is built with or without a readable history
         return None
 
 
@@ -98,7 +98,7 @@ def _history(
         before = versions[index - 1] if index else None
         changes = compare(before, plugin, schemas).changes if before is not None else ()
         releases.append(Release(version, commit.date, commit.id, changes, before is None))
-    shown = releases[-MAX_RELEASES:] if len(releases) > MAX_RELEASES else releases
+    shown = releases[-MAX_RELEASES:]
     current = loaded.plugin.version if loaded.plugin else ""
     previous = next(
         (v for (number, _), v in zip(found[::-1], versions[::-1], strict=True) if number != current), None
