@@ -15,6 +15,7 @@ import contextlib
 import importlib.util
 import shutil
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -71,8 +72,13 @@ class Case:
         assert spec is not None
         assert spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        built: Path = module.build(plugin, work, port)
+        # a recipe may import the helpers of its area (a module beside the case folders)
+        sys.path.insert(0, str(self.folder.parent))
+        try:
+            spec.loader.exec_module(module)
+            built: Path = module.build(plugin, work, port)
+        finally:
+            sys.path.remove(str(self.folder.parent))
         return built
 
 

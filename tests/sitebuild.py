@@ -18,7 +18,7 @@ import pytest
 
 from benchmarks.sitebuild import write_config as benchmark_config
 from generator.cli import main
-from tests.conftest import CORPUS, REPO
+from tests.conftest import CORPUS, REPO, shared
 
 CASES = REPO / "tests" / "cases" / "site"
 HREF = re.compile(r"""(?:href|src)="([^"]*)\"""")
@@ -67,8 +67,7 @@ def cases_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
 @pytest.fixture(scope="session")
 def corpus_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     """The site of every plugin of the shared corpus (tools and datasources), without runs."""
-    if not CORPUS.is_dir():
-        pytest.fail(f"the shared corpus is missing at {CORPUS}")
+    shared(CORPUS)
     base = tmp_path_factory.mktemp("corpus-site")
     folders = sorted(p for kind in ("tools", "datasources") for p in (CORPUS / kind).iterdir() if p.is_dir())
     return build_site(write_config(base / "config", folders), base / "site", "--no-run")

@@ -54,7 +54,7 @@ CLI_SAMPLE = [
     "validate/bad/manifest-is-list",
 ]
 BOUNDED = [case.key for case in CASES if "bounds" in case.expect]
-AREAS = ("yaml", "paths", "packages", "schemas", "code", "pages")
+AREAS = ("yaml", "paths", "packages", "schemas", "code", "pages", "recordings")
 
 
 def build(case: Case, work: Path, port: int) -> tuple[Path, Path]:

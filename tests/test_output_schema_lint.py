@@ -14,7 +14,7 @@ from generator.load.yamlload import read_yaml
 from generator.rules import all_rules
 from generator.schemas.inline import lint_output_schema
 from generator.schemas.walk import Parts
-from tests.conftest import REFERENCE_SCHEMAS, REPO
+from tests.conftest import REPO
 from tests.schema_helpers import repo_schemas, write_schemas
 
 CASES = sorted((REPO / "tests" / "cases" / "output_schema").glob("*.yaml"))
@@ -41,9 +41,9 @@ def test_output_schema_rules_are_warnings_but_one() -> None:
     assert all(r.doc and r.hint for code, r in rules.items() if code[0] in "OS")
 
 
-def test_lint_finds_the_documented_defects_of_difys_files(tmp_path: Path) -> None:
+def test_lint_finds_the_documented_defects_of_difys_files(tmp_path: Path, reference_schemas: Path) -> None:
     """Dify's own published copies get the findings their README documents."""
-    files = {f"v1/{p.name}": p.read_text(encoding="utf-8") for p in REFERENCE_SCHEMAS.glob("*.json")}
+    files = {f"v1/{p.name}": p.read_text(encoding="utf-8") for p in reference_schemas.glob("*.json")}
     from generator.schemas import load_schemas
 
     schemas = load_schemas(write_schemas(tmp_path, files))

@@ -25,6 +25,7 @@ from tests.schema_helpers import OUTPUT_SCHEMAS
 
 PLUGINS = REPO / "plugins"
 EXAMPLES_SCHEMA = REPO / "schemas" / "v1" / "tool_examples.json"
+EXAMPLES_SCHEMA_V2 = REPO / "schemas" / "v2" / "tool_examples.json"
 HOSTED = {f"https://dify.ai/schemas/v1/{name}.json" for name in OUTPUT_SCHEMAS}
 FILE_TYPES = {"file", "files"}
 # Tags the plugin daemon accepts, and the version pattern it enforces.
@@ -109,8 +110,31 @@ def tool_id(case: tuple[Path, Tool]) -> str:
 
 
 @pytest.fixture(scope="module")
-def examples_validator() -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator(json.loads(EXAMPLES_SCHEMA.read_text(encoding="utf-8")))
+def examples_validators() -> dict[str, jsonschema.Draft7Validator]:
+    """The published versions of the examples format, by URL."""
+    found = {}
+    for path in (EXAMPLES_SCHEMA, EXAMPLES_SCHEMA_V2):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        found[schema["$id"]] = jsonschema.Draft7Validator(schema)
+    return found
+
+
+def test_examples_v2_adds_only_credentials_from_the_environment() -> None:
+    """Version 2 of the examples format is version 1 plus `{env: NAME}` credentials."""
+    first = json.loads(EXAMPLES_SCHEMA.read_text(encoding="utf-8"))
+    second = json.loads(EXAMPLES_SCHEMA_V2.read_text(encoding="utf-8"))
+    for schema in (first, second):
+        del schema["$id"], schema["version"], schema["description"]
+        del schema["definitions"]["example"]["properties"]["credentials"]
+    assert first == second
+    document = {"examples": [{"name": "a", "inputs": {}, "credentials": {"api_key": {"env": "API_KEY"}}}]}
+    assert (
+        list(jsonschema.Draft7Validator(json.loads(EXAMPLES_SCHEMA_V2.read_text())).iter_errors(document))
+        == []
+    )
+    assert (
+        list(jsonschema.Draft7Validator(json.loads(EXAMPLES_SCHEMA.read_text())).iter_errors(document)) != []
+    )
 
 
 def test_there_are_at_least_six_plugins() -> None:
@@ -145,10 +169,10 @@ def test_examples_schema_is_a_published_draft07_schema() -> None:
     ],
 )
 def test_examples_schema_accepts_and_refuses(
-    examples_validator: jsonschema.Draft7Validator, document: Any, valid: bool
+    examples_validators: dict[str, jsonschema.Draft7Validator], document: Any, valid: bool
 ) -> None:
-    """The schema enforces names, reserved variables, relative file paths and i18n descriptions."""
-    assert examples_validator.is_valid(document) is valid
+    """Both versions enforce names, reserved variables, relative file paths and i18n descriptions."""
+    assert {v.is_valid(document) for v in examples_validators.values()} == {valid}
 
 
 @pytest.mark.parametrize("root", PLUGIN_DIRS, ids=lambda p: p.name)
@@ -216,17 +240,18 @@ def test_permissions_match_what_the_code_uses(root: Path) -> None:
 
 @pytest.mark.parametrize("case", all_tools(), ids=tool_id)
 def test_every_tool_has_valid_examples(
-    case: tuple[Path, Tool], examples_validator: jsonschema.Draft7Validator
+    case: tuple[Path, Tool], examples_validators: dict[str, jsonschema.Draft7Validator]
 ) -> None:
-    """Each tool's examples file matches the published schema, with unique names."""
+    """Each tool's examples file names a published version of the format and matches it, with
+    unique names."""
     root, tool = case
     path = examples_path(root, tool)
     assert path.is_file(), f"{tool.name}: no {path.name}"
-    assert path.read_text(encoding="utf-8").startswith(
-        "# yaml-language-server: $schema=https://dify.ai/schemas/v1/tool_examples.json\n"
-    )
+    first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    named = first.removeprefix("# yaml-language-server: $schema=")
+    assert named in examples_validators, first
     data = read(path)
-    errors = [f"{e.json_path}: {e.message}" for e in examples_validator.iter_errors(data)]
+    errors = [f"{e.json_path}: {e.message}" for e in examples_validators[named].iter_errors(data)]
     assert not errors
     names = [example["name"] for example in data["examples"]]
     assert len(names) == len(set(names)), names

@@ -19,7 +19,7 @@ from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
 from generator.schemas import SchemaSet, load_schemas
-from tests.conftest import REPO, SHARED
+from tests.conftest import REPO, SHARED, shared
 from tests.hostile import processes_mentioning
 
 CASES = REPO / "tests" / "cases" / "run"
@@ -168,7 +168,7 @@ def test_good_plugin_passes_with_uploads_and_input_files(outcome: Outcome) -> No
 
 def test_seed_bug_is_the_case(outcome: Outcome) -> None:
     """The unyielded case is the seed documents' Complex Structure Example, flagged once per call."""
-    seed = "\n".join(p.read_text() for p in (SHARED / "seeds").glob("*.txt"))
+    seed = "\n".join(p.read_text() for p in shared(SHARED / "seeds").glob("*.txt"))
     assert 'self.create_variable_message("name", user_data["name"])' in seed
     static = [f for f in outcome.findings["unyielded"] if f.rule == "R020"]
     assert [f.line for f in static] == [12, 13, 14]

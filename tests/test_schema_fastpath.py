@@ -17,14 +17,12 @@ from generator.check.common import documents
 from generator.check.schema import ROLE_SCHEMAS, inline_definitions, schema_data, validator
 from generator.inputs import open_inputs
 from generator.schemas.compiled import FastValidator, compile_check
-from tests.conftest import CORPUS, REPO
-
-CASE_ROOTS = [REPO / "plugins", REPO / "tests" / "cases", CORPUS]
+from tests.conftest import CORPUS, REPO, shared
 
 
 def plugin_roots() -> Iterator[Path]:
     """Every plugin folder of the registry, the test cases and the corpus."""
-    for root in CASE_ROOTS:
+    for root in (REPO / "plugins", REPO / "tests" / "cases", shared(CORPUS)):
         yield from (manifest.parent for manifest in sorted(root.rglob("manifest.yaml")))
 
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 
-from tests.conftest import REFERENCE_SCHEMAS, REPO
+from tests.conftest import REFERENCE_SCHEMAS, REPO, shared
 from tests.schema_helpers import OUTPUT_SCHEMAS
 
 NAMES = OUTPUT_SCHEMAS
@@ -26,7 +26,7 @@ def _schema(folder: Path, name: str) -> Any:
 
 def _pair(name: str) -> tuple[Draft7Validator, Draft7Validator]:
     ours = _schema(REPO / "schemas" / "v1", name)
-    dify = _schema(REFERENCE_SCHEMAS, name)
+    dify = _schema(shared(REFERENCE_SCHEMAS), name)
     return Draft7Validator(ours), Draft7Validator(dify)
 
 
@@ -75,7 +75,7 @@ def _delete(value: Any, path: tuple[Any, ...]) -> Any:
 
 def systematic_instances(name: str) -> list[Any]:
     """A full instance, then every single-place mutation of it: other types, removals, additions."""
-    full = _full(_schema(REFERENCE_SCHEMAS, name))
+    full = _full(_schema(shared(REFERENCE_SCHEMAS), name))
     intended = {"general_chunks": [{"content": "c", "files": [{"name": "n"}]}]}
     instances: list[Any] = [full, intended, [], {}, [1, "a"], *OTHER_VALUES]
     for path in _paths(full):
@@ -92,7 +92,7 @@ def systematic_instances(name: str) -> list[Any]:
 @pytest.mark.parametrize("name", NAMES)
 def test_same_identity(name: str) -> None:
     """$id, $schema, title and description are Dify's."""
-    ours, dify = _schema(REPO / "schemas" / "v1", name), _schema(REFERENCE_SCHEMAS, name)
+    ours, dify = _schema(REPO / "schemas" / "v1", name), _schema(shared(REFERENCE_SCHEMAS), name)
     for key in ("$id", "$schema", "title", "description", "type"):
         assert ours[key] == dify[key], key
 

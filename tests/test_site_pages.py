@@ -10,7 +10,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.sitebuild import BuiltSite, cases_site
+from tests.fake_api import BOOK_KEY, RATES_TOKEN
+from tests.sitebuild import BuiltSite, cases_site, html_files
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("site")]
 __all__ = ["cases_site"]  # session fixture used below
@@ -204,3 +205,21 @@ def test_schema_pages_show_the_root_type_and_properties(cases_site: BuiltSite) -
     assert dict(row for row in _tables(file_page)["dr-meta"][0] if len(row) == 2)["Type"] == "object"
     names = [row[0].lstrip("# ") for row in _tables(file_page)["dr-outputs"][0][1:]]
     assert {"name", "size", "mime_type", "url"} <= set(names)
+
+
+def test_a_replayed_run_says_so_and_lists_its_requests(cases_site: BuiltSite) -> None:
+    """The registry's API tool, replayed from its committed recording: the date, the requests it
+    made, and the outputs as for a live run, in every language."""
+    words = {"": "Replayed from a recording of", "zh": "回放自录制于", "pt": "Reproduzido de uma gravação de"}
+    for prefix, said in words.items():
+        page = cases_site.page(f"{prefix}/plugins/book_finder/book_finder/search_books".lstrip("/"))
+        gardening = _runs(page)["gardening"]
+        assert re.search(f'<p class="dr-run__replay">{said} 20[0-9-]{{8}}</p>', gardening)
+        assert "GET http://127.0.0.1:48371/api/v1/search?q=gardening&amp;limit=2" in gardening
+        assert "GET http://127.0.0.1:48371/api/v1/books/bk-101" in gardening
+        assert "The Small Garden by R. Meadows (2019)" in gardening
+    live = _runs(cases_site.page("plugins/weather_station/weather_station/current_weather"))["london"]
+    assert "dr-run__replay" not in live
+    pages = [path.read_text(encoding="utf-8") for path in html_files(cases_site.root)]
+    for secret in (BOOK_KEY, RATES_TOKEN):
+        assert not [page for page in pages if secret in page]

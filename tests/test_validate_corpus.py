@@ -1,13 +1,12 @@
 """The validator on real plugins: Dify's official tool and datasource plugins (shared corpus).
 
-The corpus has no Python files. A session fixture copies it to a temporary folder and writes an empty
-placeholder module for every `extra.python.source` and runner entrypoint, so the checks that need
-the code to exist see what a real plugin has; everything else is validated as it is.
+The corpus has no Python files: the `corpus_copy` fixture (conftest) gives a copy with placeholder
+modules, so the checks that need the code to exist see what a real plugin has; everything else is
+validated as it is.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -16,40 +15,8 @@ import pytest
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import load_plugin
-from generator.load.paths import resolve_inside
-from generator.load.values import dig
 from generator.validate import validate_loaded
-
-KINDS = ("tools", "datasources")
-
-
-def _add_placeholders(root: Path) -> None:
-    loaded = load_plugin(root)
-    named: list[str] = []
-    for relative, document in loaded.documents.items():
-        source = dig(document.data, "extra", "python", "source")
-        if isinstance(source, str):
-            named.append(source)
-        entry = dig(document.data, "meta", "runner", "entrypoint") if relative == "manifest.yaml" else None
-        if isinstance(entry, str):
-            named.append(entry.replace(".", "/") + ".py")
-    for name in named:
-        resolved = resolve_inside(root, name)
-        if resolved.path is not None and not resolved.path.exists():
-            resolved.path.parent.mkdir(parents=True, exist_ok=True)
-            resolved.path.write_text("# placeholder: the corpus holds no code\n")
-
-
-@pytest.fixture(scope="session")
-def corpus_copy(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The corpus's tool and datasource plugins with placeholder modules."""
-    target = tmp_path_factory.mktemp("corpus")
-    for kind in KINDS:
-        shutil.copytree(corpus / kind, target / kind)
-        for plugin in (target / kind).iterdir():
-            if plugin.is_dir():
-                _add_placeholders(plugin)
-    return target
+from tests.corpus_copy import KINDS
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
-"""Examples files beside the tool YAMLs: what `run` would refuse or flag in them, found before
-anything runs, so `validate` (and pre-commit) catch a misspelt parameter without running tools."""
+"""Examples files beside the tool YAMLs, and the recordings of their examples: what `run` would
+refuse or flag in them, found before anything runs, so `validate` (and pre-commit) catch a misspelt
+parameter or a broken recording without running tools."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from generator.check import CheckContext
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import load_examples
+from generator.load.recordings import load_recording
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
@@ -17,5 +19,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
         return []
     findings: list[Diagnostic] = []
     for tool in loaded.plugin.tools:
-        findings.extend(load_examples(loaded, tool)[1])
+        examples, problems = load_examples(loaded, tool)
+        findings.extend(problems)
+        for example in examples:
+            findings.extend(load_recording(loaded, tool, example.name)[1])
     return findings

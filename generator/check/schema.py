@@ -266,9 +266,30 @@ The daemon limits every i18n text to 1023 characters and requires a non-empty `e
 translations may be empty (they then fall back to `en_US`) but must be text.
 """,
         ),
+        rule(
+            "Y013",
+            "boolean-as-word",
+            Severity.WARNING,
+            "{field} is the text {value}, which Dify reads as {meaning}",
+            "Write {meaning} without quotes: editors and the published schema refuse the text.",
+            """
+A field that holds a boolean (`required`, `enabled`, ...) is given a quoted word of YAML 1.1 such as
+`'yes'`, `'On'` or `'no'`. Both readers of Dify take it as a boolean: the plugin daemon decodes
+manifests and tool files with Go's yaml.v3, which turns exactly the words y, yes, on (true) and n,
+no, off (false, each also capitalised or in capitals) into a typed boolean, and the SDK's pydantic
+models accept those words too. So the plugin works, but the published schema (and any editor using
+it) refuses the file. Other text, such as a quoted `'true'`, is refused by the daemon (yaml.v3 does
+not convert it) and stays an error.
+""",
+        ),
     )
 }
 _FALLBACK = {"plugin_manifest": "M001", "tool_provider": "P001", "tool": "T001"}
+# The YAML 1.1 words that yaml.v3 decodes into a typed bool (and pydantic accepts as well).
+_BOOLEAN_WORDS = {
+    **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "on", "On", "ON"), True),
+    **dict.fromkeys(("n", "N", "no", "No", "NO", "off", "Off", "OFF"), False),
+}
 
 
 @cache
@@ -345,7 +366,23 @@ def schema_findings(document: YamlDocument, checker: FastValidator, fallback: st
             where = document.locate(pointer_of(*path), key=bool(path))
         else:
             where = document.locate(pointer_of(*path))
+        meaning = _boolean_word(error)
+        if meaning is not None:
+            yield RULES["Y013"].at(where, field=dotted(path), value=_short(error.instance), meaning=meaning)
+            continue
         yield RULES.get(code, RULES[fallback]).at(where, detail=describe(error))
+
+
+def _boolean_word(error: jsonschema.ValidationError) -> str | None:
+    """`true` or `false` when the error is a boolean field given a word Dify reads as one."""
+    expected = error.validator_value
+    kinds = [expected] if isinstance(expected, str) else expected
+    if error.validator != "type" or not isinstance(kinds, list) or "boolean" not in kinds:
+        return None
+    value = error.instance
+    if not isinstance(value, str) or value not in _BOOLEAN_WORDS:
+        return None
+    return "true" if _BOOLEAN_WORDS[value] else "false"
 
 
 def dotted(path: Iterable[str | int]) -> str:

@@ -31,6 +31,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a registry, a plugin folder or a .difypkg")
     parser.add_argument("--tool", help="only the tool with this name")
     parser.add_argument("--example", help="only the example with this name")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="run the examples with network access and write their recordings (see docs/recording.md)",
+    )
     add_run_options(parser)
     add_output_options(parser)
     parser.set_defaults(handler=run)
@@ -79,6 +84,15 @@ def write_runs(runs: Any, out: IO[str]) -> None:
             )
         if run.stdout.strip():
             out.write(f"  stdout     {_short(run.stdout)}\n")
+        if run.replay is not None:
+            said = (
+                "recorded"
+                if run.replay.recorded
+                else f"replayed from a recording of {run.replay.recorded_at}"
+            )
+            out.write(f"  http       {said}: {len(run.replay.requests)} requests\n")
+            for request in run.replay.requests[:20]:
+                out.write(f"             {request}\n")
 
 
 def run_as_json(run: Any) -> dict[str, Any]:
@@ -94,6 +108,15 @@ def run_as_json(run: Any) -> dict[str, Any]:
         "inputs": dict(run.inputs),
         "messages": [{"type": m.type, "payload": m.payload, "meta": m.meta} for m in run.messages],
         "outputs": dict(run.outputs),
+        "replay": (
+            {
+                "recorded_at": run.replay.recorded_at,
+                "requests": list(run.replay.requests),
+                "recorded": run.replay.recorded,
+            }
+            if run.replay
+            else None
+        ),
         "files": [
             {
                 "filename": f.filename,
@@ -114,10 +137,24 @@ def run(args: argparse.Namespace) -> int:
     from generator.inputs import open_inputs
     from generator.run import all_findings, run_plugins
 
-    options = options_from(args, tool=args.tool, example=args.example)
+    options = options_from(args, tool=args.tool, example=args.example, record=args.record)
     paths = [Path(p) for p in args.paths]
+    if args.record and not all(p.is_dir() for p in paths):
+        sys.stderr.write(
+            "error: --record writes recordings into plugin folders; name folders, not packages\n"
+        )
+        return 2
     schemas = load_schema_set(paths)
     with open_inputs(paths) as inputs:
+        if args.record:
+            problem = recording_problem(inputs.plugins, options)
+            if problem:
+                sys.stderr.write(f"error: {problem}\n")
+                return 2
+            sys.stderr.write(
+                "recording: the chosen examples run with network access, with the credentials their "
+                "examples files name; secrets are replaced by markers in the recordings\n"
+            )
         report = run_plugins(inputs.plugins, options, schemas)
         findings = sort_diagnostics(
             [*inputs.diagnostics, *(d for p in inputs.plugins for d in p.diagnostics), *all_findings(report)]
@@ -132,3 +169,26 @@ def run(args: argparse.Namespace) -> int:
                 write_runs(report.runs, sys.stdout)
             REPORTERS[args.format](findings, summary, sys.stdout)
     return exit_code(findings, args.strict)
+
+
+def recording_problem(plugins: Any, options: Any) -> str:
+    """Why recording cannot start (environment variables the chosen examples need), or ""."""
+    import os
+
+    from generator.load.examples import load_examples
+    from generator.run.replay import missing_variables
+
+    chosen = [
+        example
+        for loaded in plugins
+        for tool in (loaded.plugin.tools if loaded.plugin else ())
+        if options.tool in (None, tool.name)
+        for example in load_examples(loaded, tool)[0]
+        if options.example in (None, example.name)
+    ]
+    if not chosen:
+        return "no example to record: recording needs an examples file (and --tool/--example that match)"
+    missing = missing_variables(chosen, os.environ)
+    if missing:
+        return f"set the environment variables {', '.join(missing)}: the examples read credentials from them"
+    return ""

@@ -185,6 +185,16 @@ def _example(
                 BAD_EXAMPLES.at(document.at("examples", index, key), problem=f"`{key}` must be a mapping")
             )
             return None
+    for key, value in parts["credentials"].items():
+        if not _credential_value(value):
+            problem = (
+                f"example {name}: credential `{key}` must be a value (text, number, boolean) "
+                "or {env: VARIABLE_NAME}"
+            )
+            findings.append(
+                BAD_EXAMPLES.at(document.at("examples", index, "credentials", key), problem=problem)
+            )
+            return None
     findings.extend(_unknown_keys(document, ("examples", index), entry, EXAMPLE_KEYS, name))
     findings.extend(
         _unknown_keys(document, ("examples", index, "expect"), parts["expect"], EXPECT_KEYS, name)
@@ -204,6 +214,16 @@ def _example(
         raw=entry,
         description=I18n.of(entry.get("description")),
     )
+
+
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _credential_value(value: Any) -> bool:
+    """A written value, or `{env: NAME}` (read from the environment when recording)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return True
+    return isinstance(value, dict) and set(value) == {"env"} and bool(ENV_NAME.match(str(value["env"])))
 
 
 def _unknown_keys(

@@ -18,7 +18,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Severity
 from generator.load import examples
 from generator.model import I18n, ToolKey
-from generator.run.model import ExampleRun, OutputFile, RunMessage
+from generator.run.model import ExampleRun, OutputFile, Replay, RunMessage
 
 SKIPPED_FOLDERS = frozenset({".git", "__pycache__", ".venv", "venv", ".dify-registry-cache", "node_modules"})
 MAX_HASHED_BYTES = 64 * 1024 * 1024
@@ -81,6 +81,7 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
         "outputs": dict(run.outputs),
         "files": [{**asdict(f), "path": f.path.name} for f in run.files],
         "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in run.diagnostics],
+        "replay": asdict(run.replay) if run.replay else None,
     }
     temporary = folder / f"run.json.{os.getpid()}"
     temporary.write_text(json.dumps(data, default=repr), encoding="utf-8")
@@ -113,6 +114,13 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             stderr=data["stderr"],
             cached=True,
             description=I18n.of(data.get("description")),
+            replay=_replay(data.get("replay")),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _replay(data: Any) -> Replay | None:
+    if not isinstance(data, dict):
+        return None
+    return Replay(str(data["recorded_at"]), tuple(map(str, data["requests"])), bool(data.get("recorded")))

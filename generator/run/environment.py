@@ -141,7 +141,8 @@ def environment_key(interpreter: Interpreter, requirements: Requirements, local:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` (created when missing) for the time of the block."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
@@ -176,7 +177,7 @@ def ensure_environment(
     python = target / "bin" / "python"
     if refused:
         return Environment(key, python, interpreter, requested, findings=tuple(refused))
-    with _locked(cache / "envs" / f"{key}.lock"):
+    with locked(cache / "envs" / f"{key}.lock"):
         if not (target / ".complete").is_file():
             unreachable = [] if offline else unreachable_indexes(named.indexes, shown)
             if unreachable:

@@ -14,6 +14,7 @@ import ctypes
 import fcntl
 import http.server
 import importlib
+import importlib.util
 import json
 import mimetypes
 import os
@@ -178,8 +179,11 @@ def open_to_all(target: str) -> None:
 # ---------------------------------------------------------------- network guard
 
 
-def guard_network(wire: Wire, allowed_port: list[int], refuse: bool) -> None:
-    """Report (and without a network namespace, refuse) connections other than to the file server."""
+def guard_network(wire: Wire, allowed_port: list[int], refuse: bool, report: bool = True) -> None:
+    """Report (and without a network namespace, refuse) connections other than to the file server;
+    a run that records its example has the network and reports nothing."""
+    if not report and not refuse:
+        return
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event == "socket.getaddrinfo":
@@ -629,6 +633,32 @@ def run_example(
         error_event(wire, "setup", problem, "")
         return 70
     allowed: list[int] = []
-    guard_network(wire, allowed, refuse=not namespaces)
-    run_tool(wire, job, plugin_root, allowed, sdk)
+    http = job.get("http")
+    recording = isinstance(http, dict) and http.get("mode") == "record"
+    guard_network(wire, allowed, refuse=not namespaces and not recording, report=not recording)
+    if not isinstance(http, dict):
+        run_tool(wire, job, plugin_root, allowed, sdk)
+        return 0
+    try:
+        tape = load_sibling("recorder").tape(http, wire.event)
+        tape.__enter__()
+    except BaseException as problem:
+        error_event(wire, "tape", problem, plugin_root)
+        return 0
+    try:
+        run_tool(wire, job, plugin_root, allowed, sdk)
+    finally:
+        tape.__exit__(None, None, None)
     return 0
+
+
+def load_sibling(name: str) -> Any:
+    """A module beside this file, loaded by path as this one is (the child has no project on sys.path)."""
+    spec = importlib.util.spec_from_file_location(
+        f"dify_registry_{name}", Path(__file__).with_name(f"{name}.py")
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{name}.py is missing beside the harness")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

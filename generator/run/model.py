@@ -47,6 +47,8 @@ class RunOptions:
     # None: isolate as far as the machine allows; False: only rlimits and the in-process guards.
     isolate: bool | None = None
     offline: bool = False
+    # Run the chosen examples with network access and write their recordings (run --record).
+    record: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,16 @@ class RunMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class Replay:
+    """How a run used a recording: when it was made (a date), and the requests (method and URL)
+    answered from it, or made while recording it."""
+
+    recorded_at: str
+    requests: tuple[str, ...]
+    recorded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ExampleRun:
     """One run of one tool on one example (or a smoke run on placeholder inputs)."""
 
@@ -93,6 +105,7 @@ class ExampleRun:
     cached: bool = False
     # What the example shows, as its examples file says it (none for smoke runs).
     description: I18n = field(default_factory=I18n)
+    replay: Replay | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ STAGES = {
     "init": "creating the tool",
     "invoke": "running _invoke",
     "setup": "setting up the sandbox",
+    "tape": "setting up the recording or its replay",
 }
 STORED_NAME = re.compile(r"^\d{1,6}(\.[a-z0-9]{1,8})?$")
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -15,6 +17,7 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.modules import resolve_module
 from generator.load.paths import resolve_inside
+from generator.load.recordings import Recording, load_recording
 from generator.model import Tool
 from generator.run import cache
 from generator.run.assemble import assemble
@@ -22,12 +25,24 @@ from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, ensure_environment
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.model import ExampleRun, RunOptions, RunReport
-from generator.run.outcome import BROKEN_ENVIRONMENT, PYTHON_SUBSTITUTED, read_outcome
+from generator.run.outcome import BROKEN_ENVIRONMENT, NETWORK_ATTEMPT, PYTHON_SUBSTITUTED, read_outcome
+from generator.run.overlay import ensure_overlay
 from generator.run.pool import run_parallel
+from generator.run.replay import (
+    NO_RECORDER,
+    hide_in,
+    http_job,
+    recorded_interactions,
+    replay_findings,
+    replay_of,
+    run_credentials,
+    secrets,
+    write_recording,
+)
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.static import check_source
 from generator.run.verdict import weigh
-from generator.run.worker import Workers
+from generator.run.worker import Access, Workers
 from generator.schemas import SchemaSet
 
 
@@ -41,6 +56,12 @@ class Job:
     environment: Environment
     key: str
     credentials: tuple[str, ...] = ()
+    # the provider's credentials of type secret-input: replaced by markers in recordings
+    secret_credentials: tuple[str, ...] = ()
+    # "record" or "replay" with the recorder's packages, or "" for a plain offline run
+    http: str = ""
+    overlay: Path | None = None
+    recording: Recording | None = None
 
 
 def _where(loaded: LoadedPlugin, tool: Tool, example: Example) -> Location:
@@ -77,18 +98,31 @@ def _execute(
 ) -> ExampleRun:
     tool, example = job.tool, job.example
     prefix = site_prefix(tool, example.name)
-    payload = {
+    credentials = run_credentials(example, job.http == "record", os.environ)
+    payload: dict[str, Any] = {
         "source": tool.source,
         "inputs": dict(example.inputs),
-        "credentials": dict(example.credentials),
+        "credentials": credentials,
         "files": _files_for_job(example.files),
         "upload_base": options.site_url + prefix,
     }
+    hidden = secrets(example, credentials, job.secret_credentials)
+    if job.http and job.overlay is not None:
+        payload["http"] = http_job(job.http, job.overlay, hidden, job.recording)
     where = _where(job.loaded, tool, example)
     result = workers.run(slot, job.environment.python, job.loaded.root.resolve(), payload)
     folder = cache.run_folder(options.cache_dir, job.key) / "files"
     outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
     findings = list(outcome.diagnostics)
+    if job.recording is not None and job.http == "replay":
+        unmatched = replay_findings(result.events, job.recording, example, tool, job.loaded, where)
+        if any(d.rule == "R044" for d in unmatched):  # the same requests, said better
+            findings = [d for d in findings if d.rule != NETWORK_ATTEMPT.code]
+        findings.extend(unmatched)
+    if job.http == "record":
+        interactions = recorded_interactions(result.events)
+        if interactions is not None:
+            write_recording(job.loaded, tool, example, interactions, hidden)
     outputs: dict[str, Any] = {}
     if outcome.finished:
         assembly = assemble(outcome.messages, where, outcome.files, options.site_url)
@@ -116,7 +150,7 @@ def _execute(
         str(job.environment.python.parent.parent),
     )
     ordered = sort_diagnostics(findings)
-    return ExampleRun(
+    run = ExampleRun(
         tool=tool.key,
         example=example.name,
         smoke=example.smoke,
@@ -131,6 +165,26 @@ def _execute(
         stdout=result.stdout.decode("utf-8", errors="replace"),
         stderr=result.stderr.decode("utf-8", errors="replace"),
         description=example.description,
+        replay=replay_of(result.events, job.recording, job.http == "record") if job.http else None,
+    )
+    return _hidden(run, hidden) if job.http == "record" else run
+
+
+def _hidden(run: ExampleRun, hidden: dict[str, str]) -> ExampleRun:
+    """A recording run's result with the credential values replaced, as in its recording."""
+    return replace(
+        run,
+        inputs=MappingProxyType(hide_in(dict(run.inputs), hidden)),
+        messages=tuple(
+            replace(m, payload=hide_in(m.payload, hidden), meta=hide_in(m.meta, hidden)) for m in run.messages
+        ),
+        outputs=MappingProxyType(hide_in(dict(run.outputs), hidden)),
+        diagnostics=tuple(
+            replace(d, message=hide_in(d.message, hidden), hint=hide_in(d.hint, hidden))
+            for d in run.diagnostics
+        ),
+        stdout=hide_in(run.stdout, hidden),
+        stderr=hide_in(run.stderr, hidden),
     )
 
 
@@ -196,6 +250,7 @@ def plan(
         chosen = {t.key for t in tools}
         for provider in plugin.providers:
             credentials = tuple(c.name for c in provider.credentials)
+            secret = tuple(c.name for c in provider.credentials if c.type == "secret-input")
             for tool in (t for t in provider.tools if t.key in chosen):
                 findings.extend(_static(loaded, tool))
                 examples, problems = load_examples(loaded, tool, smoke=smoke_example)
@@ -204,8 +259,30 @@ def plan(
                     key = cache.run_key(
                         [*common, digest, str(tool.key), example.name, repr(example.raw), environment.key]
                     )
-                    jobs.append(Job(loaded, tool, example, environment, key, credentials))
+                    job = Job(loaded, tool, example, environment, key, credentials, secret)
+                    recorded, problems = _recorded(job, options)
+                    findings.extend(problems)
+                    jobs.append(recorded)
     return jobs, findings
+
+
+def _recorded(job: Job, options: RunOptions) -> tuple[Job, list[Diagnostic]]:
+    """The job with its recording (replay), or set to record; unchanged for an offline run."""
+    example = job.example
+    if example.smoke or example.required_only:
+        # invented inputs, or only the required ones: the recorded requests were not made for them
+        return job, []
+    recording, findings = (None, []) if options.record else load_recording(job.loaded, job.tool, example.name)
+    if not options.record and recording is None:
+        return job, findings
+    overlay, problem = ensure_overlay(
+        job.environment.python, job.environment.interpreter.name, options.cache_dir, options.offline
+    )
+    if overlay is None:
+        where = _where(job.loaded, job.tool, example)
+        return job, [*findings, NO_RECORDER.at(where, example=example.name, problem=problem)]
+    mode = "record" if options.record else "replay"
+    return replace(job, http=mode, overlay=overlay, recording=recording), findings
 
 
 def _with_required_only(tool: Tool, examples: Sequence[Example], chosen: str | None) -> list[Example]:
@@ -235,12 +312,13 @@ def run_plugins(
     isolation = detect_isolation(options.isolate)
     jobs, findings = plan(plugins, options, isolation, schemas)
     cached = {
-        index: cache.load(options.cache_dir, job.key) if options.use_cache else None
+        index: cache.load(options.cache_dir, job.key) if options.use_cache and not options.record else None
         for index, job in enumerate(jobs)
     }
     pending = [job for index, job in enumerate(jobs) if cached[index] is None]
 
-    with Workers(options.limits, isolation) as workers:
+    overlays = tuple(sorted({job.overlay for job in jobs if job.overlay is not None}))
+    with Workers(options.limits, isolation, Access(network=options.record, visible=overlays)) as workers:
 
         def work(job: Job, slot: int) -> ExampleRun:
             run = _execute(job, slot, options, workers, schemas)

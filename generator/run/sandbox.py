@@ -64,12 +64,13 @@ def detect_isolation(wanted: bool | None) -> Isolation:
     return Isolation(namespaces=possible, drop_privileges=possible)
 
 
-def command(python: Path, isolation: Isolation, fd: int) -> list[str]:
-    """The worker's command line: the environment's interpreter, isolated (-I), site added later (-S)."""
+def command(python: Path, isolation: Isolation, fd: int, network: bool = False) -> list[str]:
+    """The worker's command line: the environment's interpreter, isolated (-I), site added later (-S);
+    with `network` (recording examples) it keeps the machine's network."""
     base = [str(python), "-I", "-S", "-B", str(ZYGOTE), str(fd)]
     if not isolation.namespaces:
         return base
-    return [*unshare(network=False), *base]
+    return [*unshare(network=network), *base]
 
 
 def unshare(network: bool) -> list[str]:

@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -39,12 +39,28 @@ MAX_USES = 200
 EXAMPLE_FOLDER = "/tmp/run"
 
 
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What the examples of a run may reach beyond the sandbox's defaults: the network (recording
+    examples) and folders to read (the recorder's packages)."""
+
+    network: bool = False
+    visible: tuple[Path, ...] = ()
+
+
 class Worker:
     """One sandboxed worker for the examples of one plugin in one environment."""
 
     def __init__(
-        self, python: Path, plugin_root: Path, limits: Limits, isolation: Isolation, slot: int
+        self,
+        python: Path,
+        plugin_root: Path,
+        limits: Limits,
+        isolation: Isolation,
+        slot: int,
+        access: Access | None = None,
     ) -> None:
+        access = access or Access()
         self.python = python
         self.plugin_root = plugin_root
         self.limits = limits
@@ -57,7 +73,7 @@ class Worker:
         self._control, theirs = socket.socketpair()
         try:
             self._process = subprocess.Popen(
-                command(python, isolation, theirs.fileno()),
+                command(python, isolation, theirs.fileno(), access.network),
                 stdin=subprocess.DEVNULL,
                 stdout=self._out,
                 stderr=self._err,
@@ -77,6 +93,7 @@ class Worker:
             "uid": SANDBOX_UID_BASE + slot if isolation.drop_privileges else None,
             "workdir": EXAMPLE_FOLDER if isolation.namespaces else str(folder / "work"),
             "plugin_root": str(plugin_root),
+            "visible": [str(folder) for folder in access.visible],
         }
         started = time.monotonic()
         ready = control.send(self._control, setup, [])
@@ -162,9 +179,10 @@ class Workers:
     """The workers of one run, one per parallel slot; a slot keeps its worker while it runs examples
     of the same plugin and environment."""
 
-    def __init__(self, limits: Limits, isolation: Isolation) -> None:
+    def __init__(self, limits: Limits, isolation: Isolation, access: Access | None = None) -> None:
         self.limits = limits
         self.isolation = isolation
+        self.access = access or Access()
         self.started = 0
         self._by_slot: dict[int, Worker] = {}
         self._lock = threading.Lock()
@@ -176,7 +194,7 @@ class Workers:
         if worker is None or not worker.serves(python, plugin_root):
             if worker is not None:
                 worker.close()
-            worker = Worker(python, plugin_root, self.limits, self.isolation, slot)
+            worker = Worker(python, plugin_root, self.limits, self.isolation, slot, self.access)
             with self._lock:
                 self._by_slot[slot] = worker
                 self.started += 1

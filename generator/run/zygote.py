@@ -114,6 +114,8 @@ class Zygote:
         self.uid: int | None = setup.get("uid")
         self.workdir = Path(setup["workdir"])
         self.source = str(setup["plugin_root"])
+        # folders the examples read besides the environment (the recorder's packages)
+        self.visible = [str(folder) for folder in setup.get("visible") or ()]
         self.sdk: dict[str, Any] = {}
         self.problem: tuple[str, BaseException] | None = None
         self.kept: dict[str, set[str]] = {}
@@ -125,7 +127,13 @@ class Zygote:
         try:
             if self.namespaces:
                 environment = str(Path(sys.executable).parent.parent)
-                needed = [sys.base_prefix, environment, str(Path(__file__).resolve().parent), self.source]
+                needed = [
+                    sys.base_prefix,
+                    environment,
+                    str(Path(__file__).resolve().parent),
+                    self.source,
+                    *self.visible,
+                ]
                 tmp_size = int(self.limits["max_file_bytes"]) * 4
                 harness.hide_private_folders([os.path.realpath(p) for p in needed], tmp_size)
                 harness.bring_up_loopback()

@@ -144,6 +144,13 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "スモーク実行（例ファイルなし）",
         "execução de fumaça (sem arquivo de exemplos)",
     ),
+    "replayed_from": (
+        "Replayed from a recording of",
+        "回放自录制于",
+        "次の日付の記録から再生:",
+        "Reproduzido de uma gravação de",
+    ),
+    "requests": ("HTTP requests", "HTTP 请求", "HTTP リクエスト", "Requisições HTTP"),
     "download": ("Download", "下载", "ダウンロード", "Baixar"),
     "size": ("Size", "大小", "サイズ", "Tamanho"),
     "path": ("Path", "路径", "パス", "Caminho"),

@@ -85,6 +85,9 @@ class RunView:
     links: tuple[str, ...]
     variables: tuple[tuple[str, Markup], ...]  # name and its value's cell
     findings: tuple[FindingView, ...]
+    # the date of the recording the run was replayed from ("" for a live run), and its requests
+    replayed_from: str = ""
+    requests: tuple[str, ...] = ()
 
 
 @cache
@@ -158,6 +161,8 @@ def run_view(run: ExampleRun) -> RunView:
         links=tuple(_links(run)),
         variables=tuple((str(k), value(v)) for k, v in outputs.items() if k not in FIXED_OUTPUTS),
         findings=finding_views(run.diagnostics),
+        replayed_from=run.replay.recorded_at if run.replay else "",
+        requests=run.replay.requests if run.replay else (),
     )
 
 

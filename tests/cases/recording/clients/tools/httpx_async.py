@@ -1,0 +1,22 @@
+from collections.abc import Generator
+from typing import Any
+
+import asyncio
+import httpx
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+async def _fetch(url: str, headers: dict[str, str]) -> Any:
+    async with httpx.AsyncClient() as client:
+        return (await client.get(url, headers=headers)).json()
+
+
+class CaseTool(Tool):
+    def _invoke(self, parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        key = self.runtime.credentials["api_key"]
+        url = self.runtime.credentials["base"] + "/case/httpx_async?word=" + parameters["word"]
+        headers = {"X-Api-Key": key}
+        answer = asyncio.run(_fetch(url, headers))
+        yield self.create_variable_message("library", answer["library"])
+        yield self.create_variable_message("posted", answer["posted"])

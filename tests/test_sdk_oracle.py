@@ -1,0 +1,227 @@
+"""The real SDK as an oracle: it refuses a plugin exactly when the validator reports an error.
+
+For every validate case folder, every plugin of the shared corpus (with placeholder code), the
+registry's own plugins and the runner's case plugins, `sdk_oracle_child.py` runs the SDK's own
+start-up (configuration loading and class lookup, see that file) in a child process of an
+environment that has `dify_plugin`, and the verdicts are compared with `validate`'s.
+
+Some errors of the validator are refused later than the SDK's start-up, by the plugin daemon when it
+packages or installs a plugin, or concern the registry's own files that Dify never reads.
+`BEYOND_SDK` lists them, each with what it mirrors; registry/docs/validation.md lists them too.
+An error not in that list while the SDK accepts, or an SDK refusal with no error, is a bug of ours.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.check import CheckContext, check_plugin
+from generator.diagnostics import Severity
+from generator.load.crawl import load_plugin
+from generator.run.environment import ensure_environment
+from generator.run.sandbox import Isolation
+from tests.conftest import REPO
+from tests.corpus_copy import KINDS
+from tests.validate_cases import CASES
+
+CHILD = Path(__file__).resolve().parent / "sdk_oracle_child.py"
+MUTATIONS = Path(__file__).resolve().parent / "cases" / "oracle" / "mutations.yaml"
+
+
+@dataclass(frozen=True)
+class Beyond:
+    """Errors of one rule (whose message matches `message`) that Dify refuses after the SDK's start-up."""
+
+    rule: str
+    message: str
+    mirrors: str
+
+    def covers(self, rule: str, message: str) -> bool:
+        """True when this entry explains the error `rule: message`."""
+        return rule == self.rule and re.search(self.message, message) is not None
+
+
+_EXAMPLES = "registry: the examples file is the registry's own input; Dify never reads it"
+BEYOND_SDK: tuple[Beyond, ...] = (
+    Beyond("M002", "does not match", "daemon: version and meta.version match the daemon's version pattern"),
+    Beyond("M006", "not an allowed value", "daemon: manifest tags come from the daemon's fixed list"),
+    Beyond("M010", "", "daemon: a manifest whose `plugins` lists nothing is refused when decoded"),
+    Beyond("M012", "", "daemon: decoder CheckAssetsValid, 'plugin icon not found'"),
+    Beyond("P005", "", "daemon: decoder CheckAssetsValid, 'tool icon not found' (the provider's icon)"),
+    Beyond("F002", "icon", "daemon: decoder CheckAssetsValid finds no asset under a path outside _assets/"),
+    Beyond("M015", "", "daemon: starts the plugin with `python -m <entrypoint>`, which fails without it"),
+    Beyond("P002", "does not match", "daemon: provider identity.name matches ^[a-zA-Z0-9_-]+$"),
+    Beyond("T002", "does not match", "daemon: tool identity.name matches ^[a-zA-Z0-9_-]+$"),
+    Beyond("A001", "name has 0 characters", "daemon: a parameter name has 1 to 1023 characters"),
+    Beyond("A001", 'must be a boolean, not "', "daemon: yaml.v3 reads only y/yes/on/n/no/off as a bool"),
+    Beyond("L002", "en_US has 0 characters", "daemon: en_US has 1 to 1023 characters"),
+    Beyond("R030", "", _EXAMPLES),
+    Beyond("R033", "", _EXAMPLES),
+    Beyond("R034", "", _EXAMPLES),
+)
+
+
+def _beyond(rule: str, message: str) -> Beyond | None:
+    return next((entry for entry in BEYOND_SDK if entry.covers(rule, message)), None)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A plugin folder and the name it is shown by in a failure."""
+
+    name: str
+    folder: Path
+
+
+def _plugins_under(folder: Path, label: str) -> list[Subject]:
+    return [
+        Subject(f"{label}/{path.name}", path)
+        for path in sorted(folder.iterdir())
+        if (path / "manifest.yaml").is_file()
+    ]
+
+
+def _mutations() -> list[dict[str, Any]]:
+    loaded = yaml.safe_load(MUTATIONS.read_text(encoding="utf-8"))
+    assert isinstance(loaded, list)
+    return loaded
+
+
+def _mutated(mutation: dict[str, Any], target: Path) -> Subject:
+    """`validate/good/minimal` with the one change `mutation` describes."""
+    folder = target / mutation["name"]
+    shutil.copytree(CASES / "good" / "minimal", folder)
+    path = folder / mutation["file"]
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    *parents, last = mutation["at"]
+    holder = document
+    for key in parents:
+        holder = holder.setdefault(key, {}) if isinstance(key, str) else holder[key]
+    if mutation.get("delete"):
+        del holder[last]
+    else:
+        holder[last] = mutation["set"]
+    path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return Subject(f"mutation/{mutation['name']}", folder)
+
+
+@pytest.fixture(scope="session")
+def sdk_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The interpreter of the environment the runner builds for a plugin with no requirements."""
+    empty = tmp_path_factory.mktemp("no-requirements")
+    built = ensure_environment(
+        empty,
+        "3.12",
+        tmp_path_factory.mktemp("oracle-cache"),
+        offline=False,
+        isolation=Isolation(namespaces=False, drop_privileges=False),
+        shown=str,
+    )
+    if not built.built or built.interpreter.version < (3, 12):
+        pytest.skip(f"no environment with dify_plugin on Python 3.12+: {built.problem or 'no Python 3.12'}")
+    return built.python
+
+
+def _sdk_verdicts(python: Path, subjects: list[Subject], scratch: Path) -> dict[str, str | None]:
+    out = scratch / "verdicts.json"
+    subprocess.run(
+        [str(python), str(CHILD), str(out)],
+        input=json.dumps([str(s.folder) for s in subjects]),
+        text=True,
+        capture_output=True,
+        cwd=scratch,
+        timeout=600,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(scratch)},
+    )
+    by_folder = {entry["folder"]: entry["refused"] for entry in json.loads(out.read_text())}
+    return {s.name: by_folder[str(s.folder)] for s in subjects}
+
+
+Errors = set[tuple[str, str]]  # (rule, message) of every error the validator reports
+
+
+def _errors(folder: Path) -> Errors:
+    findings = check_plugin(load_plugin(folder, ""), CheckContext())
+    return {(d.rule, d.message) for d in findings if d.severity is Severity.ERROR}
+
+
+@pytest.fixture(scope="session")
+def subjects(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Subject]:
+    """Case folders, mutations and plugins of this repository, and the corpus when it is there."""
+    mutated = tmp_path_factory.mktemp("mutations")
+    found = [
+        *(_mutated(mutation, mutated) for mutation in _mutations()),
+        *_plugins_under(CASES / "good", "validate/good"),
+        *_plugins_under(CASES / "bad", "validate/bad"),
+        *_plugins_under(REPO / "plugins", "plugins"),
+        *_plugins_under(REPO / "tests" / "cases" / "run", "run"),
+    ]
+    try:
+        corpus = request.getfixturevalue("corpus_copy")
+    except pytest.skip.Exception:
+        return found
+    for kind in KINDS:
+        found.extend(_plugins_under(corpus / kind, f"corpus/{kind}"))
+    return found
+
+
+@pytest.fixture(scope="session")
+def verdicts(
+    sdk_python: Path, subjects: list[Subject], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[str | None, Errors]]:
+    """For each subject, the SDK's refusal (None: accepted) and the validator's error rules."""
+    sdk = _sdk_verdicts(sdk_python, subjects, tmp_path_factory.mktemp("oracle"))
+    return {s.name: (sdk[s.name], _errors(s.folder)) for s in subjects}
+
+
+def test_sdk_refuses_exactly_when_the_validator_errs(verdicts: dict[str, tuple[str | None, Errors]]) -> None:
+    """The SDK refuses: the validator has an error. The SDK accepts: every error of the validator is
+    one that Dify refuses later (BEYOND_SDK)."""
+    disagreements = {}
+    for name, (refused, errors) in verdicts.items():
+        unexplained = sorted(f"{rule} {message}" for rule, message in errors if not _beyond(rule, message))
+        if (refused is not None and not errors) or (refused is None and unexplained):
+            disagreements[name] = {"sdk": refused or "accepts", "validator errors": unexplained}
+    assert disagreements == {}
+
+
+def test_every_entry_beyond_the_sdk_is_seen_where_the_sdk_accepts(
+    verdicts: dict[str, tuple[str | None, Errors]],
+) -> None:
+    """The list stays minimal: each entry explains an error somewhere the SDK's start-up accepts."""
+    used = {
+        _beyond(rule, message)
+        for refused, errors in verdicts.values()
+        if refused is None
+        for rule, message in errors
+    }
+    assert [entry for entry in BEYOND_SDK if entry not in used] == []
+
+
+def test_the_oracle_sees_the_corpus_and_the_cases(verdicts: dict[str, tuple[str | None, Errors]]) -> None:
+    """Both verdicts occur, so the comparison cannot pass by running nothing."""
+    refused = [name for name, (sdk, _) in verdicts.items() if sdk is not None]
+    accepted = [name for name, (sdk, _) in verdicts.items() if sdk is None]
+    assert len(refused) >= 15
+    assert len(accepted) >= 10
+
+
+def test_mutations_get_the_sdk_verdict_written_beside_them(
+    verdicts: dict[str, tuple[str | None, Errors]],
+) -> None:
+    """The data file says what the pinned SDK does with each defect; a new SDK that changes its
+    mind shows up here, before the agreement above is trusted for it."""
+    observed = {
+        m["name"]: "refuses" if verdicts[f"mutation/{m['name']}"][0] else "accepts" for m in _mutations()
+    }
+    assert observed == {m["name"]: m["sdk"] for m in _mutations()}
