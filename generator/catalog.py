@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -17,6 +17,7 @@ from types import MappingProxyType
 from generator.check import CheckContext
 from generator.check.domains import AccessDomains, access_domains
 from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.diff.history import History, history_of
 from generator.inputs import open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.paths import resolve_inside
@@ -47,6 +48,8 @@ class Catalog:
     icons: Mapping[tuple[str, str], Icon] = field(default_factory=lambda: MappingProxyType({}))
     # The static scan of the domains each plugin's files name, by plugin folder.
     domains: Mapping[str, AccessDomains] = field(default_factory=lambda: MappingProxyType({}))
+    # Plugin display path -> the versions in the git history of its folder (none outside git).
+    histories: Mapping[str, History] = field(default_factory=lambda: MappingProxyType({}))
 
     def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
         """Findings whose file lies in this plugin's folder."""
@@ -155,4 +158,13 @@ def build_catalog(
     context = context or CheckContext(schemas=schemas)
     with contextlib.ExitStack() as own:
         inputs = (stack or own).enter_context(open_inputs(paths))
-        return catalog_of(inputs.plugins, inputs.diagnostics, context, schemas, run_options)
+        catalog = catalog_of(inputs.plugins, inputs.diagnostics, context, schemas, run_options)
+        return replace(catalog, histories=MappingProxyType(histories_of(catalog.plugins, schemas)))
+
+
+def histories_of(plugins: Sequence[LoadedPlugin], schemas: SchemaSet | None) -> dict[str, History]:
+    """The version history of every plugin whose folder git tracks (needs the hosted schemas)."""
+    if schemas is None:
+        return {}
+    found = {loaded.display: history_of(loaded, schemas) for loaded in plugins}
+    return {display: history for display, history in found.items() if history is not None}

@@ -21,7 +21,7 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BROKEN = 3
 
-COMMAND_MODULES: tuple[str, ...] = ("validate", "schemas", "run", "build", "serve")
+COMMAND_MODULES: tuple[str, ...] = ("validate", "schemas", "run", "build", "serve", "diff")
 
 Command = Callable[[argparse.Namespace], int]
 

@@ -23,6 +23,8 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.run.runner",
     "generator.schemas.load",
     "generator.schemas.lock",
+    "generator.diff.plugin",
+    "generator.diff.version",
 )
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 from generator.cli import EXIT_OK, BrokenRegistry, add_output_options
 from generator.inputs import InputError
 from generator.report import REPORTERS, Summary, exit_code
+
+PREVIEW_ADDRESS = "127.0.0.1:8000"  # the preview's site_url: where `python -m http.server` serves it
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +20,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     parser = commands.add_parser("build", help="validate, run the examples and build the registry site")
     parser.add_argument(
-        "path", nargs="?", default=".", metavar="PATH", help="the registry (holds mkdocs.yml)"
+        "path",
+        nargs="?",
+        default=".",
+        metavar="PATH",
+        help="the registry (holds mkdocs.yml), or one plugin folder or .difypkg to build its preview",
     )
     parser.add_argument(
         "--site-dir", type=Path, default=None, help="where to write the site (default: site/)"
@@ -30,6 +37,26 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run(args: argparse.Namespace) -> int:
     """Report findings, then build; with --strict, findings stop the build."""
+    from generator.commands.serve import preview_config
+
+    with tempfile.TemporaryDirectory(prefix="dify-registry-preview-") as preview:
+        config_file = Path(args.path) / "mkdocs.yml"
+        site_dir = args.site_dir
+        if _is_plugin(Path(args.path)):
+            # One plugin: the preview site `serve` shows, written where the user says (site/ by default).
+            config_file = preview_config(Path(args.path).resolve(), Path(preview), PREVIEW_ADDRESS, False)
+            site_dir = site_dir or Path("site")
+        if not config_file.is_file():
+            raise InputError(f"{config_file}: no mkdocs.yml; `build` needs a registry or a plugin folder")
+        return _build(args, config_file, site_dir)
+
+
+def _is_plugin(path: Path) -> bool:
+    return (path / "manifest.yaml").is_file() or (path.is_file() and path.suffix == ".difypkg")
+
+
+def _build(args: argparse.Namespace, config_file: Path, site_dir: Path | None) -> int:
+    """Validate, run and build with the configuration in `config_file`."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -41,10 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.site.multilang import registry_plugin
     from generator.site.publish import load_hosted
 
-    config_file = Path(args.path) / "mkdocs.yml"
-    if not config_file.is_file():
-        raise InputError(f"{config_file}: no mkdocs.yml; `build` needs a registry folder")
-    overrides = {"site_dir": str(args.site_dir.resolve())} if args.site_dir else {}
+    overrides = {"site_dir": str(site_dir.resolve())} if site_dir else {}
     try:
         config = load_config(str(config_file), **overrides)
         plugin = registry_plugin(config)

@@ -51,10 +51,13 @@ registry stops unpacking at these limits, and also at suspicious compression rat
 
 
 def _entry_problem(info: zipfile.ZipInfo) -> str:
-    name = info.filename
-    mode = info.external_attr >> 16
-    if stat.S_ISLNK(mode):
+    if stat.S_ISLNK(info.external_attr >> 16):
         return "symbolic links are not allowed"
+    return name_problem(info.filename)
+
+
+def name_problem(name: str) -> str:
+    """Why a file name from an archive (or a git tree) may not be written below a folder ("" if it may)."""
     if has_control_characters(name):
         return "the name contains control characters"
     posix = PurePosixPath(name.replace("\\", "/"))

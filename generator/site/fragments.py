@@ -9,13 +9,15 @@ templates.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
 from generator.diagnostics import Diagnostic
+from generator.diff.changes import class_of
+from generator.diff.history import Release
 from generator.model import Option, Parameter, Tool
 from generator.site.safe import clip
 from generator.site.texts import texts_for
@@ -95,15 +97,20 @@ def options_list(page: PageContext, options: Sequence[Option]) -> Markup:
     return Markup(f'<ul class="dr-options">{items}</ul>')
 
 
-def parameter_rows(page: PageContext, parameters: Iterable[Parameter]) -> Markup:
-    """The rows of a tool's parameters table."""
+def _new_badge(page: PageContext) -> str:
+    return f' <span class="dr-badge dr-info dr-new">{escape(page.t("new_in_version"))}</span>'
+
+
+def parameter_rows(page: PageContext, parameters: Iterable[Parameter], added: Collection[str] = ()) -> Markup:
+    """The rows of a tool's parameters table; those named in `added` are marked new in this version."""
     cell = page.cell
     yes, no = escape(page.t("yes")), escape(page.t("no"))
+    new = _new_badge(page)
     rows = []
     for index, p in enumerate(parameters, 1):
         multiple = " <small>(multiple)</small>" if p.multiple else ""
         rows.append(
-            f'<tr id="param-{index}"><td><code>{cell(p.name)}</code></td>'
+            f'<tr id="param-{index}"><td><code>{cell(p.name)}</code>{new if p.name in added else ""}</td>'
             f"<td>{cell(p.label)}</td><td><code>{cell(p.type)}</code>{multiple}</td>\n"
             f"<td>{yes if p.required else no}</td><td>{value(p.default)}</td>"
             f"<td><code>{cell(p.form)}</code></td>\n<td>{options_list(page, p.options)}</td>\n"
@@ -112,10 +119,18 @@ def parameter_rows(page: PageContext, parameters: Iterable[Parameter]) -> Markup
     return Markup("".join(rows))
 
 
-def output_rows(page: PageContext, rows: Iterable[OutputRow], prefix: str, required_title: bool) -> Markup:
+def output_rows(
+    page: PageContext,
+    rows: Iterable[OutputRow],
+    prefix: str,
+    required_title: bool,
+    added: Collection[str] = (),
+) -> Markup:
     """The rows of an output-variables or schema-properties table, each with its deep-link anchor
-    (`<prefix>-<anchor>`) and a link to the hosted schema page of its `$ref`."""
+    (`<prefix>-<anchor>`) and a link to the hosted schema page of its `$ref`; paths in `added` are
+    marked new in this version."""
     cell = page.cell
+    new = _new_badge(page)
     marker = (
         f'<strong class="dr-required" title="{escape(page.t("required"))}">✱</strong>'
         if required_title
@@ -133,7 +148,8 @@ def output_rows(page: PageContext, rows: Iterable[OutputRow], prefix: str, requi
         anchor = escape(f"{prefix}-{row.anchor}")
         html.append(
             f'<tr id="{anchor}"><td><a class="dr-anchor" href="#{anchor}">#</a> '
-            f"<code>{cell(row.path)}</code></td><td><code>{cell(row.type)}</code></td>\n"
+            f"<code>{cell(row.path)}</code>{new if row.path in added else ''}</td>"
+            f"<td><code>{cell(row.type)}</code></td>\n"
             f"<td>{marker if row.required else ''}</td><td>{cell(row.description)}</td>\n"
             f"<td>{ref}</td></tr>\n"
         )
@@ -151,6 +167,25 @@ def tool_rows(page: PageContext, tools: Iterable[tuple[str, Tool]]) -> Markup:
             for src, tool in tools
         )
     )
+
+
+_CHANGE_TONES = {"breaking": "dr-error", "compatible": "dr-ok", "note": "dr-info"}
+
+
+def change_list(page: PageContext, release: Release) -> Markup:
+    """A release's interface changes, each with its class as a badge in the page's language."""
+    if release.first:
+        return Markup(f"<p>{escape(page.t('first_version'))}</p>")
+    if not release.changes:
+        return Markup(f"<p>{escape(page.t('no_interface_change'))}</p>")
+    items = []
+    for change in release.changes:
+        kind = class_of(change)
+        # The message starts with its class in English; the badge says it in the page's language.
+        text = change.message.split(": ", 1)[1] if kind else change.message
+        badge = f'<span class="dr-badge {_CHANGE_TONES[kind]}">{escape(page.t(kind))}</span> ' if kind else ""
+        items.append(f"<li>{badge}{untrusted_html(text, MAX_MESSAGE, page.language.code)}</li>")
+    return Markup(f'<ul class="dr-changes">{"".join(items)}</ul>')
 
 
 def code_items(page: PageContext, items: Iterable[str]) -> Markup:

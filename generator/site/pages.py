@@ -133,6 +133,7 @@ class SitePages:
             findings=finding_views(self.catalog.findings_of(loaded)),
             domains=self.catalog.domains_of(loaded),
             observed=self.catalog.contacted_by(loaded),
+            history=self.catalog.histories.get(loaded.display),
         )
         title = plain_title(plugin.label.get(self.language.code) or plugin.name)
         return GeneratedPage(src, title, html, (title,))
@@ -153,9 +154,21 @@ class SitePages:
             schemas_loaded=self.catalog.schemas is not None,
             runs=self.shared.runs(tool.key),
             findings=finding_views(findings),
+            **self._added_in_this_version(loaded, tool),
         )
         title = plain_title(tool.label.get(self.language.code) or tool.name)
         return GeneratedPage(src, title, html, (title,))
+
+    def _added_in_this_version(self, loaded: LoadedPlugin, tool: Tool) -> dict[str, frozenset[str]]:
+        """The tool's parameter names and output paths that are new in the plugin's version."""
+        history = self.catalog.histories.get(loaded.display)
+        key = (tool.key.provider, tool.name)
+        if history is None:
+            return {"added_parameters": frozenset(), "added_outputs": frozenset()}
+        return {
+            "added_parameters": frozenset(n for *k, n in history.added_parameters if tuple(k) == key),
+            "added_outputs": frozenset(p for *k, p in history.added_outputs if tuple(k) == key),
+        }
 
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""

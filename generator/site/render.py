@@ -79,6 +79,7 @@ def environment(language: str) -> jinja2.Environment:
         output_rows=fragments.output_rows,
         tool_rows=fragments.tool_rows,
         code_items=fragments.code_items,
+        change_list=fragments.change_list,
     )
     return env
 
