@@ -106,14 +106,14 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert main(["schemas", "check", str(tmp_path)]) == 2
 
 
-def test_validate_uses_the_registrys_own_schemas(registry: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_uses_the_registrys_own_schemas(
+    registry: Path, corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A tool referencing a schema that only this registry hosts resolves when validating it."""
     extra = hosted("special", type="object")
     write_schemas(registry / "schemas", {"v1/special.json": extra})
     plugin = registry / "plugins" / "p"
-    shutil.copytree(
-        REPO.parent / "shared" / "corpus" / "dify-official-plugins" / "tools" / "qa_chunk", plugin
-    )
+    shutil.copytree(corpus / "tools" / "qa_chunk", plugin)
     tool = plugin / "tools" / "qa.yaml"
     tool.write_text(tool.read_text().replace("v1/qa_structure.json", "v1/special.json"))
     main(["validate", str(registry), "--format", "json"])

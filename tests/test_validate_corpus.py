@@ -142,3 +142,18 @@ def test_reserved_author_outside_the_manifest_is_a_warning(submission_findings: 
     assert len(found) == 239
     manifests = {d.file.rsplit("/", 1)[-1] for d in submission_findings if d.rule == "U001"}
     assert manifests == {"manifest.yaml"}
+
+
+def test_only_the_conftest_names_the_shared_folder(repo: Path) -> None:
+    """Tests reach ../shared through conftest's `shared()`, which skips (naming the folder) on a
+    clone without it; a path spelt out elsewhere would fail there instead."""
+    name = "sha" + "red"  # spelt in two parts, so that this test does not find itself
+    quoted = (f'"{name}"', f"'{name}'")
+    spelt = [
+        f"{path.name}:{number}"
+        for path in sorted((repo / "tests").glob("*.py"))
+        if path.name != "conftest.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if any(q in line for q in quoted)
+    ]
+    assert spelt == []
