@@ -5,15 +5,18 @@ Run `python -m tests.fake_api` to serve it in the foreground (to record by hand)
 
 from __future__ import annotations
 
+import fcntl
 import http.server
 import json
 import struct
+import tempfile
 import threading
 import time
 import urllib.parse
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 PORT = 48371  # the examples files of plugins/book_finder and plugins/rate_converter name it
@@ -153,7 +156,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
 @contextmanager
 def serving(port: int = PORT) -> Iterator[http.server.ThreadingHTTPServer]:
     """The stand-in, on 127.0.0.1:`port`, for the time of the block; `server.seen` lists the
-    requests it answered."""
+    requests it answered. The port is fixed (examples files name it), so test suites of several
+    checkouts on one machine take turns through a lock file instead of failing to bind."""
+    with (Path(tempfile.gettempdir()) / f"dify-registry-fake-api-{port}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield from _serve(port)
+
+
+def _serve(port: int) -> Iterator[http.server.ThreadingHTTPServer]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     server.seen = []  # type: ignore[attr-defined]
