@@ -1,7 +1,7 @@
 """Build hook: ship the registry's published schemas inside the package.
 
 A wheel (as pre-commit installs) has no repository around it, so `schemas/` is copied into
-`generator/schemas/published/`, where `generator.schemas.shipped_schemas_root()` finds it. An
+`generator/schemas/published/`, where `generator.shipped.shipped_schemas_root()` finds it. An
 editable install reads the repository's `schemas/` folder directly and needs no copy.
 """
 

@@ -1,30 +1,26 @@
 """The catalog: everything the site shows, gathered once by load -> check -> schemas -> run.
 
-The MkDocs plugin and the CLI are thin shells over `build_catalog`; later stages read this frozen
-object and never go back to the plugin files (icons are read here, once, through the same
-path checks as every other file a manifest names).
+`generator.pipeline` builds it; the MkDocs plugin and the CLI only configure that pipeline. Later
+stages read this frozen object and never go back to the plugin files (icons are read here, once,
+through the same path checks as every other file a manifest names).
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from generator.check import CheckContext
-from generator.check.domains import AccessDomains, access_domains
-from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.check.domains import AccessDomains
+from generator.diagnostics import Diagnostic
 from generator.diff.history import History, history_of
-from generator.inputs import open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.paths import resolve_inside
 from generator.model import ToolKey
-from generator.run import ExampleRun, RunOptions, all_findings, run_plugins
+from generator.run import ExampleRun
 from generator.schemas import SchemaSet
-from generator.validate import validate_loaded
 
 MAX_ICON_BYTES = 256 * 1024
 
@@ -116,50 +112,6 @@ def _read_icon(root: Path, name: str) -> Icon | None:
             content = resolved.path.read_bytes()[: MAX_ICON_BYTES + 1]
             return Icon(resolved.path.name, content) if len(content) <= MAX_ICON_BYTES else None
     return None
-
-
-def catalog_of(
-    plugins: Sequence[LoadedPlugin],
-    extra: Sequence[Diagnostic],
-    context: CheckContext,
-    schemas: SchemaSet | None = None,
-    run_options: RunOptions | None = None,
-) -> Catalog:
-    """Check already-loaded plugins, run their examples when run options are given, freeze it all."""
-    validation = validate_loaded(plugins, extra, context)
-    findings = list(validation.diagnostics)
-    runs: tuple[ExampleRun, ...] = ()
-    if run_options is not None:
-        report = run_plugins(validation.plugins, run_options, schemas)
-        runs = report.runs
-        findings.extend(all_findings(report))
-    return Catalog(
-        plugins=validation.plugins,
-        diagnostics=tuple(sort_diagnostics(findings)),
-        schemas=schemas,
-        runs=runs,
-        icons=MappingProxyType(read_icons(validation.plugins)),
-        domains=MappingProxyType(
-            {p.display: access_domains(p, context.memo) for p in validation.plugins if p.plugin is not None}
-        ),
-    )
-
-
-def build_catalog(
-    paths: Sequence[Path],
-    context: CheckContext | None = None,
-    schemas: SchemaSet | None = None,
-    run_options: RunOptions | None = None,
-    stack: contextlib.ExitStack | None = None,
-) -> Catalog:
-    """Load, check and run everything `paths` name. Packages are unpacked into temporary folders that
-    live as long as `stack` (or only during this call when no stack is given: the catalog then holds
-    everything a site needs, but not the unpacked files)."""
-    context = context or CheckContext(schemas=schemas)
-    with contextlib.ExitStack() as own:
-        inputs = (stack or own).enter_context(open_inputs(paths))
-        catalog = catalog_of(inputs.plugins, inputs.diagnostics, context, schemas, run_options)
-        return replace(catalog, histories=MappingProxyType(histories_of(catalog.plugins, schemas)))
 
 
 def histories_of(plugins: Sequence[LoadedPlugin], schemas: SchemaSet | None) -> dict[str, History]:

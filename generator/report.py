@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 
 if TYPE_CHECKING:
+    from generator.catalog import Catalog
     from generator.load.crawl import LoadedPlugin
+    from generator.run import ExampleRun
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # Where the registry site publishes one page per rule (`rules/<code>/`, see generator.site.urls).
@@ -95,8 +97,15 @@ def summary_line(summary: Summary) -> str:
     )
 
 
-def write_text(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
-    """Human-readable findings, one per line plus an indented hint."""
+def write_text(
+    diagnostics: Sequence[Diagnostic],
+    summary: Summary,
+    out: IO[str],
+    runs: Sequence[ExampleRun] | None = None,
+) -> None:
+    """Human-readable findings, one per line plus an indented hint; each run first when given."""
+    if runs is not None:
+        write_runs(runs, out)
     colour = _use_colour(out)
     for diagnostic in diagnostics:
         out.write(text_line(diagnostic, colour) + "\n")
@@ -114,16 +123,100 @@ def as_json_object(diagnostics: Sequence[Diagnostic], summary: Summary) -> dict[
     }
 
 
-def write_json(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
-    """Findings as one JSON object (documented, stable keys)."""
-    json.dump(as_json_object(diagnostics, summary), out, indent=2, ensure_ascii=False)
+def write_json(
+    diagnostics: Sequence[Diagnostic],
+    summary: Summary,
+    out: IO[str],
+    runs: Sequence[ExampleRun] | None = None,
+) -> None:
+    """Findings as one JSON object (documented, stable keys), with a `runs` list when runs are given."""
+    document = as_json_object(diagnostics, summary)
+    if runs is not None:
+        document["runs"] = [run_as_json(r) for r in runs]
+    # A tool's messages may hold values JSON cannot spell: they are shown by their repr.
+    json.dump(document, out, indent=2, ensure_ascii=False, default=repr)
     out.write("\n")
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:
+    """Each run: a header, its messages, its assembled outputs."""
+    for run in runs:
+        state = "passed" if run.passed else "FAILED"
+        extra = " (smoke run)" if run.smoke else ""
+        extra += ", cached" if run.cached else ""
+        out.write(
+            f"== {run.tool} {run.example}{extra}: {state} in {run.duration:.2f} s, Python {run.python}\n"
+        )
+        for message in run.messages:
+            out.write(f"  {message.type:<10} {_short(message.payload)}\n")
+        if run.outputs:
+            out.write(f"  outputs    {_short(dict(run.outputs), 2000)}\n")
+        for file in run.files:
+            out.write(
+                f"  file       {file.site_path} ({file.mime_type or 'no MIME type'}, {file.size} bytes)\n"
+            )
+        if run.stdout.strip():
+            out.write(f"  stdout     {_short(run.stdout)}\n")
+        if run.replay is not None:
+            said = (
+                "recorded"
+                if run.replay.recorded
+                else f"replayed from a recording of {run.replay.recorded_at}"
+            )
+            out.write(f"  http       {said}: {len(run.replay.requests)} requests\n")
+            for request in run.replay.requests[:20]:
+                out.write(f"             {request}\n")
+
+
+def run_as_json(run: ExampleRun) -> dict[str, Any]:
+    """One run in the `--format json` document."""
+    return {
+        "tool": str(run.tool),
+        "example": run.example,
+        "smoke": run.smoke,
+        "passed": run.passed,
+        "cached": run.cached,
+        "duration": run.duration,
+        "python": run.python,
+        "inputs": dict(run.inputs),
+        "messages": [{"type": m.type, "payload": m.payload, "meta": m.meta} for m in run.messages],
+        "outputs": dict(run.outputs),
+        "replay": (
+            {
+                "recorded_at": run.replay.recorded_at,
+                "requests": list(run.replay.requests),
+                "recorded": run.replay.recorded,
+            }
+            if run.replay
+            else None
+        ),
+        "files": [
+            {
+                "filename": f.filename,
+                "mime_type": f.mime_type,
+                "size": f.size,
+                "sha256": f.sha256,
+                "site_path": f.site_path,
+            }
+            for f in run.files
+        ],
+    }
 
 
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def write_sarif(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
+def write_sarif(
+    diagnostics: Sequence[Diagnostic],
+    summary: Summary,
+    out: IO[str],
+    runs: Sequence[ExampleRun] | None = None,
+) -> None:
     """SARIF 2.1.0 for code-scanning services."""
     from generator.rules import all_rules
 
@@ -180,7 +273,12 @@ def _github_escape(text: str, *, prop: bool = False) -> str:
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
-def write_github(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[str]) -> None:
+def write_github(
+    diagnostics: Sequence[Diagnostic],
+    summary: Summary,
+    out: IO[str],
+    runs: Sequence[ExampleRun] | None = None,
+) -> None:
     """GitHub Actions workflow commands, one annotation per finding."""
     for d in diagnostics:
         props = f"file={_github_escape(d.file, prop=True)},line={d.line},col={d.column},title={d.rule}"
@@ -189,7 +287,17 @@ def write_github(diagnostics: Sequence[Diagnostic], summary: Summary, out: IO[st
     out.write(summary_line(summary) + "\n")
 
 
-Reporter = Callable[[Sequence[Diagnostic], Summary, IO[str]], None]
+class Reporter(Protocol):
+    """One output format. `runs` (the example runs of `run`) is shown by the formats that show runs."""
+
+    def __call__(
+        self,
+        diagnostics: Sequence[Diagnostic],
+        summary: Summary,
+        out: IO[str],
+        runs: Sequence[ExampleRun] | None = None,
+    ) -> None: ...
+
 
 REPORTERS: dict[str, Reporter] = {
     "text": write_text,
@@ -197,6 +305,12 @@ REPORTERS: dict[str, Reporter] = {
     "sarif": write_sarif,
     "github": write_github,
 }
+
+
+def report(catalog: Catalog, format: str, out: IO[str], *, runs: bool = False) -> None:
+    """Write a catalog's findings (and its runs, when asked) in the chosen format."""
+    summary = Summary.of_plugins(catalog.diagnostics, catalog.plugins)
+    REPORTERS[format](catalog.diagnostics, summary, out, catalog.runs if runs else None)
 
 
 def exit_code(diagnostics: Sequence[Diagnostic], strict: bool) -> int:

@@ -1,49 +1,27 @@
-"""`validate`: load every input, run every check, collect every finding."""
+"""`validate` for callers that hold a check context: thin shells over `generator.pipeline`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.check import CheckContext, check_plugin
-from generator.diagnostics import Diagnostic, sort_diagnostics
-from generator.inputs import is_registry, open_inputs
+from generator.catalog import Catalog
+from generator.check import CheckContext
+from generator.diagnostics import Diagnostic
+from generator.inputs import Inputs
 from generator.load.crawl import LoadedPlugin
-from generator.schemas import SchemaSet, load_schemas, shipped_schemas
-
-
-@dataclass(frozen=True)
-class Validation:
-    """The loaded plugins and all findings, sorted."""
-
-    plugins: tuple[LoadedPlugin, ...]
-    diagnostics: tuple[Diagnostic, ...]
+from generator.pipeline import Pipeline, resolve_schemas
 
 
 def validate_loaded(
     plugins: Sequence[LoadedPlugin], extra: Sequence[Diagnostic], context: CheckContext
-) -> Validation:
+) -> Catalog:
     """Check already-loaded plugins."""
-    findings = list(extra)
-    for loaded in plugins:
-        findings.extend(check_plugin(loaded, context))
-    return Validation(tuple(plugins), tuple(sort_diagnostics(findings)))
+    pipeline = Pipeline((), context.schemas or resolve_schemas(), submission=context.submission)
+    return pipeline.catalog_of(Inputs(tuple(plugins), tuple(extra)))
 
 
-def schemas_for(paths: Sequence[Path]) -> SchemaSet:
-    """The schemas of the first registry named (its `schemas/` folder), else the generator's own.
-
-    Raises SchemaLoadError when that registry's schemas cannot be read."""
-    for path in paths:
-        if is_registry(path) and (path / "schemas").is_dir():
-            return load_schemas(path / "schemas")
-    return shipped_schemas()
-
-
-def validate_paths(paths: Sequence[Path], context: CheckContext) -> Validation:
+def validate_paths(paths: Sequence[Path], context: CheckContext) -> Catalog:
     """Load and check everything `paths` name (packages are unpacked to a temporary folder)."""
-    if context.schemas is None:
-        context = replace(context, schemas=schemas_for(paths))
-    with open_inputs(paths) as inputs:
-        return validate_loaded(inputs.plugins, inputs.diagnostics, context)
+    schemas = context.schemas or resolve_schemas(paths)
+    return Pipeline(tuple(paths), schemas, submission=context.submission).catalog()

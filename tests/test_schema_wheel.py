@@ -1,4 +1,8 @@
-"""A wheel (what pre-commit installs) carries the published schemas and uses them."""
+"""A wheel (what pre-commit installs) carries the published schemas and uses them.
+
+In a wheel the schemas lie inside the package, so every module must find them through the one
+lookup (`generator.shipped`): one that went from its own file to the checkout's `schemas/` would
+look beside `site-packages/` and find nothing."""
 
 from __future__ import annotations
 
@@ -13,18 +17,32 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.validate_cases import CASES
 
 PROBE = """
 import json, generator, generator.schemas as s
 root = s.shipped_schemas_root()
 print(json.dumps({"module": generator.__file__, "root": str(root), "ids": list(s.shipped_schemas().ids)}))
 """
+# The modules that read one shipped schema file by itself, not through the schema set.
+FILE_PROBE = """
+import sys
+from pathlib import Path
+from generator.check.schema import SCHEMA_ROOT, schema_data
+from generator.load.recordings import RECORDING_SCHEMA, _validator
+installed = Path(sys.argv[1]).resolve()
+for path in (SCHEMA_ROOT, RECORDING_SCHEMA):
+    assert path.exists() and path.resolve().is_relative_to(installed), path
+assert schema_data("tool")["$id"].endswith("/tool.json")
+assert _validator().schema["$id"].endswith("/tool_recording.json")
+"""
 
 
-@pytest.mark.slow
-def test_wheel_ships_schemas(tmp_path: Path) -> None:
-    """Built from a copy of the sources, the wheel's generator loads schemas from inside itself."""
-    source = tmp_path / "src"
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from a copy of the sources, unpacked (what an installer does with it)."""
+    folder = tmp_path_factory.mktemp("wheel")
+    source = folder / "src"
     source.mkdir()
     for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(REPO / name, source / name)
@@ -32,21 +50,31 @@ def test_wheel_ships_schemas(tmp_path: Path) -> None:
     shutil.copytree(REPO / "schemas", source / "schemas")
     uv = Path(sys.executable).parent / "uv"
     built = subprocess.run(
-        [str(uv), "build", "--wheel", "-q", "-o", str(tmp_path / "dist"), str(source)],
+        [str(uv), "build", "--wheel", "-q", "-o", str(folder / "dist"), str(source)],
         capture_output=True,
         text=True,
         check=False,
         timeout=300,
     )
     assert built.returncode == 0, built.stderr
-    (wheel,) = (tmp_path / "dist").glob("*.whl")
-    installed = tmp_path / "installed"
+    (wheel,) = (folder / "dist").glob("*.whl")
+    target = folder / "installed"
     with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(installed)
-    env = {**os.environ, "PYTHONPATH": str(installed)}
-    probe = subprocess.run(
-        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=False, cwd=tmp_path, env=env
+        archive.extractall(target)
+    return target
+
+
+def _python(installed: Path, cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(installed), "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, *argv], capture_output=True, text=True, check=False, cwd=cwd, env=env, timeout=300
     )
+
+
+@pytest.mark.slow
+def test_wheel_ships_schemas(installed: Path, tmp_path: Path) -> None:
+    """Built from a copy of the sources, the wheel's generator loads schemas from inside itself."""
+    probe = _python(installed, tmp_path, "-c", PROBE)
     assert probe.returncode == 0, probe.stderr
     found = json.loads(probe.stdout)
     assert found["module"].startswith(str(installed))
@@ -54,3 +82,18 @@ def test_wheel_ships_schemas(tmp_path: Path) -> None:
     assert "https://dify.ai/schemas/v1/multimodal_parent_child_structure.json" in found["ids"]
     packaged = installed / "generator" / "schemas" / "published"
     assert (packaged / "lock.json").read_bytes() == (REPO / "schemas" / "lock.json").read_bytes()
+
+
+@pytest.mark.slow
+def test_every_module_finds_the_packaged_schemas(installed: Path, tmp_path: Path) -> None:
+    """The schema check's fallback and the recording format are read from the wheel too."""
+    probe = _python(installed, tmp_path, "-c", FILE_PROBE, str(installed))
+    assert probe.returncode == 0, probe.stderr
+
+
+@pytest.mark.slow
+def test_validate_runs_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    shutil.copytree(CASES / "good" / "minimal", tmp_path / "plugin")
+    result = _python(installed, tmp_path, "-m", "generator", "validate", "plugin")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith("1 plugin, 1 tool, 3 files: 0 errors, 0 warnings, 0 info\n")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -22,9 +21,10 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
+from generator.shipped import shipped_schemas_root
 
 SCHEMA_BASE = "https://dify.ai/schemas/v1/"
-SCHEMA_ROOT = Path(__file__).resolve().parents[2] / "schemas" / "v1"
+SCHEMA_ROOT = shipped_schemas_root() / "v1"
 # Which published schema each loaded role is checked against.
 ROLE_SCHEMAS = {"manifest": "plugin_manifest", "tools provider": "tool_provider", "tool": "tool"}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from generator.cli import EXIT_OK, BrokenRegistry, add_output_options
 from generator.inputs import InputError
-from generator.report import REPORTERS, Summary, exit_code
+from generator.report import exit_code, report
 
 PREVIEW_ADDRESS = "127.0.0.1:8000"  # the preview's site_url: where `python -m http.server` serves it
 
@@ -61,25 +61,22 @@ def _build(args: argparse.Namespace, config_file: Path, site_dir: Path | None) -
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from generator.catalog import build_catalog
-    from generator.check import CheckContext
     from generator.commands.run import options_from
+    from generator.pipeline import Pipeline, resolve_schemas
     from generator.schemas import SchemaLoadError
     from generator.site.multilang import registry_plugin
-    from generator.site.publish import load_hosted
 
     overrides = {"site_dir": str(site_dir.resolve())} if site_dir else {}
     try:
         config = load_config(str(config_file), **overrides)
         plugin = registry_plugin(config)
         registries, schemas_root = plugin.paths(config)
-        schemas = load_hosted(schemas_root)
+        schemas = resolve_schemas(root=schemas_root)
     except (MkDocsException, SchemaLoadError, TypeError) as broken:
         raise BrokenRegistry(str(broken)) from None
     run_options = None if args.no_run else options_from(args, site_url=config.site_url or "https://dify.ai/")
-    catalog = build_catalog(registries, CheckContext(schemas=schemas), schemas, run_options)
-    summary = Summary.of_plugins(catalog.diagnostics, catalog.plugins)
-    REPORTERS[args.format](catalog.diagnostics, summary, sys.stdout)
+    catalog = Pipeline(tuple(registries), schemas, run=run_options, site=True).catalog()
+    report(catalog, args.format, sys.stdout)
     code = exit_code(catalog.diagnostics, args.strict)
     if args.strict and code != EXIT_OK:
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.check import CheckContext
 from generator.cli import BrokenRegistry, add_output_options
-from generator.report import REPORTERS, Summary, exit_code
+from generator.pipeline import Pipeline, resolve_schemas
+from generator.report import exit_code, report
 
 if TYPE_CHECKING:
     from generator.schemas import SchemaSet
@@ -33,38 +34,23 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate and report."""
-    from generator.validate import validate_paths
+    """Validate (and with `--run`, run the examples too), then report."""
+    from generator.commands.run import options_from
 
     paths = [Path(p) for p in args.paths]
-    context = CheckContext(submission=args.submission, schemas=load_schema_set(paths))
-    if args.run:
-        return _validate_and_run(args, context)
-    result = validate_paths(paths, context)
-    summary = Summary.of_plugins(result.diagnostics, result.plugins)
-    REPORTERS[args.format](result.diagnostics, summary, sys.stdout)
-    return exit_code(result.diagnostics, args.strict)
+    run_options = options_from(args) if args.run else None
+    pipeline = Pipeline(tuple(paths), load_schema_set(paths), submission=args.submission, run=run_options)
+    catalog = pipeline.catalog()
+    report(catalog, args.format, sys.stdout)
+    return exit_code(catalog.diagnostics, args.strict)
 
 
-def load_schema_set(paths: list[Path]) -> SchemaSet:
-    """The schemas that apply to `paths`; an unreadable schema folder is a broken registry (exit 3)."""
+def load_schema_set(paths: Sequence[Path], root: Path | None = None) -> SchemaSet:
+    """The schemas that apply to `paths` (or the folder `root`); an unreadable schema folder is a
+    broken registry (exit 3)."""
     from generator.schemas import SchemaLoadError
-    from generator.validate import schemas_for
 
     try:
-        return schemas_for(paths)
+        return resolve_schemas(paths, root)
     except SchemaLoadError as broken:
         raise BrokenRegistry(str(broken)) from None
-
-
-def _validate_and_run(args: argparse.Namespace, context: CheckContext) -> int:
-    """`--run`: the runner's findings join the validator's (packages stay unpacked for both)."""
-    from generator.catalog import catalog_of
-    from generator.commands.run import options_from
-    from generator.inputs import open_inputs
-
-    with open_inputs([Path(p) for p in args.paths]) as inputs:
-        catalog = catalog_of(inputs.plugins, inputs.diagnostics, context, context.schemas, options_from(args))
-    summary = Summary.of_plugins(catalog.diagnostics, catalog.plugins)
-    REPORTERS[args.format](catalog.diagnostics, summary, sys.stdout)
-    return exit_code(catalog.diagnostics, args.strict)

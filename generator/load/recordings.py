@@ -10,7 +10,7 @@ import binascii
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 import jsonschema
@@ -21,8 +21,9 @@ from generator.load.paths import resolve_inside
 from generator.load.yamlload import YamlDocument, pointer_of, read_yaml
 from generator.model import Tool
 from generator.rules import rule
+from generator.shipped import shipped_schemas_root
 
-RECORDING_SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "v1" / "tool_recording.json"
+RECORDING_SCHEMA = shipped_schemas_root() / "v1" / "tool_recording.json"
 RECORDING_FORMAT = 1
 MAX_INTERACTIONS = 200
 MAX_BODY_BYTES = 4 * 1024 * 1024

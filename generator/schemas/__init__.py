@@ -5,7 +5,7 @@ Everything here is data and functions over data; the site renders it and the CLI
 
 from generator.schemas.examples import example_instance
 from generator.schemas.lint import INLINE, Flavour, lint_schema
-from generator.schemas.load import SchemaLoadError, load_schemas, shipped_schemas, shipped_schemas_root
+from generator.schemas.load import SchemaLoadError, load_schemas, shipped_schemas
 from generator.schemas.lock import check_lock, record_lock
 from generator.schemas.model import SCHEMA_BASE, HostedSchema, PropertyRow, SchemaSet
 from generator.schemas.output import Mismatch, json_path, validate_output
@@ -18,6 +18,7 @@ from generator.schemas.publish import (
     served_files,
 )
 from generator.schemas.refs import Reference, RefKind, analyse
+from generator.shipped import shipped_schemas_root
 
 __all__ = [
     "CATALOG_PATH",

@@ -22,12 +22,10 @@ from generator.schemas.model import SCHEMA_BASE, HostedSchema, SchemaSet
 from generator.schemas.properties import flatten_properties
 from generator.schemas.refs import refuse_retrieval, specification_of
 from generator.schemas.walk import Parts
+from generator.shipped import shipped_schemas_root
 
 VERSION_FOLDER = re.compile(r"^v[1-9][0-9]*$")
 MAX_SCHEMA_BYTES = 4 * 1024 * 1024
-# Where a built wheel carries the schemas (see setup.py); a source checkout uses `schemas/` itself.
-PACKAGED = Path(__file__).resolve().parent / "published"
-SOURCE = Path(__file__).resolve().parents[2] / "schemas"
 
 
 class SchemaLoadError(Exception):
@@ -97,11 +95,7 @@ schemas, but a published file needs its `$id` and metadata.)
 )
 
 
-def shipped_schemas_root() -> Path:
-    """The schemas that come with the generator: packaged in a wheel, else the source checkout's."""
-    return PACKAGED if PACKAGED.is_dir() else SOURCE
-
-
+# Constant data of the installed generator, not state of a run: loaded once per process.
 @functools.cache
 def shipped_schemas() -> SchemaSet:
     """The generator's own hosted schemas, loaded once."""

@@ -9,34 +9,23 @@ from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from generator.catalog import Catalog, build_catalog
-from generator.check import CheckContext
+from generator.catalog import Catalog
 from generator.inputs import is_registry
 from generator.run import RunOptions
-from generator.schemas import (
-    CATALOG_PATH,
-    SchemaSet,
-    load_schemas,
-    schema_catalog,
-    served_files,
-    shipped_schemas,
-)
+from generator.schemas import CATALOG_PATH, schema_catalog, served_files
 from generator.site.index_json import registry_index
 from generator.site.shared import SharedViews
 from generator.site.views import published_path
-
-
-def load_hosted(root: Path) -> SchemaSet:
-    """The registry's hosted schemas, or the generator's own when the registry has no `schemas/`."""
-    return load_schemas(root) if root.is_dir() else shipped_schemas()
 
 
 def build_catalog_for(
     registries: Sequence[Path], schemas_root: Path, run_options: RunOptions | None
 ) -> Catalog:
     """The catalog of registry folders (or plugin folders) with the hosted schemas."""
-    schemas = load_hosted(schemas_root)
-    return build_catalog(registries, CheckContext(schemas=schemas), schemas, run_options)
+    from generator.pipeline import Pipeline, resolve_schemas
+
+    pipeline = Pipeline(tuple(registries), resolve_schemas(root=schemas_root), run=run_options, site=True)
+    return pipeline.catalog()
 
 
 def shared_files(shared: SharedViews, config: MkDocsConfig) -> dict[str, bytes | str | Path]:

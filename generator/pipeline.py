@@ -1,0 +1,107 @@
+"""The one place the stages are assembled: load -> check -> run -> catalog.
+
+A command configures a `Pipeline` (what to read, the schema set resolved once, which stages to run
+and with what options) and reads the frozen `Catalog` it returns; it never calls a stage itself.
+What a run remembers (the checks' memo) belongs to the pipeline instance, not to module globals, so
+two pipelines in one process (a rebuild under `serve`, a test) share nothing but constant data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from generator.catalog import Catalog, histories_of, read_icons
+from generator.check import CheckContext, check_plugin
+from generator.check.domains import access_domains
+from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.inputs import Inputs, is_registry, open_inputs
+from generator.load.crawl import LoadedPlugin
+from generator.run import ExampleRun, RunOptions, all_findings, run_plugins
+from generator.schemas import SchemaSet, load_schemas, shipped_schemas
+
+
+def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> SchemaSet:
+    """The schema set a pipeline checks against: the folder `root` when it exists, else the
+    `schemas/` folder of the first registry among `paths`, else the generator's shipped schemas.
+
+    Raises SchemaLoadError when the chosen folder cannot be read."""
+    if root is not None:
+        return load_schemas(root) if root.is_dir() else shipped_schemas()
+    for path in paths:
+        if is_registry(path) and (path / "schemas").is_dir():
+            return load_schemas(path / "schemas")
+    return shipped_schemas()
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """What to read and which stages to run; `catalog()` runs them and freezes the result."""
+
+    paths: tuple[Path, ...]
+    schemas: SchemaSet
+    # The check stage (off for `run`, which reports loading findings and its own only).
+    checks: bool = True
+    submission: bool = False
+    # The run stage: None runs no examples.
+    run: RunOptions | None = None
+    # What only the site shows: icons, the domain scan and the plugins' git histories.
+    site: bool = False
+    context: CheckContext = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # One context (and so one memo) for every plugin of this pipeline, and for no other.
+        object.__setattr__(self, "context", CheckContext(submission=self.submission, schemas=self.schemas))
+
+    @contextlib.contextmanager
+    def load(self) -> Iterator[Inputs]:
+        """The load stage; unpacked packages live until the block exits."""
+        with open_inputs(self.paths) as inputs:
+            yield inputs
+
+    def check(self, inputs: Inputs) -> list[Diagnostic]:
+        """The check stage: findings of the inputs, every plugin's loading findings and checks."""
+        findings = list(inputs.diagnostics)
+        for loaded in inputs.plugins:
+            findings.extend(check_plugin(loaded, self.context) if self.checks else loaded.diagnostics)
+        return findings
+
+    def catalog_of(self, inputs: Inputs) -> Catalog:
+        """Check, run and freeze already-loaded inputs."""
+        findings = self.check(inputs)
+        runs: tuple[ExampleRun, ...] = ()
+        if self.run is not None:
+            report = run_plugins(inputs.plugins, self.run, self.schemas)
+            runs = report.runs
+            findings.extend(all_findings(report))
+        catalog = Catalog(
+            plugins=inputs.plugins,
+            diagnostics=tuple(sort_diagnostics(findings)),
+            schemas=self.schemas,
+            runs=runs,
+        )
+        return self._with_site_data(catalog) if self.site else catalog
+
+    def catalog(self, stack: contextlib.ExitStack | None = None) -> Catalog:
+        """Every stage. Unpacked packages live as long as `stack`, or only during this call (the
+        catalog then holds everything a site needs, but not the unpacked files)."""
+        with contextlib.ExitStack() as own:
+            inputs = (stack or own).enter_context(self.load())
+            return self.catalog_of(inputs)
+
+    def _with_site_data(self, catalog: Catalog) -> Catalog:
+        plugins: Sequence[LoadedPlugin] = catalog.plugins
+        return Catalog(
+            plugins=catalog.plugins,
+            diagnostics=catalog.diagnostics,
+            schemas=catalog.schemas,
+            runs=catalog.runs,
+            icons=MappingProxyType(read_icons(plugins)),
+            domains=MappingProxyType(
+                {p.display: access_domains(p, self.context.memo) for p in plugins if p.plugin is not None}
+            ),
+            histories=MappingProxyType(histories_of(plugins, self.schemas)),
+        )
