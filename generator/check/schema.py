@@ -312,18 +312,24 @@ def schema_data(name: str, context: CheckContext | None = None) -> dict[str, Any
     return data if isinstance(data, dict) else _read_schema(name)
 
 
-# Compiled validators by the identity of their schema object; the object is kept alive with them.
-_COMPILED: dict[int, tuple[dict[str, Any], FastValidator]] = {}
-
-
 def validator(name: str, context: CheckContext | None = None) -> FastValidator:
-    """A compiled validator for the published schema `name`, built once per schema object."""
-    data = schema_data(name, context)
-    entry = _COMPILED.get(id(data))
-    if entry is None or entry[0] is not data:
-        entry = (data, FastValidator(jsonschema.Draft7Validator(inline_definitions(data))))
-        _COMPILED[id(data)] = entry
-    return entry[1]
+    """A compiled validator for the published schema `name`, built once per run (the run's memo:
+    its schemas do not change while it lasts), or once per process for the shipped file."""
+    if context is None:
+        return _file_validator(name)
+    compiled: dict[str, FastValidator] = context.memo.setdefault("schema.validators", {})
+    if name not in compiled:
+        compiled[name] = _compile(schema_data(name, context))
+    return compiled[name]
+
+
+@cache  # the shipped file is constant data of the installed generator
+def _file_validator(name: str) -> FastValidator:
+    return _compile(_read_schema(name))
+
+
+def _compile(data: dict[str, Any]) -> FastValidator:
+    return FastValidator(jsonschema.Draft7Validator(inline_definitions(data)))
 
 
 def inline_definitions(schema: dict[str, Any]) -> dict[str, Any]:
