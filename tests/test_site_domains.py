@@ -11,9 +11,9 @@ from markupsafe import escape
 from generator.catalog import Catalog
 from generator.run import ExampleRun
 from generator.site.languages import LANGUAGE_SITES
+from generator.site.model import site_model
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for
-from generator.site.shared import SharedViews
 from generator.site.texts import texts_for
 from tests.conftest import REPO
 from tests.validate_cases import CASES
@@ -23,9 +23,9 @@ PLUGIN = CASES / "bad" / "submission-domains"
 
 def plugin_pages(catalog: Catalog) -> dict[str, str]:
     """The plugin page's HTML in each language."""
-    shared = SharedViews(catalog)
+    model = site_model(catalog)
     return {
-        lang.code: next(p.html for p in SitePages(shared, lang).all() if 'id="plugin"' in p.html)
+        lang.code: next(p.html for p in SitePages(model, lang).all() if 'id="plugin"' in p.html)
         for lang in LANGUAGE_SITES
     }
 

@@ -1,5 +1,5 @@
 """The site's pages rendered from a catalog, without MkDocs: the parts built once for every language
-or every page (words written into templates, cached texts and rows, shared views) show what the
+or every page (words written into templates, cached texts and rows, the site model) show what the
 templates showed, escape what they must, and agree across languages."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from generator.model import I18n, Option, Parameter
 from generator.schemas import referenced_ids
 from generator.site.fragments import findings_table, output_rows, parameter_rows
 from generator.site.languages import LANGUAGE_SITES, site_language
+from generator.site.model import site_model
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for
 from generator.site.render import PageContext, WordsLoader
-from generator.site.shared import SharedViews
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, untrusted_html
 from generator.site.views import FindingView, OutputRow
@@ -41,9 +41,9 @@ def catalog() -> Catalog:
 
 
 def _pages(catalog: Catalog) -> dict[str, dict[str, str]]:
-    shared = SharedViews(catalog)
+    model = site_model(catalog)
     return {
-        lang.code: {page.src: page.html for page in SitePages(shared, lang).all()} for lang in LANGUAGE_SITES
+        lang.code: {page.src: page.html for page in SitePages(model, lang).all()} for lang in LANGUAGE_SITES
     }
 
 
@@ -140,14 +140,13 @@ def test_references_read_back_match_each_tools_own(catalog: Catalog, tmp_path: P
         declared.write_text(declared.read_text().replace("general_structure.json", f"{target}.json"))
     twice = build_catalog_for([tmp_path / "registry0", tmp_path / "registry1"], REPO / "schemas", None)
     for checked in (catalog, twice):
-        shared = SharedViews(checked)
+        model = site_model(checked)
         assert checked.schemas is not None
-        for loaded in checked.plugins:
-            for tool in loaded.plugin.tools if loaded.plugin else ():
-                assert shared.references(tool) == referenced_ids(tool.output_schema, checked.schemas)
-    shared = SharedViews(twice)
-    chunkers = [p.plugin.tools[0] for p in twice.plugins if p.plugin is not None]
-    assert len({shared.references(tool) for tool in chunkers}) == 2
+        for plugin in model.plugins:
+            for entry in plugin.tools:
+                assert entry.references == referenced_ids(entry.tool.output_schema, checked.schemas)
+    chunkers = [plugin.tools[0] for plugin in site_model(twice).plugins]
+    assert len({entry.references for entry in chunkers}) == 2
 
 
 # With the site tests: the site is built once per worker.

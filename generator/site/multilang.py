@@ -2,8 +2,8 @@
 
 A language plugin (mkdocs-static-i18n) cannot handle pages generated at build time, and one
 search index cannot split Chinese and Japanese words; separate builds can (each has its own
-`theme.language`, search language and index). The catalog and every view of it that does not
-depend on the language are handed over, not rebuilt.
+`theme.language`, search language and index). The site model (catalog included), which does
+not depend on the language, is handed over, not rebuilt.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from mkdocs.exceptions import PluginError
 from generator.site.languages import SiteLanguage
 
 if TYPE_CHECKING:
+    from generator.site.model import SiteModel
     from generator.site.plugin import RegistryPlugin
-    from generator.site.shared import SharedViews
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 PLUGIN_NAME = "dify-registry"
@@ -43,7 +43,7 @@ def registry_plugin(config: MkDocsConfig) -> RegistryPlugin:
     return plugin
 
 
-def build_language(config: MkDocsConfig, language: SiteLanguage, shared: SharedViews) -> None:
+def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteModel) -> None:
     """Build the site again in `language` under the default build's site folder."""
     if not config.config_file_path:
         log.warning("dify-registry: no mkdocs.yml to load; only the default language is built")
@@ -60,7 +60,7 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, shared: SharedV
     plugin = registry_plugin(nested)
     plugin.config["language"] = language.code
     plugin.config["languages"] = False
-    plugin.shared = shared
+    plugin.model = model
     build(nested)
 
 
@@ -81,9 +81,9 @@ class LanguageBuilds:
     catalog exists, so forked children start them while this process still builds the default
     language, and this process builds its own share at the end."""
 
-    def __init__(self, config: MkDocsConfig, languages: Sequence[SiteLanguage], shared: SharedViews) -> None:
+    def __init__(self, config: MkDocsConfig, languages: Sequence[SiteLanguage], model: SiteModel) -> None:
         self.config = config
-        self.shared = shared
+        self.model = model
         self.own = list(languages)
         self.children: dict[int, list[SiteLanguage]] = {}
 
@@ -109,7 +109,7 @@ class LanguageBuilds:
         code, current = 1, share[0]
         try:
             for current in share:
-                build_language(self.config, current, self.shared)
+                build_language(self.config, current, self.model)
             code = 0
         except BaseException as failure:  # reported here: the parent only sees the exit status
             log.error("dify-registry: the %s build failed: %s", current.code, failure)
@@ -122,7 +122,7 @@ class LanguageBuilds:
         """Build this process's share, then wait for the children; fail if any of them failed."""
         try:
             for language in self.own:
-                build_language(self.config, language, self.shared)
+                build_language(self.config, language, self.model)
         finally:
             failed = self._wait()
         if failed:

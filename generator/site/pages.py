@@ -5,26 +5,25 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
-from generator.diagnostics import Severity, count_by_severity
-from generator.load.crawl import LoadedPlugin
-from generator.model import Plugin, Tool, ToolKey
-from generator.rules import all_rules
 from generator.schemas import CATALOG_PATH
-from generator.schemas.properties import type_text
 from generator.site.languages import SiteLanguage
+from generator.site.model import (
+    COVERAGE_PAGE,
+    RULES_INDEX,
+    SCHEMAS_INDEX,
+    TRANSLATED,
+    PluginEntry,
+    SiteModel,
+    ToolEntry,
+)
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
-from generator.site.shared import TRANSLATED, SharedViews
 from generator.site.texts import texts_for
-from generator.site.urls import page_url, rule_src, schema_src
-from generator.site.views import finding_views, fixed_rows, property_rows
+from generator.site.urls import page_url
+from generator.site.views import fixed_rows
 
-SCHEMAS_INDEX = "schemas/index.md"
-RULES_INDEX = "rules/index.md"
-COVERAGE_PAGE = "translations.md"
-MAX_RULE_FINDINGS = 500
+__all__ = ["COVERAGE_PAGE", "RULES_INDEX", "SCHEMAS_INDEX", "GeneratedPage", "SitePages"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,134 +52,97 @@ class GeneratedPage:
         return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """Findings of a plugin by severity."""
-
-    errors: int
-    warnings: int
-
-
 class SitePages:
-    """Builds the pages of one language from the catalog."""
+    """Renders the pages of one language from the site model."""
 
-    def __init__(self, shared: SharedViews, language: SiteLanguage, use_directory_urls: bool = True) -> None:
-        self.shared = shared
-        self.catalog = shared.catalog
+    def __init__(self, model: SiteModel, language: SiteLanguage) -> None:
+        self.model = model
         self.language = language
         self.words = texts_for(language.code)
-        self.fixed_outputs = fixed_rows(self.words)
-        self.use_directory_urls = use_directory_urls
-        self.sitemap = shared.sitemap
+        self.fixed_outputs = tuple(fixed_rows(self.words))
 
     def context(self, src: str) -> PageContext:
         """The page context of the page at `src`."""
-        return PageContext(self.language, page_url(src, self.use_directory_urls), self.use_directory_urls)
+        use_directory_urls = self.model.use_directory_urls
+        return PageContext(self.language, page_url(src, use_directory_urls), use_directory_urls)
 
     def all(self) -> Iterator[GeneratedPage]:
         """Every generated page."""
-        for loaded in self.catalog.plugins:
-            if loaded.plugin is not None:
-                yield self.plugin_page(loaded, loaded.plugin)
-                for index, tool in enumerate(loaded.plugin.tools):
-                    yield self.tool_page(loaded, loaded.plugin, index, tool)
+        for entry in self.model.plugins:
+            yield self.plugin_page(entry)
+            for tool in entry.tools:
+                yield self.tool_page(entry, tool)
         yield from self.schema_pages()
         yield from self.rule_pages()
         yield self.coverage_page()
 
-    def counts(self, loaded: LoadedPlugin) -> Counts:
-        """Errors and warnings of one plugin."""
-        by_severity = count_by_severity(self.catalog.findings_of(loaded))
-        return Counts(by_severity[Severity.ERROR], by_severity[Severity.WARNING])
-
     def home(self) -> str:
         """The catalog listing shown under the home page's own text."""
-        cards: list[dict[str, Any]] = []
-        for loaded in self.catalog.plugins:
-            plugin = loaded.plugin
-            if plugin is None:
-                continue
-            src = self.sitemap.plugins[loaded.display]
-            cards.append(
-                {
-                    "src": src,
-                    "slug": src.split("/")[1],
-                    "label": plugin.label,
-                    "description": plugin.description,
-                    "tags": plugin.tags,
-                    "author": plugin.author,
-                    "version": plugin.version,
-                    "tool_count": len(plugin.tools),
-                    "counts": self.counts(loaded),
-                    "icon": self.shared.icon(loaded, plugin.icon),
-                }
-            )
-        tags = sorted({tag for card in cards for tag in card["tags"]})
+        cards = [
+            {
+                "src": entry.src,
+                "slug": entry.src.split("/")[1],
+                "label": entry.plugin.label,
+                "description": entry.plugin.description,
+                "tags": entry.plugin.tags,
+                "author": entry.plugin.author,
+                "version": entry.plugin.version,
+                "tool_count": len(entry.tools),
+                "counts": entry.counts,
+                "icon": entry.icon,
+            }
+            for entry in self.model.plugins
+        ]
+        tags = sorted({tag for entry in self.model.plugins for tag in entry.plugin.tags})
         return render("catalog.html.j2", self.context("index.md"), cards=cards, tags=tags)
 
-    def plugin_page(self, loaded: LoadedPlugin, plugin: Plugin) -> GeneratedPage:
+    def plugin_page(self, entry: PluginEntry) -> GeneratedPage:
         """The page of one plugin."""
-        src = self.sitemap.plugins[loaded.display]
-        tools = [(self.sitemap.tools[(loaded.display, i)], t) for i, t in enumerate(plugin.tools)]
+        plugin = entry.plugin
         html = render(
             "plugin.html.j2",
-            self.context(src),
+            self.context(entry.src),
             plugin=plugin,
-            tools=tools,
-            counts=self.counts(loaded),
-            icon=self.shared.icon(loaded, plugin.icon),
-            readme=self.shared.markdown(plugin.readme) if plugin.readme else "",
-            findings=finding_views(self.catalog.findings_of(loaded)),
-            domains=self.catalog.domains_of(loaded),
-            observed=self.catalog.contacted_by(loaded),
-            history=self.catalog.histories.get(loaded.display),
+            tools=[(tool.src, tool.tool) for tool in entry.tools],
+            counts=entry.counts,
+            icon=entry.icon,
+            readme=entry.readme,
+            findings=entry.findings,
+            domains=entry.domains,
+            observed=entry.observed,
+            history=entry.history,
         )
         title = plain_title(plugin.label.get(self.language.code) or plugin.name)
-        return GeneratedPage(src, title, html, (title,))
+        return GeneratedPage(entry.src, title, html, (title,))
 
-    def tool_page(self, loaded: LoadedPlugin, plugin: Plugin, index: int, tool: Tool) -> GeneratedPage:
+    def tool_page(self, plugin: PluginEntry, entry: ToolEntry) -> GeneratedPage:
         """The page of one tool."""
-        src = self.sitemap.tools[(loaded.display, index)]
-        files = {loaded.display_path(tool.file), loaded.display_path(_examples_file(tool.file))}
-        findings = [d for d in self.catalog.findings_of(loaded) if d.file in files]
+        tool = entry.tool
         html = render(
             "tool.html.j2",
-            self.context(src),
-            plugin=plugin,
+            self.context(entry.src),
+            plugin=plugin.plugin,
             tool=tool,
-            plugin_src=self.sitemap.plugins[loaded.display],
-            outputs=self.fixed_outputs + self.shared.output_properties(tool),
+            plugin_src=plugin.src,
+            outputs=(*self.fixed_outputs, *entry.outputs),
             has_schema=isinstance(tool.output_schema, dict),
-            schemas_loaded=self.catalog.schemas is not None,
-            runs=self.shared.runs(tool.key),
-            findings=finding_views(findings),
-            **self._added_in_this_version(loaded, tool),
+            schemas_loaded=self.model.schema_set is not None,
+            runs=entry.runs,
+            findings=entry.findings,
+            added_parameters=entry.added_parameters,
+            added_outputs=entry.added_outputs,
         )
         title = plain_title(tool.label.get(self.language.code) or tool.name)
-        return GeneratedPage(src, title, html, (title,))
-
-    def _added_in_this_version(self, loaded: LoadedPlugin, tool: Tool) -> dict[str, frozenset[str]]:
-        """The tool's parameter names and output paths that are new in the plugin's version."""
-        history = self.catalog.histories.get(loaded.display)
-        key = (tool.key.provider, tool.name)
-        if history is None:
-            return {"added_parameters": frozenset(), "added_outputs": frozenset()}
-        return {
-            "added_parameters": frozenset(n for *k, n in history.added_parameters if tuple(k) == key),
-            "added_outputs": frozenset(p for *k, p in history.added_outputs if tuple(k) == key),
-        }
+        return GeneratedPage(entry.src, title, html, (title,))
 
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""
-        schemas = self.catalog.schemas
-        hosted = schemas.hosted if schemas is not None else ()
-        users = self.shared.schema_users
         listed = []
-        for schema in hosted:
-            src = schema_src(schema)
+        for entry in self.model.schemas:
+            schema = entry.schema
             listed.append(
                 {
-                    "src": src,
+                    "src": entry.src,
                     "raw": schema.served_path,
                     "id": schema.id,
                     "title": schema.title or schema.name,
@@ -189,43 +151,33 @@ class SitePages:
             )
             html = render(
                 "schema.html.j2",
-                self.context(src),
+                self.context(entry.src),
                 schema=schema,
                 raw=schema.served_path,
-                root_type=type_text(schema.data),
-                rows=property_rows(schema.properties, schemas) if schemas is not None else [],
+                root_type=entry.root_type,
+                rows=entry.rows,
                 example=schema.example,
-                findings=finding_views(schema.lint),
-                users=[self._tool_link(key) for key in users.get(schema.id, ())],
+                findings=entry.findings,
+                users=entry.users,
             )
-            yield GeneratedPage(src, plain_title(schema.title or schema.name), html)
+            yield GeneratedPage(entry.src, plain_title(schema.title or schema.name), html)
         html = render(
             "schemas.html.j2", self.context(SCHEMAS_INDEX), schemas=listed, catalog_json=CATALOG_PATH
         )
         yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
 
-    def _tool_link(self, key: ToolKey) -> dict[str, Any]:
-        display, index, tool = self.shared.tools_by_key[key]
-        return {"src": self.sitemap.tools[(display, index)], "label": tool.label, "key": str(key)}
-
     def rule_pages(self) -> Iterator[GeneratedPage]:
         """One page per validation rule and the rules index."""
-        by_rule: dict[str, list[Any]] = {}
-        for finding in self.catalog.diagnostics:
-            by_rule.setdefault(finding.rule, []).append(finding)
-        listed = []
-        for code, rule in all_rules().items():
-            src = rule_src(code)
-            found = by_rule.get(code, [])
-            listed.append({"src": src, "rule": rule, "count": len(found)})
+        for entry in self.model.rules:
             html = render(
                 "rule.html.j2",
-                self.context(src),
-                rule=rule,
-                doc=self.shared.markdown(rule.doc),
-                findings=finding_views(found[:MAX_RULE_FINDINGS]),
+                self.context(entry.src),
+                rule=entry.rule,
+                doc=entry.doc,
+                findings=entry.findings,
             )
-            yield GeneratedPage(src, f"{code} {rule.name}", html)
+            yield GeneratedPage(entry.src, f"{entry.rule.code} {entry.rule.name}", html)
+        listed = [{"src": entry.src, "rule": entry.rule, "count": entry.count} for entry in self.model.rules]
         yield GeneratedPage(
             RULES_INDEX, self.words["rules"], render("rules.html.j2", self.context(RULES_INDEX), rules=listed)
         )
@@ -234,17 +186,12 @@ class SitePages:
         """Per plugin and language, the texts that fall back to English."""
         rows = [
             {
-                "src": self.sitemap.plugins[loaded.display],
-                "label": plugin.label,
-                "total": coverage.total,
-                "missing": coverage.missing,
+                "src": entry.src,
+                "label": entry.plugin.label,
+                "total": entry.coverage.total,
+                "missing": entry.coverage.missing,
             }
-            for loaded, plugin, coverage in self.shared.coverage
+            for entry in self.model.plugins
         ]
         html = render("coverage.html.j2", self.context(COVERAGE_PAGE), rows=rows, languages=TRANSLATED)
         return GeneratedPage(COVERAGE_PAGE, self.words["coverage"], html)
-
-
-def _examples_file(tool_file: str) -> str:
-    stem = tool_file.rsplit(".", 1)[0] if "." in tool_file.rsplit("/", 1)[-1] else tool_file
-    return f"{stem}.examples.yaml"

@@ -26,10 +26,10 @@ from generator.run import RunOptions
 from generator.run.model import DEFAULT_SITE_URL
 from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
+from generator.site.model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.multilang import LanguageBuilds, cores
-from generator.site.pages import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SitePages
+from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for, shared_files, watched_paths
-from generator.site.shared import SharedViews
 from generator.site.translate import TranslatedDocs
 from generator.site.untrusted import forget
 
@@ -64,9 +64,9 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
 
     def __init__(self) -> None:
         # A catalog handed over by `dify-registry build`; the default-language build hands its
-        # shared views (catalog included) to the other languages, so nothing is computed twice.
+        # site model (catalog included) to the other languages, so nothing is computed twice.
         self.preset: Catalog | None = None
-        self.shared: SharedViews | None = None
+        self.model: SiteModel | None = None
         self.pages: SitePages | None = None
         self.docs: TranslatedDocs | None = None
         self.bodies: dict[str, str] = {}  # generated page source -> its rendered HTML
@@ -117,18 +117,18 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Add the generated pages and files; pick the translated hand-written pages."""
-        if self.shared is None:  # a build of its own, not one language handed another's views
+        if self.model is None:  # a build of its own, not one language handed another's model
             forget()
             with long_lived():
                 catalog = self.preset or build_catalog_for(*self.paths(config), self._run_options(config))
-                self.shared = SharedViews(catalog)
+                self.model = site_model(catalog, config.use_directory_urls)
             self.frozen = True
         if self.language == DEFAULT_LANGUAGE and self.config.languages and self.builds is None:
             # The catalog is all the other languages need: they can start now, on other cores.
             others = [language for language in LANGUAGE_SITES if language != DEFAULT_LANGUAGE]
-            self.builds = LanguageBuilds(config, others, self.shared)
+            self.builds = LanguageBuilds(config, others, self.model)
             self.builds.start(self.config.jobs or cores())
-        self.pages = SitePages(self.shared, self.language, config.use_directory_urls)
+        self.pages = SitePages(self.model, self.language)
         _keep_search_words(config, self.language)
         self.docs = TranslatedDocs.pick(files, self.language, config)
         for page in self.pages.all():
@@ -137,7 +137,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         for asset in ASSETS:
             files.append(File.generated(config, asset, abs_src_path=str(HERE / asset)))
         if self.language == DEFAULT_LANGUAGE:
-            for path, content in shared_files(self.shared, config).items():
+            for path, content in shared_files(self.model, config.site_url or "").items():
                 if isinstance(content, Path):
                     files.append(File.generated(config, path, abs_src_path=str(content)))
                 else:

@@ -7,14 +7,12 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from mkdocs.config.defaults import MkDocsConfig
-
 from generator.catalog import Catalog
 from generator.inputs import is_registry
 from generator.run import RunOptions
 from generator.schemas import CATALOG_PATH, schema_catalog, served_files
 from generator.site.index_json import registry_index
-from generator.site.shared import SharedViews
+from generator.site.model import SiteModel
 from generator.site.views import published_path
 
 
@@ -28,9 +26,9 @@ def build_catalog_for(
     return pipeline.catalog()
 
 
-def shared_files(shared: SharedViews, config: MkDocsConfig) -> dict[str, bytes | str | Path]:
+def shared_files(model: SiteModel, site_url: str) -> dict[str, bytes | str | Path]:
     """Files served once at the site root, by path under the site: bytes, text, or a file to copy."""
-    catalog = shared.catalog
+    catalog = model.catalog
     published: dict[str, bytes | str | Path] = {}
     if catalog.schemas is not None:
         published.update(served_files(catalog.schemas))
@@ -38,7 +36,7 @@ def shared_files(shared: SharedViews, config: MkDocsConfig) -> dict[str, bytes |
     for run in catalog.runs:
         for output in run.files:
             published[published_path(output.site_path)] = output.path
-    index = registry_index(shared, config.site_url or "", config.use_directory_urls)
+    index = registry_index(model, site_url)
     # Compact: an indented dump takes json's pure-Python encoder, several seconds for 10,000 tools.
     published["index.json"] = json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n"
     return published

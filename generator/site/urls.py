@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-from mkdocs.utils import get_relative_url
 
 from generator.load.crawl import LoadedPlugin
 from generator.schemas import HostedSchema
@@ -36,8 +35,25 @@ def page_url(src: str, use_directory_urls: bool = True) -> str:
 
 
 def relative(target: str, page: str) -> str:
-    """A link from the page at URL `page` to `target` (both relative to the same root)."""
-    return get_relative_url(target, page) if target else get_relative_url(".", page)
+    """A link from the page at URL `page` to `target` (both relative to the same root), as MkDocs
+    writes it: a last part of `page` holding a dot is its file, `..` never climbs above the root."""
+    target = target or "."
+    folder, _, name = page.rpartition("/")
+    start = _parts(folder if "." in name else page)
+    goal = _parts(target)
+    common = 0
+    for here, there in zip(start, goal, strict=False):
+        if here != there:
+            break
+        common += 1
+    link = "/".join([".."] * (len(start) - common) + goal[common:]) or "."
+    return link + "/" if target.endswith("/") else link
+
+
+def _parts(path: str) -> list[str]:
+    # A leading slash is the root; normpath keeps a doubled one, and so must the parts.
+    normal = posixpath.normpath(path if path.startswith("/") else "/" + path)[1:]
+    return normal.split("/") if normal else []
 
 
 @dataclass(frozen=True)

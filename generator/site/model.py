@@ -1,0 +1,324 @@
+"""The site model: everything the pages and published files show, computed once from the catalog.
+
+Built before any page renders and never changed afterwards: the owner of every finding, the schema
+references of every tool and the tools using every schema, translation coverage, checksums, README
+and rule documentation as HTML, icons as data URIs, and where each page lives in every language.
+Pages, `index.json` and the published files only read it; it knows nothing of the site engine that
+turns it into a site (MkDocs today), so a second engine would read the same model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from markupsafe import Markup
+
+from generator.catalog import Catalog
+from generator.check.domains import AccessDomains
+from generator.diagnostics import Diagnostic, Severity, count_by_severity
+from generator.diff.history import History
+from generator.load.crawl import LoadedPlugin
+from generator.model import Plugin, Tool, ToolKey
+from generator.rules import Rule, all_rules
+from generator.schemas import HostedSchema, SchemaSet, flatten_properties, referenced_ids, referencing_tools
+from generator.schemas.properties import type_text
+from generator.site.coverage import Coverage, coverage_of
+from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
+from generator.site.readme import make_renderer, render_readme
+from generator.site.urls import SiteMap, page_url, rule_src, schema_src
+from generator.site.views import (
+    FindingView,
+    OutputRow,
+    RunView,
+    finding_views,
+    icon_uri,
+    property_rows,
+    run_view,
+)
+
+# The languages whose translations the coverage page counts (English is what they fall back to).
+TRANSLATED = tuple(lang for lang in LANGUAGE_SITES if lang != DEFAULT_LANGUAGE)
+SCHEMAS_INDEX = "schemas/index.md"
+RULES_INDEX = "rules/index.md"
+COVERAGE_PAGE = "translations.md"
+MAX_RULE_FINDINGS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Findings of a plugin by severity."""
+
+    errors: int
+    warnings: int
+    infos: int
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEntry:
+    """One tool as every page and file shows it."""
+
+    src: str  # its page
+    tool: Tool
+    outputs: tuple[OutputRow, ...]  # its output_schema's properties (the fixed variables not included)
+    references: frozenset[str]  # the hosted `$id`s its output_schema references
+    findings: tuple[FindingView, ...]  # those in its YAML file and its examples file
+    runs: tuple[RunView, ...]
+    checksum: str  # of its YAML document
+    added_parameters: frozenset[str]  # new in the plugin's version
+    added_outputs: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class PluginEntry:
+    """One plugin (with a readable manifest) as every page and file shows it."""
+
+    loaded: LoadedPlugin
+    plugin: Plugin
+    src: str  # its page
+    icon: str  # a data: URI ("" when none)
+    readme: Markup  # "" when it has none
+    findings: tuple[FindingView, ...]
+    counts: Counts
+    coverage: Coverage
+    domains: AccessDomains
+    observed: tuple[str, ...]  # the hosts its example runs tried to reach
+    history: History | None
+    checksum: str  # of its manifest
+    tools: tuple[ToolEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolLink:
+    """A link to a tool's page (from the page of a schema it uses)."""
+
+    src: str
+    label: Any  # I18n
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaEntry:
+    """One hosted schema."""
+
+    schema: HostedSchema
+    src: str
+    rows: tuple[OutputRow, ...]
+    root_type: str
+    findings: tuple[FindingView, ...]
+    users: tuple[ToolLink, ...]
+    sha256: str  # of the served bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEntry:
+    """One validation rule and the findings it made (the first MAX_RULE_FINDINGS shown)."""
+
+    rule: Rule
+    src: str
+    doc: Markup
+    count: int
+    findings: tuple[FindingView, ...]
+
+
+@dataclass(frozen=True)
+class SiteModel:
+    """Everything the site shows, by page; the same for every language."""
+
+    catalog: Catalog
+    plugins: tuple[PluginEntry, ...]
+    schemas: tuple[SchemaEntry, ...]
+    rules: tuple[RuleEntry, ...]
+    use_directory_urls: bool = True
+
+    @property
+    def schema_set(self) -> SchemaSet | None:
+        """The hosted schemas (None when they could not be loaded)."""
+        return self.catalog.schemas
+
+    def paths(self, src: str) -> Mapping[str, str]:
+        """Where the page at `src` is served in each language, relative to the site root."""
+        url = page_url(src, self.use_directory_urls)
+        return {lang.code: f"{lang.folder}{url}" for lang in LANGUAGE_SITES}
+
+
+def checksum(value: Any) -> str:
+    """sha256 of a value's canonical JSON form: changes exactly when the declaration changes."""
+    canonical = json.dumps(value, default=str, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def site_model(catalog: Catalog, use_directory_urls: bool = True) -> SiteModel:
+    """The model of the site of `catalog`."""
+    return _Builder(catalog).model(use_directory_urls)
+
+
+class _Builder:
+    """The analyses the model holds, each made once; what several of them share is kept here."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.sitemap = SiteMap.of(catalog.plugins)
+        self.renderer = make_renderer()
+        schemas = catalog.schemas
+        self.users: Mapping[str, tuple[ToolKey, ...]] = (
+            referencing_tools(catalog.plugins, schemas) if schemas is not None else {}
+        )
+        self.references_by_key = _references_by_key(self.users)
+        self.keys_of_several = _keys_of_several(catalog.plugins)
+        self.markdown: dict[str, Markup] = {}
+
+    def model(self, use_directory_urls: bool) -> SiteModel:
+        plugins = tuple(
+            self.plugin(loaded, loaded.plugin) for loaded in self.catalog.plugins if loaded.plugin is not None
+        )
+        return SiteModel(self.catalog, plugins, self.schemas(), self.rules(), use_directory_urls)
+
+    def html(self, text: str) -> Markup:
+        """Untrusted Markdown (a README, a rule's documentation) as safe HTML on one line."""
+        html = self.markdown.get(text)
+        if html is None:
+            html = self.markdown[text] = Markup(render_readme(text, self.renderer).replace("\n", "&#10;"))
+        return html
+
+    def plugin(self, loaded: LoadedPlugin, plugin: Plugin) -> PluginEntry:
+        findings = self.catalog.findings_of(loaded)
+        by_severity = count_by_severity(findings)
+        manifest = loaded.documents.get("manifest.yaml")
+        history = self.catalog.histories.get(loaded.display)
+        return PluginEntry(
+            loaded=loaded,
+            plugin=plugin,
+            src=self.sitemap.plugins[loaded.display],
+            icon=icon_uri(self.catalog.icon(loaded, plugin.icon)),
+            readme=self.html(plugin.readme) if plugin.readme else Markup(""),
+            findings=finding_views(findings),
+            counts=Counts(
+                by_severity[Severity.ERROR], by_severity[Severity.WARNING], by_severity[Severity.INFO]
+            ),
+            coverage=coverage_of(plugin, tuple(lang.code for lang in TRANSLATED)),
+            domains=self.catalog.domains_of(loaded),
+            observed=self.catalog.contacted_by(loaded),
+            history=history,
+            checksum=checksum(manifest.data if manifest else None),
+            tools=tuple(
+                self.tool(loaded, index, tool, findings, history) for index, tool in enumerate(plugin.tools)
+            ),
+        )
+
+    def tool(
+        self,
+        loaded: LoadedPlugin,
+        index: int,
+        tool: Tool,
+        findings: tuple[Diagnostic, ...],
+        history: History | None,
+    ) -> ToolEntry:
+        files = {loaded.display_path(tool.file), loaded.display_path(_examples_file(tool.file))}
+        document = loaded.documents.get(tool.file)
+        key = (tool.key.provider, tool.name)
+        return ToolEntry(
+            src=self.sitemap.tools[(loaded.display, index)],
+            tool=tool,
+            outputs=self.outputs(tool),
+            references=self.references(tool),
+            findings=finding_views(d for d in findings if d.file in files),
+            runs=tuple(run_view(run) for run in self.catalog.runs_of(tool.key)),
+            checksum=checksum(document.data if document else None),
+            added_parameters=frozenset(
+                n for *k, n in (history.added_parameters if history else ()) if tuple(k) == key
+            ),
+            added_outputs=frozenset(
+                p for *k, p in (history.added_outputs if history else ()) if tuple(k) == key
+            ),
+        )
+
+    def outputs(self, tool: Tool) -> tuple[OutputRow, ...]:
+        schemas = self.catalog.schemas
+        if schemas is None:
+            return ()
+        flat = flatten_properties(tool.output_schema, schemas) if isinstance(tool.output_schema, dict) else ()
+        return tuple(property_rows(flat, schemas))
+
+    def references(self, tool: Tool) -> frozenset[str]:
+        if tool.key not in self.keys_of_several:
+            # Read back from the schema users, which analysed every tool's schema already.
+            return self.references_by_key.get(tool.key, frozenset())
+        # Tools that share a key share their entry among the users: their own references differ.
+        schemas = self.catalog.schemas
+        return frozenset(referenced_ids(tool.output_schema, schemas) if schemas is not None else ())
+
+    def schemas(self) -> tuple[SchemaEntry, ...]:
+        schemas = self.catalog.schemas
+        if schemas is None:
+            return ()
+        first = _first_tools(self.catalog.plugins)
+        return tuple(
+            SchemaEntry(
+                schema=schema,
+                src=schema_src(schema),
+                rows=tuple(property_rows(schema.properties, schemas)),
+                root_type=type_text(schema.data),
+                findings=finding_views(schema.lint),
+                users=tuple(self.link(first[key]) for key in self.users.get(schema.id, ())),
+                sha256=hashlib.sha256(schema.content).hexdigest(),
+            )
+            for schema in schemas.hosted
+        )
+
+    def link(self, found: tuple[str, int, Tool]) -> ToolLink:
+        display, index, tool = found
+        return ToolLink(self.sitemap.tools[(display, index)], tool.label, str(tool.key))
+
+    def rules(self) -> tuple[RuleEntry, ...]:
+        by_rule: dict[str, list[Diagnostic]] = {}
+        for finding in self.catalog.diagnostics:
+            by_rule.setdefault(finding.rule, []).append(finding)
+        entries = []
+        for code, rule in all_rules().items():
+            found = by_rule.get(code, [])
+            entries.append(
+                RuleEntry(
+                    rule,
+                    rule_src(code),
+                    self.html(rule.doc),
+                    len(found),
+                    finding_views(found[:MAX_RULE_FINDINGS]),
+                )
+            )
+        return tuple(entries)
+
+
+def _references_by_key(users: Mapping[str, tuple[ToolKey, ...]]) -> Mapping[ToolKey, frozenset[str]]:
+    found: dict[ToolKey, set[str]] = {}
+    for uri, keys in users.items():
+        for key in keys:
+            found.setdefault(key, set()).add(uri)
+    return MappingProxyType({key: frozenset(uris) for key, uris in found.items()})
+
+
+def _keys_of_several(plugins: tuple[LoadedPlugin, ...]) -> frozenset[ToolKey]:
+    seen: set[ToolKey] = set()
+    several: set[ToolKey] = set()
+    for loaded in plugins:
+        for tool in loaded.plugin.tools if loaded.plugin else ():
+            (several if tool.key in seen else seen).add(tool.key)
+    return frozenset(several)
+
+
+def _first_tools(plugins: tuple[LoadedPlugin, ...]) -> dict[ToolKey, tuple[str, int, Tool]]:
+    """The first tool of each key, with its plugin's display path and its index there."""
+    found: dict[ToolKey, tuple[str, int, Tool]] = {}
+    for loaded in plugins:
+        for index, tool in enumerate(loaded.plugin.tools if loaded.plugin else ()):
+            found.setdefault(tool.key, (loaded.display, index, tool))
+    return found
+
+
+def _examples_file(tool_file: str) -> str:
+    stem = tool_file.rsplit(".", 1)[0] if "." in tool_file.rsplit("/", 1)[-1] else tool_file
+    return f"{stem}.examples.yaml"
