@@ -4,7 +4,7 @@ stranger's code) runs.
 Started by the generator as `unshare --pid --ipc --fork --kill-child --mount-proc ... python -I -m
 generator.run.builder CONFIG` (see `build.py`): new PID, IPC and mount namespaces, but the machine's
 network, since uv fetches packages and build backends from the index. As root it covers the
-private and shared folders with empty tmpfs (the runner's own `hide_private_folders`), binds back
+private and shared folders with empty tmpfs (the runner's own `isolation.hide_private_folders`), binds back
 read-only what the build reads (the interpreter, uv) and the environment's folder writable, sets
 the resource limits and drops to the build's own unprivileged uid. Only then does it run the uv
 steps, with the environment named in CONFIG and the requirements on stdin.
@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from generator.run import harness
+from generator.run.child import isolation
+from generator.run.wire import ResourceLimits
 
 # The private /tmp holds the build's HOME and temporary files (the uv cache is on disk).
 TMP_BYTES = 1024**3
@@ -30,13 +31,13 @@ def enter(config: dict[str, Any]) -> None:
     target = os.path.realpath(config["target"])
     original = os.open(target, os.O_PATH | os.O_DIRECTORY)
     needed = [os.path.realpath(p) for p in [*config["readable"], target]]
-    harness.hide_private_folders(needed, TMP_BYTES)
+    isolation.hide_private_folders(needed, TMP_BYTES)
     # the environment was bound back read-only with the rest; the build writes there
-    harness._mount(harness._libc(), f"/proc/self/fd/{original}", target, None, harness.MS_BIND, "")
+    isolation.bind(f"/proc/self/fd/{original}", target, read_only=False, recursive=False)
     os.close(original)
     os.umask(0o022)
-    harness.set_limits(config["limits"], True)
-    harness.drop_privileges(int(config["uid"]))
+    isolation.set_limits(ResourceLimits(**config["limits"]), True)
+    isolation.drop_privileges(int(config["uid"]))
 
 
 def main() -> None:

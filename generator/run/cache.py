@@ -28,7 +28,7 @@ def runner_version() -> str:
     """A digest of the runner's own code and of the examples reader: a new runner invalidates every
     cached run."""
     digest = hashlib.sha256()
-    for path in [*sorted(Path(__file__).parent.glob("*.py")), Path(examples.__file__)]:
+    for path in [*sorted(Path(__file__).parent.rglob("*.py")), Path(examples.__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -16,6 +16,19 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.rules import Listing, rule
 from generator.run.model import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
+from generator.run.wire import (
+    Done,
+    Event,
+    Exited,
+    NetworkAttempt,
+    OverLimit,
+    Raised,
+    Started,
+    Unsendable,
+    Unserved,
+    Uploaded,
+    Yielded,
+)
 
 # What the child was doing when an error event came, in words.
 STAGES = {
@@ -191,24 +204,29 @@ class Outcome:
     finished: bool
 
 
-def store_files(events: list[dict[str, Any]], folder: Path, site_prefix: str) -> list[OutputFile]:
+def _carrying(events: list[Event]) -> list[tuple[int, Yielded | Uploaded, bytes]]:
+    """(event index, event, bytes) of the events that brought bytes (blobs and uploads), in order:
+    the order numbers their files (what the child says it numbered is not trusted)."""
+    return [
+        (index, event, event.blob)
+        for index, event in enumerate(events)
+        if isinstance(event, Yielded | Uploaded) and event.blob is not None
+    ]
+
+
+def store_files(events: list[Event], folder: Path, site_prefix: str) -> list[OutputFile]:
     """Write blob and upload bytes to the run's folder; names are re-checked here (child untrusted)."""
     stored: list[OutputFile] = []
-    for event in events:
-        data = event.get("blob")
-        if not isinstance(data, bytes):
-            continue
-        number = len(stored)
-        name = str(event.get("stored") or "")
+    for number, (_index, event, data) in enumerate(_carrying(events)):
+        name = event.stored
         if not STORED_NAME.match(name) or not name.startswith(f"{number}"):
             name = f"{number}.bin"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
-        event["file"] = number
         stored.append(
             OutputFile(
-                filename=str(event.get("filename") or "")[:255],
-                mime_type=str(event.get("mime_type") or "")[:255],
+                filename=event.filename[:255],
+                mime_type=event.mime_type[:255],
                 size=len(data),
                 sha256=hashlib.sha256(data).hexdigest(),
                 path=folder / name,
@@ -218,20 +236,20 @@ def store_files(events: list[dict[str, Any]], folder: Path, site_prefix: str) ->
     return stored
 
 
-def _message(event: dict[str, Any]) -> RunMessage:
+def _message(event: Yielded, file: int | None) -> RunMessage:
     """A message as Dify decodes it from the SDK's JSON frame (`session` event, `stream` data)."""
-    streamed = _streamed(event.get("wire"))
+    streamed = _streamed(event.frame)
     payload = streamed.get("message")
-    if event.get("type") == "blob" or streamed.get("type") == "blob":
-        payload = {"blob": {"file": event["file"]}} if isinstance(event.get("file"), int) else None
-    return RunMessage(str(streamed.get("type")), payload, streamed.get("meta"), str(event.get("kind") or ""))
+    if streamed.get("type") == "blob":
+        payload = {"blob": {"file": file}} if file is not None else None
+    return RunMessage(str(streamed.get("type")), payload, streamed.get("meta"), event.kind)
 
 
-def _streamed(framed: Any) -> dict[str, Any]:
+def _streamed(framed: str) -> dict[str, Any]:
     """`data.data` of one frame the SDK would write to Dify; {} for anything else (child untrusted)."""
     try:
-        frame = json.loads(framed) if isinstance(framed, str) else None
-    except ValueError:
+        frame = json.loads(framed)
+    except (ValueError, RecursionError):
         return {}
     session = frame.get("data") if isinstance(frame, dict) else None
     streamed = session.get("data") if isinstance(session, dict) else None
@@ -248,23 +266,22 @@ def judge(
     python = ""
     finished = False
     for event in result.events:
-        kind = event.get("event")
-        if kind == "started":
-            python = f"{event.get('python')} (dify_plugin {event.get('sdk')})"
-        elif kind == "done":
+        if isinstance(event, Started):
+            python = f"{event.python} (dify_plugin {event.sdk})"
+        elif isinstance(event, Done):
             finished = True
-        elif kind == "error":
+        elif isinstance(event, Raised):
             findings.append(_crash(event, where, plugin_display, limits))
-        elif kind == "exit":
-            findings.append(ABNORMAL_EXIT.at(where, why=f"sys.exit({event.get('code')}) in the tool"))
-        elif kind == "limit":
-            findings.append(OUTPUT_LIMIT.at(where, what=event.get("what")))
-        elif kind == "unsendable":
+        elif isinstance(event, Exited):
+            findings.append(ABNORMAL_EXIT.at(where, why=f"sys.exit({event.code}) in the tool"))
+        elif isinstance(event, OverLimit):
+            findings.append(OUTPUT_LIMIT.at(where, what=event.what))
+        elif isinstance(event, Unsendable):
             findings.append(_unsendable(event, where))
-        elif kind == "unserved":
-            calls.append(str(event.get("call")))
-        elif kind == "network":
-            addresses.append(str(event.get("address")))
+        elif isinstance(event, Unserved):
+            calls.append(event.call)
+        elif isinstance(event, NetworkAttempt):
+            addresses.append(event.address)
     # One finding each per run, however often the tool retried.
     if calls:
         findings.append(UNSERVED_CALL.at(where, call=Listing(list(dict.fromkeys(calls)), most=10)))
@@ -284,21 +301,20 @@ def judge(
     return findings, python
 
 
-def _crash(event: dict[str, Any], where: Location, plugin_display: str, limits: Any) -> Diagnostic:
-    if event.get("type") == "MemoryError":
+def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> Diagnostic:
+    if event.type == "MemoryError":
         return OUT_OF_MEMORY.at(where, limit=limits.memory_bytes)
     place = where
-    if isinstance(event.get("file"), str) and isinstance(event.get("line"), int):
-        place = Location(f"{plugin_display}/{event['file']}", event["line"], 1)
-    stage = STAGES.get(str(event.get("stage")), "the run")
-    return CRASHED.at(place, stage=stage, type=event.get("type"), problem=event.get("message"))
+    if event.file is not None and event.line is not None:
+        place = Location(f"{plugin_display}/{event.file}", event.line, 1)
+    stage = STAGES.get(event.stage, "the run")
+    return CRASHED.at(place, stage=stage, type=event.type, problem=event.message)
 
 
-def _unsendable(event: dict[str, Any], where: Location) -> Diagnostic:
-    index, problem = event.get("index"), event.get("problem")
-    if isinstance(event.get("variable"), str):
-        return VARIABLE_VALUE_TYPE.at(where, index=index, name=event["variable"], problem=problem)
-    return NOT_SERIALISABLE.at(where, index=index, kind=event.get("kind"), problem=problem)
+def _unsendable(event: Unsendable, where: Location) -> Diagnostic:
+    if event.variable is not None:
+        return VARIABLE_VALUE_TYPE.at(where, index=event.index, name=event.variable, problem=event.problem)
+    return NOT_SERIALISABLE.at(where, index=event.index, kind=event.kind, problem=event.problem)
 
 
 def _exit_reason(code: int | None) -> str:
@@ -321,9 +337,12 @@ def read_outcome(
 ) -> Outcome:
     """Messages, stored files and findings of one child run."""
     files = store_files(result.events, folder, site_prefix)
-    messages = tuple(_message(e) for e in result.events if e.get("event") == "message")
+    numbers = {index: number for number, (index, _event, _data) in enumerate(_carrying(result.events))}
+    messages = tuple(
+        _message(e, numbers.get(i)) for i, e in enumerate(result.events) if isinstance(e, Yielded)
+    )
     findings, python = judge(result, where, plugin_display, limits)
-    finished = any(e.get("event") == "done" for e in result.events) and not findings_block(findings)
+    finished = any(isinstance(e, Done) for e in result.events) and not findings_block(findings)
     return Outcome(messages, tuple(files), tuple(findings), python, finished)
 
 
@@ -332,14 +351,14 @@ def findings_block(findings: list[Diagnostic]) -> bool:
     return any(f.rule in {"R001", "R002", "R003", "R004", "R005", "R011", "R014"} for f in findings)
 
 
-def contacted_hosts(events: list[dict[str, Any]]) -> tuple[str, ...]:
-    """The hosts of a run's network events (the harness reports `repr((host, port))`), in order."""
+def contacted_hosts(events: list[Event]) -> tuple[str, ...]:
+    """The hosts of a run's network events (the guard reports `repr((host, port))`), in order."""
     hosts: dict[str, None] = {}
     for event in events:
-        if event.get("event") != "network":
+        if not isinstance(event, NetworkAttempt):
             continue
         try:
-            address = ast.literal_eval(str(event.get("address"))[:200])
+            address = ast.literal_eval(event.address[:200])
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             continue
         host = address[0] if isinstance(address, tuple) and address else None

@@ -28,6 +28,7 @@ from generator.model import Tool
 from generator.rules import Phrase, rule
 from generator.run.cache import SKIPPED_FOLDERS
 from generator.run.model import Replay
+from generator.run.wire import Event, Exchange, Http, Recorded, Unmatched
 
 # The marker and header policy of the child's recorder, which cannot import the project.
 MARKER_PREFIX = "dify-registry-credential-"
@@ -143,23 +144,21 @@ def code_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def http_job(
-    mode: str, overlay: Path, hidden: Mapping[str, str], recording: Recording | None
-) -> dict[str, Any]:
-    """The job's `http` part for the child's recorder; `hidden` are the values to replace."""
-    return {
-        "mode": mode,
-        "overlay": str(overlay),
-        "secrets": [[value, marker(name)] for name, value in hidden.items()],
-        "interactions": list(recording.interactions) if recording else [],
-    }
+def http_job(mode: str, overlay: Path, hidden: Mapping[str, str], recording: Recording | None) -> Http:
+    """The task's `http` part for the child's recorder; `hidden` are the values to replace."""
+    return Http(
+        mode=mode,
+        overlay=str(overlay),
+        secrets=tuple((value, marker(name)) for name, value in hidden.items()),
+        interactions=list(recording.interactions) if recording else [],
+    )
 
 
-def _requests(events: Sequence[dict[str, Any]]) -> tuple[str, ...]:
-    return tuple(f"{e.get('method')} {e.get('url')}"[:500] for e in events if e.get("event") == "exchange")
+def _requests(events: Sequence[Event]) -> tuple[str, ...]:
+    return tuple(f"{e.method} {e.url}"[:500] for e in events if isinstance(e, Exchange))
 
 
-def replay_of(events: Sequence[dict[str, Any]], recording: Recording | None, recorded: bool) -> Replay | None:
+def replay_of(events: Sequence[Event], recording: Recording | None, recorded: bool) -> Replay | None:
     """What the run did with its recording, for the page."""
     if recorded:
         return Replay(datetime.now(UTC).strftime("%Y-%m-%d"), _requests(events), recorded=True)
@@ -175,7 +174,7 @@ def _closest(method: str, url: str, recording: Recording) -> str:
 
 
 def replay_findings(
-    events: Sequence[dict[str, Any]],
+    events: Sequence[Event],
     recording: Recording,
     example: Example,
     tool: Tool,
@@ -186,9 +185,9 @@ def replay_findings(
     findings: list[Diagnostic] = []
     seen: set[str] = set()
     for event in events:
-        if event.get("event") != "unmatched":
+        if not isinstance(event, Unmatched):
             continue
-        method, url = str(event.get("method")), str(event.get("url"))
+        method, url = event.method, event.url
         if f"{method} {url}" in seen:
             continue
         seen.add(f"{method} {url}")
@@ -217,11 +216,11 @@ def replay_findings(
     return findings
 
 
-def recorded_interactions(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def recorded_interactions(events: Sequence[Event]) -> list[dict[str, Any]] | None:
     """The interactions the child recorded, or None when it sent none."""
     for event in events:
-        if event.get("event") == "recording" and isinstance(event.get("interactions"), list):
-            return list(event["interactions"])
+        if isinstance(event, Recorded):
+            return list(event.interactions)
     return None
 
 

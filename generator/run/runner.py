@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import os
 import sys
@@ -19,7 +18,7 @@ from generator.load.modules import resolve_module
 from generator.load.paths import resolve_inside
 from generator.load.recordings import Recording, load_recording
 from generator.model import Tool
-from generator.run import cache
+from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, ensure_environment
@@ -79,16 +78,12 @@ def _schema_where(loaded: LoadedPlugin, tool: Tool) -> Location:
     return document.at("output_schema") if document is not None else tool.origin
 
 
-def _files_for_job(files: MappingProxyType[str, tuple[InputFile, ...] | InputFile]) -> dict[str, Any]:
-    def encoded(item: InputFile) -> dict[str, str]:
-        return {
-            "filename": item.filename,
-            "mime_type": item.mime_type,
-            "data": base64.b64encode(item.data).decode(),
-        }
+def _task_files(files: MappingProxyType[str, tuple[InputFile, ...] | InputFile]) -> dict[str, Any]:
+    def sent(item: InputFile) -> wire.File:
+        return wire.File(filename=item.filename, mime_type=item.mime_type, data=item.data)
 
     return {
-        name: [encoded(i) for i in value] if isinstance(value, tuple) else encoded(value)
+        name: [sent(i) for i in value] if isinstance(value, tuple) else sent(value)
         for name, value in files.items()
     }
 
@@ -105,18 +100,17 @@ def _execute(
     tool, example = job.tool, job.example
     prefix = site_prefix(tool, example.name)
     credentials = run_credentials(example, job.http == "record", os.environ)
-    payload: dict[str, Any] = {
-        "source": tool.source,
-        "inputs": dict(example.inputs),
-        "credentials": credentials,
-        "files": _files_for_job(example.files),
-        "upload_base": options.site_url + prefix,
-    }
     hidden = secrets(example, credentials, job.secret_credentials)
-    if job.http and job.overlay is not None:
-        payload["http"] = http_job(job.http, job.overlay, hidden, job.recording)
+    task = wire.Task(
+        source=tool.source,
+        inputs=dict(example.inputs),
+        credentials=credentials,
+        files=_task_files(example.files),
+        upload_base=options.site_url + prefix,
+        http=http_job(job.http, job.overlay, hidden, job.recording) if job.http and job.overlay else None,
+    )
     where = _where(job.loaded, tool, example)
-    result = workers.run(slot, job.environment.python, job.loaded.root.resolve(), payload)
+    result = workers.run(slot, job.environment.python, job.loaded.root.resolve(), task)
     folder = cache.run_folder(options.cache_dir, job.key) / "files"
     outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
     findings = list(outcome.diagnostics)

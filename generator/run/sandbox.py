@@ -15,12 +15,12 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from generator.run.model import Limits
-from generator.run.protocol import Decoder
+from generator.run.wire import Decoder, Event
 
-ZYGOTE = Path(__file__).with_name("zygote.py")
+# the worker's start: it loads the child side by path (see child/__init__.py)
+WORKER = Path(__file__).with_name("child") / "__main__.py"
 # Uids without an account: one per parallel slot, so RLIMIT_NPROC bounds each run on its own.
 SANDBOX_UID_BASE = 3_000_000_000
 CHUNK = 1 << 16
@@ -46,7 +46,7 @@ class Isolation:
 class ChildResult:
     """What came back from one child: events (blob bytes attached), exit status and captured output."""
 
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     returncode: int | None = None
     timed_out: bool = False
     over_limit: str = ""
@@ -67,7 +67,7 @@ def detect_isolation(wanted: bool | None) -> Isolation:
 def command(python: Path, isolation: Isolation, fd: int, network: bool = False) -> list[str]:
     """The worker's command line: the environment's interpreter, isolated (-I), site added later (-S);
     with `network` (recording examples) it keeps the machine's network."""
-    base = [str(python), "-I", "-S", "-B", str(ZYGOTE), str(fd)]
+    base = [str(python), "-I", "-S", "-B", str(WORKER), str(fd)]
     if not isolation.namespaces:
         return base
     return [*unshare(network=network), *base]

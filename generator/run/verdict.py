@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.examples import Example
 from generator.model import Tool
 from generator.rules import Listing, Phrase, rule
 from generator.run.outcome import CRASHED, STAGES, TIMED_OUT
+from generator.run.wire import Event, NetworkAttempt, Raised, Unserved
 
 INCONCLUSIVE = rule(
     "R035",
@@ -78,7 +78,7 @@ _NONE_USE = re.compile(r"'NoneType' object|NoneType")
 
 def weigh(
     findings: Sequence[Diagnostic],
-    events: Sequence[dict[str, Any]],
+    events: Sequence[Event],
     example: Example,
     tool: Tool,
     credentials: Sequence[str],
@@ -91,10 +91,8 @@ def weigh(
         crashes = [f for f in findings if f.rule == CRASHED.code]
         kept = [f for f in findings if f.rule != CRASHED.code]
         place = _place(crashes[0]) if crashes else Location(examples_file)
-        stage = STAGES.get(str(refused.get("stage")), "the run")
-        found = READ_ONLY_ENVIRONMENT.at(
-            place, stage=stage, type=refused.get("type"), problem=refused.get("message")
-        )
+        stage = STAGES.get(refused.stage, "the run")
+        found = READ_ONLY_ENVIRONMENT.at(place, stage=stage, type=refused.type, problem=refused.message)
         return [] if example.required_only else [*kept, found]
     if example.required_only:
         return _optional_read(findings, events, example, tool)
@@ -109,13 +107,13 @@ def weigh(
     weighed: list[Diagnostic] = []
     for finding in findings:
         if created is not None and _init_crash(finding):
-            named = _mentioned(" ".join(str(created.get(k) or "") for k in ("message", "code")), credentials)
+            named = _mentioned(_said(created, created.code), credentials)
             shown = Listing([named or credentials[0]])
             weighed.append(
                 INCONCLUSIVE.at(
                     _place(finding),
-                    type=created.get("type"),
-                    problem=created.get("message"),
+                    type=created.type,
+                    problem=created.message,
                     cause=Phrase(f"the tool was created without a value for the credential `{shown}`"),
                     advice=Phrase(
                         f"Add {Listing([examples_file])} with an example that sets "
@@ -127,8 +125,8 @@ def weigh(
             weighed.append(
                 INCONCLUSIVE.at(
                     _place(finding),
-                    type=crash.get("type"),
-                    problem=crash.get("message"),
+                    type=crash.type,
+                    problem=crash.message,
                     cause=explained[0],
                     advice=explained[1],
                 )
@@ -142,16 +140,20 @@ def weigh(
     return weighed
 
 
-def _environment_write(events: Iterable[dict[str, Any]], environment: str) -> dict[str, Any] | None:
+def _environment_write(events: Iterable[Event], environment: str) -> Raised | None:
     """The error of a write refused inside the read-only environment, if that is how the run failed."""
     for event in events:
-        if event.get("event") != "error" or not environment:
+        if not isinstance(event, Raised) or not environment:
             continue
-        message = str(event.get("message") or "")
-        refused = "[Errno 13]" in message or "[Errno 30]" in message
-        if refused and environment + "/" in message:
+        refused = "[Errno 13]" in event.message or "[Errno 30]" in event.message
+        if refused and environment + "/" in event.message:
             return event
     return None
+
+
+def _said(crash: Raised, *more: str | None) -> str:
+    """The error's message and what else of it names a cause, as one text to search."""
+    return " ".join(text for text in (crash.message, *more) if text)
 
 
 def _place(finding: Diagnostic) -> Location:
@@ -166,36 +168,36 @@ def _init_crash(finding: Diagnostic) -> bool:
     return finding.rule == CRASHED.code and finding.message.startswith(STAGES["init"] + " ")
 
 
-def _crash_event(events: Iterable[dict[str, Any]], stage: str = "invoke") -> dict[str, Any] | None:
+def _crash_event(events: Iterable[Event], stage: str = "invoke") -> Raised | None:
     """The error raised inside `_invoke` (or while creating the tool), unless it is a lookup of an
     SDK API that does not exist (that fails whatever the inputs)."""
     for event in events:
-        if event.get("event") == "error" and event.get("stage") == stage and not event.get("sdk_api"):
+        if isinstance(event, Raised) and event.stage == stage and not event.sdk_api:
             return event
     return None
 
 
-def _outside_calls(events: Iterable[dict[str, Any]]) -> list[str]:
+def _outside_calls(events: Iterable[Event]) -> list[str]:
     """What the run tried to reach outside the sandbox: hosts, and calls back into Dify."""
     reached: list[str] = []
     for event in events:
-        if event.get("event") == "network":
-            reached.append(f"a connection to {event.get('address')}")
-        elif event.get("event") == "unserved":
-            reached.append(f"a `{event.get('call')}` call back into Dify")
+        if isinstance(event, NetworkAttempt):
+            reached.append(f"a connection to {event.address}")
+        elif isinstance(event, Unserved):
+            reached.append(f"a `{event.call}` call back into Dify")
     return list(dict.fromkeys(reached))
 
 
 def _cause(
-    events: Sequence[dict[str, Any]],
+    events: Sequence[Event],
     example: Example,
     tool: Tool,
     credentials: Sequence[str],
     examples_file: str,
 ) -> tuple[str, str]:
     """(what the run could not supply, which example to add), most specific first."""
-    crash = _crash_event(events) or {}
-    said = " ".join(str(crash.get(k) or "") for k in ("message", "code", "key"))
+    crash = _crash_event(events)
+    said = _said(crash, crash.code, crash.key) if crash is not None else ""
     examples_file = str(Listing([examples_file]))
     outside = _outside_calls(events)
     if outside:
@@ -209,7 +211,7 @@ def _cause(
                 "until then the registry shows no run of this tool."
             ),
         )
-    key = crash.get("key")
+    key = crash.key if crash is not None else None
     named = key if key in credentials else _mentioned(said, credentials)
     if named is None and credentials and _CREDENTIAL_WORDS.search(said):
         named = credentials[0]
@@ -242,7 +244,7 @@ def _mentioned(text: str, names: Iterable[str]) -> str | None:
 
 
 def _optional_read(
-    findings: Sequence[Diagnostic], events: Sequence[dict[str, Any]], example: Example, tool: Tool
+    findings: Sequence[Diagnostic], events: Sequence[Event], example: Example, tool: Tool
 ) -> list[Diagnostic]:
     """R036 when the run with only required parameters crashed on an optional one; nothing else
     (the tool's other runs report everything else)."""
@@ -252,9 +254,9 @@ def _optional_read(
         return []
     optional = [p.name for p in tool.parameters if p.name and not p.required]
     empty = [name for name in optional if example.inputs.get(name) is None]
-    name = crash.get("key") if crash.get("key") in empty else None
-    if name is None and _NONE_USE.search(str(crash.get("message") or "")):
-        name = _mentioned(str(crash.get("code") or ""), empty)
+    name = crash.key if crash.key in empty else None
+    if name is None and _NONE_USE.search(crash.message):
+        name = _mentioned(crash.code or "", empty)
     if name is None:
         return []
-    return [OPTIONAL_READ.at(_place(place), name=name, type=crash.get("type"), problem=crash.get("message"))]
+    return [OPTIONAL_READ.at(_place(place), name=name, type=crash.type, problem=crash.message)]

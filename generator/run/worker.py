@@ -18,12 +18,12 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO
 
-from generator.run import control
+from generator.run import wire
 from generator.run.model import Limits
 from generator.run.sandbox import (
     CLEAN_PATH,
@@ -37,6 +37,8 @@ from generator.run.sandbox import (
 # A long-lived worker accumulates CPU time against its own limit; replace it well before that.
 MAX_USES = 200
 EXAMPLE_FOLDER = "/tmp/run"
+# an idle worker reads a task at once; one that does not within this time is broken
+SEND_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,21 +86,26 @@ class Worker:
             )
         finally:
             theirs.close()
-        setup = {
-            "limits": asdict(limits),
-            # the worker's own start-up (site-packages, the SDK import) is bounded by the wall clock;
-            # the CPU clock of each example starts at zero in its child
-            "worker_cpu_seconds": limits.cpu_seconds + math.ceil(limits.timeout),
-            "namespaces": isolation.namespaces,
-            "uid": SANDBOX_UID_BASE + slot if isolation.drop_privileges else None,
-            "workdir": EXAMPLE_FOLDER if isolation.namespaces else str(folder / "work"),
-            "plugin_root": str(plugin_root),
-            "visible": [str(folder) for folder in access.visible],
-        }
+        setup = wire.Setup(
+            limits=wire.ResourceLimits(
+                cpu_seconds=limits.cpu_seconds,
+                memory_bytes=limits.memory_bytes,
+                max_file_bytes=limits.max_file_bytes,
+                max_processes=limits.max_processes,
+            ),
+            worker_cpu_seconds=limits.cpu_seconds + math.ceil(limits.timeout),
+            max_messages=limits.max_messages,
+            max_output_bytes=limits.max_output_bytes,
+            namespaces=isolation.namespaces,
+            uid=SANDBOX_UID_BASE + slot if isolation.drop_privileges else None,
+            workdir=EXAMPLE_FOLDER if isolation.namespaces else str(folder / "work"),
+            plugin_root=str(plugin_root),
+            visible=tuple(str(folder) for folder in access.visible),
+        )
         started = time.monotonic()
-        ready = control.send(self._control, setup, [])
-        answer = control.receive(self._control, started + limits.timeout) if ready else None
-        self.ready = answer is not None and answer.get("event") == "ready"
+        sent = wire.send(self._control, setup, timeout=SEND_TIMEOUT)
+        answer = self._answer(started + limits.timeout) if sent else None
+        self.ready = isinstance(answer, wire.Ready)
         # what the worker printed while starting (a package's .pth, the SDK import) belongs to
         # every example, as it would if each had started its own process
         self._preamble = (_head(self._out, limits.max_captured), _head(self._err, limits.max_captured))
@@ -115,7 +122,12 @@ class Worker:
             and self._process.poll() is None
         )
 
-    def run(self, job: dict[str, Any]) -> ChildResult:
+    def _answer(self, deadline: float) -> wire.Message | None:
+        """The worker's next answer; None when it hung up, sent garbage or the deadline passed."""
+        received = wire.receive(self._control, wire.TO_GENERATOR, wire.MAX_ANSWER, deadline)
+        return received[0] if received is not None else None
+
+    def run(self, task: wire.Task) -> ChildResult:
         """One example, supervised to its end or its limits."""
         if not self.ready:
             return self._finish(self._startup, b"", b"", time.monotonic())
@@ -127,7 +139,8 @@ class Worker:
             started = time.monotonic()
             deadline = started + self.limits.timeout
             try:
-                sent = control.send(self._control, job, [write_end, out.fileno(), err.fileno()])
+                fds = [write_end, out.fileno(), err.fileno()]
+                sent = wire.send(self._control, task, fds, timeout=SEND_TIMEOUT)
             finally:
                 os.close(write_end)
             try:
@@ -137,12 +150,12 @@ class Worker:
                 os.close(read_end)
             answer = None
             if sent and not (result.timed_out or result.over_limit or result.protocol_problem):
-                answer = control.receive(self._control, deadline)
+                answer = self._answer(deadline)
                 result.timed_out = answer is None and time.monotonic() >= deadline
-            if answer is None or answer.get("event") != "ended" or answer.get("clean") is not True:
+            ended = answer if isinstance(answer, wire.Ended) else None
+            if ended is None or not ended.clean:
                 self.close()
-            status = answer.get("status") if answer is not None else None
-            result.returncode = status if isinstance(status, int) else self._process.returncode
+            result.returncode = ended.status if ended is not None else self._process.returncode
             limit = self.limits.max_captured
             return self._finish(result, _head(out, limit), _head(err, limit), started)
 
@@ -187,7 +200,7 @@ class Workers:
         self._by_slot: dict[int, Worker] = {}
         self._lock = threading.Lock()
 
-    def run(self, slot: int, python: Path, plugin_root: Path, job: dict[str, Any]) -> ChildResult:
+    def run(self, slot: int, python: Path, plugin_root: Path, task: wire.Task) -> ChildResult:
         """Run one example on the slot's worker, starting a new one when needed."""
         with self._lock:
             worker = self._by_slot.get(slot)
@@ -198,7 +211,7 @@ class Workers:
             with self._lock:
                 self._by_slot[slot] = worker
                 self.started += 1
-        return worker.run(job)
+        return worker.run(task)
 
     def close(self) -> None:
         """End every worker."""

@@ -2,10 +2,10 @@
 from a recording, with vcrpy, in memory.
 
 Loaded by path in the sandboxed child like the harness, so it imports only the standard library at
-load time; vcrpy comes from the registry's own folder of packages (the overlay), appended to
+load time (and `wire.py`); vcrpy comes from the registry's own folder of packages (the overlay), appended to
 `sys.path` when a job asks for it, so a plugin's own versions of vcrpy's dependencies win.
 
-The job says what to do (`mode`: record or replay), which interactions to answer from, and the
+The task's `Http` says what to do (`mode`: record or replay), which interactions to answer from, and the
 credential values of the example with their markers. Every value is replaced by its marker in each
 request before it is matched or recorded, and in each response before it is recorded, so neither a
 recording nor a comparison ever holds a secret. In replay a request with no recorded answer goes on
@@ -21,6 +21,8 @@ import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from ..wire import Event, Exchange, Http, Recorded, Unmatched
 
 # Headers whose value is a credential whatever the example's credentials are.
 SECRET_HEADERS = frozenset(
@@ -144,19 +146,19 @@ def _from_vcr(request: Any, response: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def tape(http: dict[str, Any], event: Callable[..., None]) -> Iterator[None]:
+def tape(http: Http, send: Callable[[Event], None]) -> Iterator[None]:
     """Record or replay the HTTP exchanges of the code run inside, as `http` says.
 
-    `event(name, **fields)` reports to the parent: `exchange` for each request answered or made,
-    `unmatched` for a replayed request without a recorded answer, `recording` (record mode) with
-    every interaction at the end."""
-    sys.path.append(str(http["overlay"]))
+    `send` reports to the parent: `Exchange` for each request answered or made, `Unmatched` for a
+    replayed request without a recorded answer, `Recorded` (record mode) with every interaction at
+    the end."""
+    sys.path.append(http.overlay)
     import vcr
     from vcr.request import Request
 
-    scrub = Scrubber([(str(value), str(marker)) for value, marker in http.get("secrets") or ()])
-    recording = http["mode"] == "record"
-    loaded = [_to_vcr(interaction, Request) for interaction in http.get("interactions") or []]
+    scrub = Scrubber(list(http.secrets))
+    recording = http.mode == "record"
+    loaded = [_to_vcr(interaction, Request) for interaction in http.interactions]
     saved: list[dict[str, Any]] = []
 
     def clean_request(request: Any) -> Any:
@@ -200,18 +202,19 @@ def tape(http: dict[str, Any], event: Callable[..., None]) -> Iterator[None]:
         can_play = cassette.can_play_response_for
 
         def answered(request: Any) -> Any:
-            event("exchange", method=str(request.method), url=scrub.text(str(request.uri))[:2000])
+            send(Exchange(method=str(request.method), url=scrub.text(str(request.uri))[:2000]))
             return original(request)
 
         def checked(request: Any) -> bool:
             found = bool(can_play(request))
             if not found and not recording:
                 body = scrub.data(_body_bytes(request.body))
-                event(
-                    "unmatched",
-                    method=str(request.method),
-                    url=scrub.text(str(request.uri))[:2000],
-                    body=body[:4000].decode("utf-8", errors="replace"),
+                send(
+                    Unmatched(
+                        method=str(request.method),
+                        url=scrub.text(str(request.uri))[:2000],
+                        body=body[:4000].decode("utf-8", errors="replace"),
+                    )
                 )
             return found
 
@@ -223,7 +226,6 @@ def tape(http: dict[str, Any], event: Callable[..., None]) -> Iterator[None]:
             if recording:
                 cassette._save(force=True)
                 for interaction in saved:
-                    event(
-                        "exchange", method=interaction["request"]["method"], url=interaction["request"]["url"]
-                    )
-                event("recording", interactions=saved)
+                    request = interaction["request"]
+                    send(Exchange(method=request["method"], url=request["url"]))
+                send(Recorded(interactions=saved))
