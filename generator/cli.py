@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from generator import __version__
+from generator.errors import BrokenRegistry
 from generator.inputs import InputError
 from generator.report import REPORTERS
 
@@ -24,10 +25,6 @@ EXIT_BROKEN = 3
 COMMAND_MODULES: tuple[str, ...] = ("validate", "schemas", "run", "build", "serve", "diff")
 
 Command = Callable[[argparse.Namespace], int]
-
-
-class BrokenRegistry(Exception):
-    """The registry itself (its schemas, lock or configuration) cannot be used: exit code 3."""
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:

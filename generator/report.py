@@ -218,7 +218,7 @@ def write_sarif(
     runs: Sequence[ExampleRun] | None = None,
 ) -> None:
     """SARIF 2.1.0 for code-scanning services."""
-    from generator.rules import all_rules
+    from generator.ruleset import all_rules
 
     rules = all_rules()
     used = sorted({d.rule for d in diagnostics})

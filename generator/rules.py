@@ -1,31 +1,15 @@
-"""The rule registry: every finding the project can emit has a stable code defined here.
+"""What a rule is: a stable code, a default severity, message and hint templates, and its
+documentation, declared as data next to the check that emits it.
 
-Checks define their rules next to the code that emits them with `rule(...)`; importing a
-check module registers its rules. `all_rules()` imports every check module first so the
-site and the CLI see the complete list.
+Declaring a rule registers nothing: `generator.ruleset` collects the rules of the modules it lists
+into one frozen set. This module imports nothing of the stages, so every stage may use it.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from generator.diagnostics import Diagnostic, Location, Severity
-
-_RULES: dict[str, Rule] = {}
-
-# Modules that define rules; listed once so `all_rules()` is complete without a directory scan.
-RULE_MODULES: tuple[str, ...] = (
-    "generator.load.yamlload",
-    "generator.load.package",
-    "generator.load.crawl",
-    "generator.check",
-    "generator.run.runner",
-    "generator.schemas.load",
-    "generator.schemas.lock",
-    "generator.diff.plugin",
-    "generator.diff.version",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,24 +92,5 @@ def rule(
     hint: str,
     doc: str,
 ) -> Rule:
-    """Define and register a rule; codes are unique and never reused."""
-    if code in _RULES:
-        raise ValueError(f"rule {code} is defined twice")
-    defined = Rule(code, name, severity, message, hint, doc.strip())
-    _RULES[code] = defined
-    return defined
-
-
-def all_rules() -> dict[str, Rule]:
-    """Every rule the project defines, by code, in code order."""
-    for module in RULE_MODULES:
-        importlib.import_module(module)
-    from generator.check import check_modules
-
-    check_modules()
-    return dict(sorted(_RULES.items()))
-
-
-def get_rule(code: str) -> Rule:
-    """The rule with this code (after `all_rules()` or the defining module was imported)."""
-    return _RULES[code]
+    """Declare a rule (collected by `generator.ruleset`, which refuses a code used twice)."""
+    return Rule(code, name, severity, message, hint, doc.strip())

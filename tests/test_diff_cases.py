@@ -16,7 +16,7 @@ from generator.diagnostics import Location
 from generator.diff.changes import class_of
 from generator.diff.compare import compare
 from generator.load.crawl import load_plugin
-from generator.rules import all_rules
+from generator.ruleset import all_rules
 from generator.schemas import shipped_schemas
 from tests.diff_cases import case_folders, compare_case, outcome
 

@@ -11,7 +11,7 @@ import pytest
 
 from generator.diagnostics import Location
 from generator.load.yamlload import read_yaml
-from generator.rules import all_rules
+from generator.ruleset import all_rules
 from generator.schemas.inline import lint_output_schema
 from generator.schemas.walk import Parts
 from tests.conftest import REPO

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.markdown_tokens import parse_as_written
-from generator.rules import all_rules
+from generator.ruleset import all_rules
 from generator.site.readme import MAX_README_CHARS, make_renderer, render_readme
 
 REPO = Path(__file__).resolve().parents[1]

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from generator.cli import main
-from generator.rules import all_rules
+from generator.ruleset import all_rules
 from tests.conftest import REPO
 from tests.sitebuild import CASES, BuiltSite, broken_links, cases_site, corpus_site, html_files, write_config
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.rules import all_rules
+from generator.ruleset import all_rules
 from tests.validate_cases import case_folders, case_options, findings_of, rows
 
 GOOD = case_folders("good")

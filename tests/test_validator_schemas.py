@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from generator.check.schema import RULES, inline_definitions
-from generator.rules import all_rules
+from generator.ruleset import all_rules
 from tests.validate_cases import CASES
 
 NAMES = ("plugin_manifest", "tool_provider", "tool")

@@ -1,7 +1,8 @@
 """The check stage: rules over a loaded plugin, returning findings.
 
-Each check module exposes `check(loaded, context) -> Iterable[Diagnostic]` and defines its rules at
-import time. `CHECK_MODULES` lists them in the order they run; adding a module is adding a line here.
+Each check module exposes `check(loaded, context) -> Iterable[Diagnostic]` and declares its rules
+as data (`generator.ruleset` collects them). `CHECK_MODULES` lists them in the order they run;
+adding a module is adding a line here.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ CheckFunction = Callable[[LoadedPlugin, CheckContext], Iterable[Diagnostic]]
 
 @cache  # asked once per plugin: importlib's lookup of a loaded module is not free
 def check_modules() -> tuple[ModuleType, ...]:
-    """The check modules, imported (which also registers their rules)."""
+    """The check modules, imported (each declares its rules; `generator.ruleset` collects them)."""
     return tuple(importlib.import_module(f"generator.check.{name}") for name in CHECK_MODULES)
 
 

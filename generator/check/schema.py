@@ -15,8 +15,8 @@ import jsonschema
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.cli import BrokenRegistry
 from generator.diagnostics import Diagnostic, Severity
+from generator.errors import BrokenRegistry
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of
 from generator.rules import Rule, rule

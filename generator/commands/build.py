@@ -7,7 +7,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from generator.cli import EXIT_OK, BrokenRegistry, add_output_options
+from generator.cli import EXIT_OK, add_output_options
+from generator.errors import BrokenRegistry
 from generator.inputs import InputError
 from generator.report import exit_code, report
 

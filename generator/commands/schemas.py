@@ -7,8 +7,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.cli import EXIT_OK, BrokenRegistry, add_output_options
+from generator.cli import EXIT_OK, add_output_options
 from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.errors import BrokenRegistry
 from generator.inputs import InputError
 from generator.report import REPORTERS, Summary, exit_code
 

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.cli import BrokenRegistry, add_output_options
+from generator.cli import add_output_options
+from generator.errors import BrokenRegistry
 from generator.pipeline import Pipeline, resolve_schemas
 from generator.report import exit_code, report
 

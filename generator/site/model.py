@@ -24,7 +24,8 @@ from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.diff.history import History
 from generator.load.crawl import LoadedPlugin
 from generator.model import Plugin, Tool, ToolKey
-from generator.rules import Rule, all_rules
+from generator.rules import Rule
+from generator.ruleset import all_rules
 from generator.schemas import HostedSchema, SchemaSet, flatten_properties, referenced_ids, referencing_tools
 from generator.schemas.properties import type_text
 from generator.site.coverage import Coverage, coverage_of

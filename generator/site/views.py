@@ -12,7 +12,7 @@ from markupsafe import Markup
 from generator.catalog import Icon
 from generator.diagnostics import Diagnostic
 from generator.model import FIXED_OUTPUTS, I18n
-from generator.rules import all_rules
+from generator.ruleset import all_rules
 from generator.run import ExampleRun, OutputFile
 from generator.schemas import PropertyRow, SchemaSet
 from generator.site.fragments import pre, pretty_json, value

@@ -1,0 +1,80 @@
+"""The complete, frozen set of rules: collected from the modules that declare them.
+
+This module sits above the stages (only the command line, the site and the reports use it): it
+imports every module that declares rules, while those modules import nothing of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from functools import cache
+from types import MappingProxyType, ModuleType
+
+from generator.check import CHECK_MODULES
+from generator.rules import Rule
+
+# Modules that declare rules besides the check modules; listed once, so the set is complete
+# without a directory scan.
+RULE_MODULES: tuple[str, ...] = (
+    "generator.load.yamlload",
+    "generator.load.package",
+    "generator.load.crawl",
+    "generator.load.examples",
+    "generator.load.recordings",
+    "generator.run.runner",
+    "generator.run.assemble",
+    "generator.run.checks",
+    "generator.run.indexes",
+    "generator.run.outcome",
+    "generator.run.replay",
+    "generator.run.reqfile",
+    "generator.run.static",
+    "generator.run.verdict",
+    "generator.schemas.inline",
+    "generator.schemas.lint",
+    "generator.schemas.load",
+    "generator.schemas.lock",
+    "generator.diff.changes",
+    "generator.diff.plugin",
+    "generator.diff.tools",
+    "generator.diff.version",
+    *(f"generator.check.{name}" for name in CHECK_MODULES),
+)
+
+
+class DuplicateRule(ValueError):
+    """Two different rules were declared with one code."""
+
+
+def collect(modules: Iterable[ModuleType]) -> Mapping[str, Rule]:
+    """The rules the modules hold at their top level, alone or in a table (a dict, tuple or list),
+    by code in code order; a module that imports another's rule holds the same object, which
+    counts once."""
+    found: dict[str, Rule] = {}
+    for module in modules:
+        for rule in _held(vars(module).values()):
+            known = found.setdefault(rule.code, rule)
+            if known is not rule:
+                raise DuplicateRule(f"rule {rule.code} is declared twice (in {module.__name__})")
+    return MappingProxyType(dict(sorted(found.items())))
+
+
+def _held(values: Iterable[object]) -> Iterable[Rule]:
+    for value in values:
+        if isinstance(value, Rule):
+            yield value
+        elif isinstance(value, Mapping | tuple | list):
+            items = value.values() if isinstance(value, Mapping) else value
+            yield from (item for item in items if isinstance(item, Rule))
+
+
+@cache
+def all_rules() -> Mapping[str, Rule]:
+    """Every rule the project declares, by code, in code order."""
+    return collect(importlib.import_module(name) for name in RULE_MODULES)
+
+
+def get_rule(code: str) -> Rule:
+    """The rule with this code."""
+    return all_rules()[code]
