@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
+from generator.schemas.model import SITE_URL
 
 if TYPE_CHECKING:
     from generator.catalog import Catalog
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # Where the registry site publishes one page per rule (`rules/<code>/`, see generator.site.urls).
-DOCS_BASE = "https://dify.ai/rules/"
+DOCS_BASE = SITE_URL + "rules/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +232,7 @@ def write_sarif(
                     "driver": {
                         "name": "dify-registry",
                         "version": __version__,
-                        "informationUri": "https://dify.ai/",
+                        "informationUri": SITE_URL,
                         "rules": [
                             {
                                 "id": code,

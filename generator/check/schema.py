@@ -21,9 +21,10 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
+from generator.schemas.model import SCHEMA_BASE
 from generator.shipped import shipped_schemas_root
 
-SCHEMA_BASE = "https://dify.ai/schemas/v1/"
+V1_SCHEMAS = SCHEMA_BASE + "v1/"  # where the hosted v1 schemas live
 SCHEMA_ROOT = shipped_schemas_root() / "v1"
 # Which published schema each loaded role is checked against.
 ROLE_SCHEMAS = {"manifest": "plugin_manifest", "tools provider": "tool_provider", "tool": "tool"}
@@ -307,7 +308,7 @@ def _read_schema(name: str) -> dict[str, Any]:
 
 def schema_data(name: str, context: CheckContext | None = None) -> dict[str, Any]:
     """The published schema `name`, from the registry's schema set when it holds it, else the file."""
-    hosted = context.schemas.get(SCHEMA_BASE + f"{name}.json") if context and context.schemas else None
+    hosted = context.schemas.get(V1_SCHEMAS + f"{name}.json") if context and context.schemas else None
     data = getattr(hosted, "data", None)
     return data if isinstance(data, dict) else _read_schema(name)
 

@@ -11,6 +11,7 @@ from generator.cli import EXIT_OK, add_output_options
 from generator.errors import BrokenRegistry
 from generator.inputs import InputError
 from generator.report import exit_code, report
+from generator.schemas.model import SITE_URL
 
 PREVIEW_ADDRESS = "127.0.0.1:8000"  # the preview's site_url: where `python -m http.server` serves it
 
@@ -75,7 +76,7 @@ def _build(args: argparse.Namespace, config_file: Path, site_dir: Path | None) -
         schemas = resolve_schemas(root=schemas_root)
     except (MkDocsException, SchemaLoadError, TypeError) as broken:
         raise BrokenRegistry(str(broken)) from None
-    run_options = None if args.no_run else options_from(args, site_url=config.site_url or "https://dify.ai/")
+    run_options = None if args.no_run else options_from(args, site_url=config.site_url or SITE_URL)
     catalog = Pipeline(tuple(registries), schemas, run=run_options, site=True).catalog()
     report(catalog, args.format, sys.stdout)
     code = exit_code(catalog.diagnostics, args.strict)

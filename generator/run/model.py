@@ -10,8 +10,8 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic
 from generator.model import I18n, ToolKey
+from generator.schemas.model import SITE_URL
 
-DEFAULT_SITE_URL = "https://dify.ai/"
 DEFAULT_CACHE = Path(".dify-registry-cache")
 # The SDK release the registry's own plugins are written against; used when a plugin names no
 # requirements at all.
@@ -37,7 +37,7 @@ class RunOptions:
     """How to run: where the cache lives, limits, parallelism, which tools and examples."""
 
     cache_dir: Path = DEFAULT_CACHE
-    site_url: str = DEFAULT_SITE_URL
+    site_url: str = SITE_URL
     limits: Limits = field(default_factory=Limits)
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
     use_cache: bool = True

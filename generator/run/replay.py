@@ -29,10 +29,11 @@ from generator.rules import Phrase, rule
 from generator.run.cache import SKIPPED_FOLDERS
 from generator.run.model import Replay
 from generator.run.wire import Event, Exchange, Http, Recorded, Unmatched
+from generator.schemas.model import SCHEMA_BASE
 
 # The marker and header policy of the child's recorder, which cannot import the project.
 MARKER_PREFIX = "dify-registry-credential-"
-RECORDING_HEADER = "# yaml-language-server: $schema=https://dify.ai/schemas/v1/tool_recording.json\n"
+RECORDING_HEADER = f"# yaml-language-server: $schema={SCHEMA_BASE}v1/tool_recording.json\n"
 DOCS = "docs/recording.md"
 
 UNMATCHED = rule(

@@ -45,7 +45,7 @@ from generator.run.replay import (
     write_recording,
 )
 from generator.run.sandbox import Isolation, detect_isolation
-from generator.run.static import check_source
+from generator.run.static import unyielded_messages
 from generator.run.verdict import weigh
 from generator.run.worker import Access, Workers
 from generator.schemas import SchemaSet
@@ -195,7 +195,7 @@ def _static(loaded: LoadedPlugin, tool: Tool) -> list[Diagnostic]:
     resolved = resolve_inside(loaded.root, module.loaded) if module and module.loaded else None
     if resolved is None or resolved.path is None or not resolved.path.is_file():
         return []  # the validator reports missing or escaping sources
-    return check_source(resolved.path.read_bytes(), loaded.display_path(resolved.relative))
+    return unyielded_messages(resolved.path.read_bytes(), loaded.display_path(resolved.relative))
 
 
 def _schemas_digest(schemas: SchemaSet | None) -> str:

@@ -35,7 +35,7 @@ def _discarded_helper_calls(tree: ast.AST) -> Iterator[ast.Call]:
                 yield node.value
 
 
-def check_source(source: bytes, display: str) -> list[Diagnostic]:
+def unyielded_messages(source: bytes, display: str) -> list[Diagnostic]:
     """Findings for one tool source file; a file that does not parse is left to the run to report."""
     try:
         tree = ast.parse(source[:MAX_SOURCE], filename=display)

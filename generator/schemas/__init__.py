@@ -3,7 +3,6 @@
 Everything here is data and functions over data; the site renders it and the CLI reports it.
 """
 
-from generator.schemas.examples import example_instance
 from generator.schemas.lint import INLINE, Flavour, lint_schema
 from generator.schemas.load import SchemaLoadError, load_schemas, shipped_schemas
 from generator.schemas.lock import check_lock, record_lock
@@ -18,6 +17,7 @@ from generator.schemas.publish import (
     served_files,
 )
 from generator.schemas.refs import Reference, RefKind, analyse
+from generator.schemas.sample import example_instance
 from generator.shipped import shipped_schemas_root
 
 __all__ = [

@@ -24,7 +24,7 @@ from jsonschema.validators import validator_for
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
-from generator.schemas.model import SchemaSet
+from generator.schemas.model import SCHEMA_BASE, SchemaSet
 from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
 from generator.schemas.walk import MAX_SCHEMA_DEPTH, Parts, SchemaNode, walk
@@ -470,7 +470,7 @@ def _short_message(message: str, limit: int = 160) -> str:
 def _reference_findings(
     report: RefReport, schemas: SchemaSet, locate: Locator, flavour: Flavour
 ) -> Iterator[Diagnostic]:
-    base = "https://dify.ai/schemas/"
+    base = SCHEMA_BASE
     for ref in report.problems:
         where = locate(ref.parts, False)
         if ref.kind is RefKind.REMOTE:

@@ -13,9 +13,10 @@ from referencing import Registry
 
 from generator.diagnostics import Diagnostic
 
-# Every published schema's `$id` starts with this; the site serves `schemas/...` at the same URL.
-SCHEMA_BASE = "https://dify.ai/schemas/"
+# The registry's site; every published schema's `$id` starts with SCHEMA_BASE, and the site serves
+# `schemas/...` at the same URL. Spelled here only: everything else derives from these two names.
 SITE_URL = "https://dify.ai/"
+SCHEMA_BASE = SITE_URL + "schemas/"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,12 +7,13 @@ import json
 from typing import Any
 
 from generator.model import I18n, Parameter
+from generator.schemas.model import SCHEMA_BASE
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.model import PluginEntry, SiteModel, ToolEntry
 from generator.site.texts import texts_for
 from generator.site.views import fixed_rows
 
-INDEX_SCHEMA = "https://dify.ai/schemas/v1/registry_index.json"
+INDEX_SCHEMA = SCHEMA_BASE + "v1/registry_index.json"
 INDEX_VERSION = 1
 FIXED_VARIABLES = tuple(fixed_rows(texts_for("en_US")))
 

@@ -23,7 +23,7 @@ from mkdocs.structure.pages import Page
 
 from generator.catalog import Catalog
 from generator.run import RunOptions
-from generator.run.model import DEFAULT_SITE_URL
+from generator.schemas.model import SITE_URL
 from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
 from generator.site.model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
@@ -149,7 +149,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     def _run_options(self, config: MkDocsConfig) -> RunOptions | None:
         if not self.config.run:
             return None
-        options = RunOptions(site_url=config.site_url or DEFAULT_SITE_URL)
+        options = RunOptions(site_url=config.site_url or SITE_URL)
         return (
             replace(options, cache_dir=self._root(config, self.config.cache))
             if self.config.cache
