@@ -12,15 +12,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from generator.check.domains import AccessDomains
 from generator.diagnostics import Diagnostic
-from generator.diff.history import History, history_of
 from generator.load.crawl import LoadedPlugin
 from generator.load.paths import resolve_inside
 from generator.model import ToolKey
-from generator.run import ExampleRun
 from generator.schemas import SchemaSet
+
+if TYPE_CHECKING:
+    from generator.diff.history import History
+    from generator.run import ExampleRun
 
 MAX_ICON_BYTES = 256 * 1024
 
@@ -116,6 +119,10 @@ def _read_icon(root: Path, name: str) -> Icon | None:
 
 def histories_of(plugins: Sequence[LoadedPlugin], schemas: SchemaSet | None) -> dict[str, History]:
     """The version history of every plugin whose folder git tracks (needs the hosted schemas)."""
+    # Imported here: only site builds read histories, and the diff stage costs every command line a
+    # tenth of a second to import.
+    from generator.diff.history import history_of
+
     if schemas is None:
         return {}
     found = {loaded.display: history_of(loaded, schemas) for loaded in plugins}

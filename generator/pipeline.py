@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, histories_of, read_icons
 from generator.check import CheckContext, check_plugin
@@ -20,8 +21,10 @@ from generator.check.domains import access_domains
 from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
-from generator.run import ExampleRun, RunOptions, all_findings, run_plugins
 from generator.schemas import SchemaSet, load_schemas, shipped_schemas
+
+if TYPE_CHECKING:
+    from generator.run import ExampleRun, RunOptions
 
 
 def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> SchemaSet:
@@ -74,6 +77,10 @@ class Pipeline:
         findings = self.check(inputs)
         runs: tuple[ExampleRun, ...] = ()
         if self.run is not None:
+            # Imported here: `validate` without `--run` then does not pay for importing the runner
+            # (a tenth of a second of every command line).
+            from generator.run import all_findings, run_plugins
+
             report = run_plugins(inputs.plugins, self.run, self.schemas)
             runs = report.runs
             findings.extend(all_findings(report))

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
-from generator.schemas.model import SITE_URL
+from generator.published import SITE_URL
 
 if TYPE_CHECKING:
     from generator.catalog import Catalog

@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from generator.schemas import SCHEMA_BASE, SchemaSet, load_schemas
+from generator.published import SCHEMA_BASE
+from generator.schemas import SchemaSet, load_schemas
 from tests.conftest import REPO
 
 # Dify's six output schemas, which the registry hosts under the same names.

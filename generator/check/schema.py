@@ -19,9 +19,9 @@ from generator.diagnostics import Diagnostic, Severity
 from generator.errors import BrokenRegistry
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of
+from generator.published import SCHEMA_BASE
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
-from generator.schemas.model import SCHEMA_BASE
 from generator.shipped import shipped_schemas_root
 
 V1_SCHEMAS = SCHEMA_BASE + "v1/"  # where the hosted v1 schemas live

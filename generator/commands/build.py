@@ -10,8 +10,8 @@ from pathlib import Path
 from generator.cli import EXIT_OK, add_output_options
 from generator.errors import BrokenRegistry
 from generator.inputs import InputError
+from generator.published import SITE_URL
 from generator.report import exit_code, report
-from generator.schemas.model import SITE_URL
 
 PREVIEW_ADDRESS = "127.0.0.1:8000"  # the preview's site_url: where `python -m http.server` serves it
 

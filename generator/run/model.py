@@ -10,7 +10,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic
 from generator.model import I18n, ToolKey
-from generator.schemas.model import SITE_URL
+from generator.published import SITE_URL
 
 DEFAULT_CACHE = Path(".dify-registry-cache")
 # The SDK release the registry's own plugins are written against; used when a plugin names no

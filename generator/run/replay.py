@@ -25,11 +25,11 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example
 from generator.load.recordings import RECORDING_FORMAT, Recording, recording_path
 from generator.model import Tool
+from generator.published import SCHEMA_BASE
 from generator.rules import Phrase, rule
 from generator.run.cache import SKIPPED_FOLDERS
 from generator.run.model import Replay
 from generator.run.wire import Event, Exchange, Http, Recorded, Unmatched
-from generator.schemas.model import SCHEMA_BASE
 
 # The marker and header policy of the child's recorder, which cannot import the project.
 MARKER_PREFIX = "dify-registry-credential-"

@@ -3,10 +3,11 @@
 Everything here is data and functions over data; the site renders it and the CLI reports it.
 """
 
+from generator.published import SCHEMA_BASE
 from generator.schemas.lint import INLINE, Flavour, lint_schema
 from generator.schemas.load import SchemaLoadError, load_schemas, shipped_schemas
 from generator.schemas.lock import check_lock, record_lock
-from generator.schemas.model import SCHEMA_BASE, HostedSchema, PropertyRow, SchemaSet
+from generator.schemas.model import HostedSchema, PropertyRow, SchemaSet
 from generator.schemas.output import Mismatch, json_path, validate_output
 from generator.schemas.properties import flatten_properties
 from generator.schemas.publish import (

@@ -22,9 +22,10 @@ from jsonschema import Draft7Validator, ValidationError
 from jsonschema.validators import validator_for
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.published import SCHEMA_BASE
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
-from generator.schemas.model import SCHEMA_BASE, SchemaSet
+from generator.schemas.model import SchemaSet
 from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
 from generator.schemas.walk import MAX_SCHEMA_DEPTH, Parts, SchemaNode, walk

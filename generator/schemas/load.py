@@ -15,9 +15,10 @@ from referencing import Registry, Resource
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.yamlload import YamlDocument, read_yaml
+from generator.published import SCHEMA_BASE
 from generator.rules import rule
 from generator.schemas.lint import HOSTED, lint_schema
-from generator.schemas.model import SCHEMA_BASE, HostedSchema, SchemaSet
+from generator.schemas.model import HostedSchema, SchemaSet
 from generator.schemas.properties import flatten_properties
 from generator.schemas.refs import refuse_retrieval, specification_of
 from generator.schemas.sample import example_instance

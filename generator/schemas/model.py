@@ -12,11 +12,7 @@ from urllib.parse import urldefrag
 from referencing import Registry
 
 from generator.diagnostics import Diagnostic
-
-# The registry's site; every published schema's `$id` starts with SCHEMA_BASE, and the site serves
-# `schemas/...` at the same URL. Spelled here only: everything else derives from these two names.
-SITE_URL = "https://dify.ai/"
-SCHEMA_BASE = SITE_URL + "schemas/"
+from generator.published import SITE_URL
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ from typing import Any
 
 from generator.load.crawl import LoadedPlugin
 from generator.model import ToolKey
-from generator.schemas.model import SITE_URL, SchemaSet
+from generator.published import SITE_URL
+from generator.schemas.model import SchemaSet
 from generator.schemas.refs import RefKind, analyse
 
 CATALOG_PATH = "schemas/catalog.json"

@@ -21,7 +21,8 @@ import referencing.jsonschema
 from referencing import Registry, Resource
 from referencing.exceptions import InvalidAnchor, NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
 
-from generator.schemas.model import SCHEMA_BASE, SchemaSet
+from generator.published import SCHEMA_BASE
+from generator.schemas.model import SchemaSet
 from generator.schemas.walk import Parts, SchemaNode, Walk, rebase, walk
 
 # In-place reference chains longer than this are refused: the validator recurses once per link.

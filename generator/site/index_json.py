@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from generator.model import I18n, Parameter
-from generator.schemas.model import SCHEMA_BASE
+from generator.published import SCHEMA_BASE
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.model import PluginEntry, SiteModel, ToolEntry
 from generator.site.texts import texts_for
