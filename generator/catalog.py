@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
+from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.check.domains import AccessDomains
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import resolve_inside
+from generator.load.reader import PluginReader
 from generator.model import ToolKey
 from generator.schemas import SchemaSet
 
@@ -101,19 +101,19 @@ def read_icons(plugins: Sequence[LoadedPlugin]) -> dict[tuple[str, str], Icon]:
             continue
         names = {loaded.plugin.icon, *(p.icon for p in loaded.plugin.providers)}
         for name in sorted(n for n in names if n):
-            icon = _read_icon(loaded.root, name)
+            icon = _read_icon(loaded.reader, name)
             if icon is not None:
                 icons[(loaded.display, name)] = icon
     return icons
 
 
-def _read_icon(root: Path, name: str) -> Icon | None:
+def _read_icon(reader: PluginReader, name: str) -> Icon | None:
     # Dify looks icons up under _assets/; a manifest may also name the path itself.
     for candidate in (f"_assets/{name}", name):
-        resolved = resolve_inside(root, candidate)
-        if resolved.path is not None and resolved.path.is_file():
-            content = resolved.path.read_bytes()[: MAX_ICON_BYTES + 1]
-            return Icon(resolved.path.name, content) if len(content) <= MAX_ICON_BYTES else None
+        if reader.is_file(candidate):
+            content = reader.head(candidate, MAX_ICON_BYTES + 1) or b""
+            file_name = PurePosixPath(reader.resolve(candidate).relative).name
+            return Icon(file_name, content) if len(content) <= MAX_ICON_BYTES else None
     return None
 
 

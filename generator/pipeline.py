@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, histories_of, read_icons
-from generator.check import CheckContext, check_plugin
+from generator.check import CheckContext, check_plugin, messages
 from generator.check.domains import access_domains
 from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
@@ -66,10 +66,14 @@ class Pipeline:
             yield inputs
 
     def check(self, inputs: Inputs) -> list[Diagnostic]:
-        """The check stage: findings of the inputs, every plugin's loading findings and checks."""
+        """The check stage: findings of the inputs, every plugin's loading findings and checks
+        (without the checks, the static check of the tools' code still runs: it is a run finding)."""
         findings = list(inputs.diagnostics)
         for loaded in inputs.plugins:
-            findings.extend(check_plugin(loaded, self.context) if self.checks else loaded.diagnostics)
+            if self.checks:
+                findings.extend(check_plugin(loaded, self.context))
+            else:
+                findings.extend([*loaded.diagnostics, *messages.check(loaded, self.context)])
         return findings
 
     def catalog_of(self, inputs: Inputs) -> Catalog:
@@ -107,8 +111,6 @@ class Pipeline:
             schemas=catalog.schemas,
             runs=catalog.runs,
             icons=MappingProxyType(read_icons(plugins)),
-            domains=MappingProxyType(
-                {p.display: access_domains(p, self.context.memo) for p in plugins if p.plugin is not None}
-            ),
+            domains=MappingProxyType({p.display: access_domains(p) for p in plugins if p.plugin is not None}),
             histories=MappingProxyType(histories_of(plugins, self.schemas)),
         )

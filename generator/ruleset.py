@@ -29,7 +29,6 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.run.outcome",
     "generator.run.replay",
     "generator.run.reqfile",
-    "generator.run.static",
     "generator.run.verdict",
     "generator.schemas.inline",
     "generator.schemas.lint",

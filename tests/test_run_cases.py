@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
+from generator.check import CheckContext, messages
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
@@ -89,7 +90,9 @@ def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
         del os.environ["DIFY_REGISTRY_TEST_SECRET"]
         server.close()
     findings: dict[str, list[Diagnostic]] = {name: [] for name in names}
-    for finding in all_findings(report):
+    # What `run` reports: the run's findings and its check stage's (the static check of the code).
+    static = [finding for loaded in plugins for finding in messages.check(loaded, CheckContext())]
+    for finding in [*all_findings(report), *static]:
         findings[finding.file.split("/", 1)[0]].append(finding)
     runs = {name: [r for r in report.runs if r.tool.plugin == name] for name in names}
     return Outcome(runs, findings, accepted)

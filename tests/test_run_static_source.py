@@ -1,13 +1,14 @@
-"""The runner's static checks read the file the SDK loads, which is not always the file the
-source names (rule T007): `source: tools/search.yaml` runs `tools/search.py`."""
+"""The static check of thrown-away messages reads the file the SDK loads, which is not always the
+file the source names (rule T007): `source: tools/search.yaml` runs `tools/search.py`."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+from generator.check import CheckContext, messages
 from generator.load.crawl import load_plugin
-from generator.run.runner import _static
+from generator.pipeline import Pipeline, resolve_schemas
 from tests.conftest import REPO
 
 CASE = REPO / "tests" / "cases" / "validate" / "bad" / "source-by-module-name"
@@ -21,14 +22,28 @@ class Search(Tool):
 """
 
 
-def test_static_checks_read_the_module_the_sdk_loads(tmp_path: Path) -> None:
-    """The unyielded message in tools/search.py is found although the source names search.yaml."""
+def _plugin(tmp_path: Path) -> Path:
     root = tmp_path / "plugin"
     shutil.copytree(CASE, root)
     (root / "tools" / "search.py").write_text(LOST)
-    loaded = load_plugin(root, "p")
+    return root
+
+
+def test_static_checks_read_the_module_the_sdk_loads(tmp_path: Path) -> None:
+    """The unyielded message in tools/search.py is found although the source names search.yaml."""
+    loaded = load_plugin(_plugin(tmp_path), "p")
     assert loaded.plugin is not None
     tool = next(t for t in loaded.plugin.tools if t.name == "search")
     assert tool.source == "tools/search.yaml"
-    found = _static(loaded, tool)
+    found = list(messages.check(loaded, CheckContext()))
     assert [(f.rule, f.file, f.line) for f in found] == [("R020", "p/tools/search.py", 6)]
+
+
+def test_validate_and_run_each_report_it_once(tmp_path: Path) -> None:
+    """`validate` (all checks) and `run`'s check stage (no other check) both report R020, once."""
+    root = _plugin(tmp_path)
+    for checks in (True, False):
+        pipeline = Pipeline((root,), resolve_schemas((root,)), checks=checks)
+        with pipeline.load() as inputs:
+            found = [f for f in pipeline.check(inputs) if f.rule == "R020"]
+        assert [(f.file.rsplit("/", 2)[-2:], f.line) for f in found] == [(["tools", "search.py"], 6)]

@@ -27,6 +27,7 @@ import yaml
 from generator.check import CheckContext, check_plugin
 from generator.diagnostics import Severity
 from generator.load.crawl import load_plugin
+from generator.load.reader import PluginReader
 from generator.run.environment import ensure_environment
 from generator.run.sandbox import Isolation
 from tests.conftest import REPO
@@ -65,6 +66,7 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("A001", 'must be a boolean, not "', "daemon: yaml.v3 reads only y/yes/on/n/no/off as a bool"),
     Beyond("L002", "en_US has 0 characters", "daemon: en_US has 1 to 1023 characters"),
     Beyond("R030", "", _EXAMPLES),
+    Beyond("R020", "", "run time: the tool loads, and every call of it drops the message"),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )
@@ -119,7 +121,7 @@ def sdk_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The interpreter of the environment the runner builds for a plugin with no requirements."""
     empty = tmp_path_factory.mktemp("no-requirements")
     built = ensure_environment(
-        empty,
+        PluginReader(empty),
         "3.12",
         tmp_path_factory.mktemp("oracle-cache"),
         offline=False,

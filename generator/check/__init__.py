@@ -38,6 +38,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "texts",
     "readme",
     "examples",
+    "messages",
 )
 
 

@@ -8,10 +8,8 @@ from collections.abc import Iterable
 
 from generator.check import CheckContext
 from generator.check.submission import unwanted_reason
-from generator.check.tree import packaged_files
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import read_head
 from generator.rules import rule
 
 _MAGIC = (
@@ -80,10 +78,10 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Binaries and archives among the packaged files, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
-    for file in packaged_files(loaded.root, context.memo).files:
+    for file in loaded.reader.tree.files:
         if file.is_link or unwanted_reason(file.relative)[0]:
             continue
-        what = binary_kind(file.relative, _head(loaded, file.relative))
+        what = binary_kind(file.relative, loaded.reader.listed_head(file, 8) or b"")
         if what:
             where = Location(loaded.display_path(file.relative), 1, 1)
             yield BINARY_FILE.at(where, path=file.relative, what=what)
@@ -105,10 +103,3 @@ def binary_kind(relative: str, head: bytes) -> str:
     if _SHARED_LIBRARY.search(lowered):
         return _SUFFIXES[".so"]
     return ""
-
-
-def _head(loaded: LoadedPlugin, relative: str) -> bytes:
-    try:
-        return read_head(loaded.root / relative, 8)
-    except OSError:
-        return b""

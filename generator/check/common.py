@@ -10,7 +10,6 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.modules import INIT, Failure, resolve_module
-from generator.load.paths import resolve_inside
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import Rule
@@ -40,7 +39,7 @@ def check_asset(
         return [
             PATH_ESCAPES.at(where, severity, what=what, path=icon, problem="absolute paths are not allowed")
         ]
-    resolved = resolve_inside(loaded.root, f"{ASSETS}/{icon}")
+    resolved = loaded.reader.resolve(f"{ASSETS}/{icon}")
     if resolved.path is None:
         return [PATH_ESCAPES.at(where, severity, what=what, path=icon, problem=resolved.problem)]
     if not resolved.path.is_file():
@@ -68,7 +67,7 @@ def check_source(
     if not isinstance(source, str) or not source:
         return []  # the schema reports a missing or mistyped source
     where = document.at("extra", "python", "source")
-    resolved = resolve_inside(loaded.root, source)
+    resolved = loaded.reader.resolve(source)
     if resolved.path is None:
         return [PATH_ESCAPES.at(where, what=what, path=source, problem=resolved.problem)]
     module = resolve_module(loaded.root, source)

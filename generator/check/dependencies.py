@@ -21,7 +21,6 @@ from generator.check.requirements import (
     Place,
     read_dependencies,
 )
-from generator.check.tree import packaged_files
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.reqlines import redacted
@@ -170,7 +169,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Dependency findings, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
-    tree = packaged_files(loaded.root, context.memo)
+    tree = loaded.reader.tree
     packaged = frozenset(file.relative for file in tree.files)
     found = read_dependencies(loaded, packaged)
     sdk_seen = False

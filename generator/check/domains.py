@@ -12,7 +12,6 @@ from generator.check import CheckContext
 from generator.check.common import documents
 from generator.check.hosts import URL, covered, declared_host, hosts_in
 from generator.check.safety import dotted_name, http_call_names
-from generator.check.tree import packaged_files, python_tree, read_text_file
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
@@ -98,7 +97,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """The access-domain note and undeclared domains, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
-    found = access_domains(loaded, context.memo)
+    found = access_domains(loaded)
     manifest = next((document for _, document in documents(loaded, "manifest")), None)
     if manifest is None:
         return
@@ -119,27 +118,23 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
             yield UNDECLARED_DOMAIN.at(manifest.at("network", "domains"), host=host.name, place=place)
 
 
-def access_domains(loaded: LoadedPlugin, memo: dict[str, Any]) -> AccessDomains:
-    """The scan of one plugin, made once per run (the site and the check both ask)."""
-    scans: dict[str, AccessDomains] = memo.setdefault(__name__, {})
-    key = str(loaded.root)
-    if key not in scans:
-        scans[key] = _scan(loaded, memo)
-    return scans[key]
+def access_domains(loaded: LoadedPlugin) -> AccessDomains:
+    """The scan of one plugin, made once (the site and the check both ask)."""
+    return loaded.reader.derived("access-domains", "", lambda: _scan(loaded))
 
 
-def _scan(loaded: LoadedPlugin, memo: dict[str, Any]) -> AccessDomains:
+def _scan(loaded: LoadedPlugin) -> AccessDomains:
     hosts: dict[str, Host] = {}
     sites = built = skipped = 0
     per_file: list[tuple[str, list[tuple[str, int]]]] = []
-    for file in packaged_files(loaded.root, memo).files:
+    for file in loaded.reader.tree.files:
         if not file.relative.endswith(_CODE_SUFFIXES) or file.relative.rsplit("/", 1)[-1].startswith("."):
             continue
-        text = read_text_file(loaded.root, file)
+        text = loaded.reader.packaged_text(file)
         if text is None:
             continue
         if file.relative.endswith(".py"):
-            named, file_sites, file_built = _python_hosts(python_tree(loaded.root, file, memo))
+            named, file_sites, file_built = _python_hosts(loaded.reader.python_tree(file))
             sites, built = sites + file_sites, built + file_built
         else:
             named = [(host, n) for n, line in enumerate(text.splitlines(), 1) for host in hosts_in(line)]

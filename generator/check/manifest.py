@@ -6,10 +6,8 @@ from collections.abc import Iterable
 
 from generator.check import CheckContext
 from generator.check.common import check_asset, documents
-from generator.check.tree import walk_plugin
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PLUGIN_KINDS, LoadedPlugin
-from generator.load.paths import resolve_inside
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
@@ -102,7 +100,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
             Severity.ERROR if context.submission else None,
         )
     if loaded.plugin is not None:
-        tree = walk_plugin(loaded.root)
+        tree = loaded.reader.tree
         if tree.size > MAX_PLUGIN_BYTES:
             yield TOO_LARGE.at(loaded.plugin.origin, size=round(tree.size / 1024 / 1024, 1))
 
@@ -124,6 +122,5 @@ def _entrypoint(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterable[Diagno
     if not isinstance(entry, str) or not entry:
         return
     named = entry.replace(".", "/") + ".py"
-    resolved = resolve_inside(loaded.root, named)
-    if resolved.path is None or not resolved.path.is_file():
+    if not loaded.reader.is_file(named):
         yield ENTRYPOINT_MISSING.at(manifest.at("meta", "runner", "entrypoint"), path=named)

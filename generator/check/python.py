@@ -9,10 +9,8 @@ import sys
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from generator.check import CheckContext
-from generator.check.tree import packaged_files
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
 from generator.load.crawl import LoadedPlugin
@@ -20,16 +18,16 @@ from generator.rules import rule
 
 MAX_SOURCE_BYTES = 2_000_000
 COMPILE_TIMEOUT = 120
-# Run by the plugin's interpreter: file paths in on stdin, failures out as JSON. `-I -S` keeps the
-# caller's environment and site packages out; nothing is imported from the plugin.
+# Run by the plugin's interpreter: sources in on stdin (bytes as latin-1 text, which carries every
+# byte unchanged), failures out as JSON. `-I -S` keeps the caller's environment and site packages
+# out; nothing is imported from the plugin.
 _COMPILER = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
 failed = []
-for index, path in enumerate(json.load(sys.stdin)):
+for index, (name, text) in enumerate(json.load(sys.stdin)):
     try:
-        with open(path, "rb") as stream:
-            compile(stream.read(), path, "exec", dont_inherit=True)
+        compile(text.encode("latin-1"), name, "exec", dont_inherit=True)
     except SyntaxError as problem:
         failed.append([index, problem.lineno or 1, problem.offset or 1, str(problem.msg)])
     except (ValueError, RecursionError, MemoryError) as problem:
@@ -84,11 +82,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Compile every packaged `.py` file, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
-    sources = [
-        f.relative
-        for f in packaged_files(loaded.root, context.memo).files
+    sources = {
+        f.relative: source
+        for f in loaded.reader.tree.files
         if f.relative.endswith(".py") and not f.is_link and f.size <= MAX_SOURCE_BYTES
-    ]
+        if (source := loaded.reader.listed_head(f, MAX_SOURCE_BYTES)) is not None
+    }
     if not sources:
         return
     wanted = _version(loaded.plugin.runner_version)
@@ -98,11 +97,11 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     chosen = choose_interpreter(loaded.plugin.runner_version, interpreters)
     own = sys.version_info[:2]
     if chosen is not None and chosen.version == wanted and chosen.version != own:
-        failures = _compile_with(chosen, loaded.root, sources)
+        failures = _compile_with(chosen, sources)
         if failures is not None:
             yield from _report(loaded, failures, chosen.name, None)
             return
-    failures = _compile_here(loaded.root, sources)
+    failures = _compile_here(sources)
     yield from _report(loaded, failures, f"{own[0]}.{own[1]}", None if own >= wanted else wanted)
 
 
@@ -127,11 +126,10 @@ def _version(text: str) -> tuple[int, int]:
     return (major, minor)
 
 
-def _compile_here(root: Path, sources: list[str]) -> list[Failure]:
+def _compile_here(sources: dict[str, bytes]) -> list[Failure]:
     failures: list[Failure] = []
-    for relative in sources:
+    for relative, source in sources.items():
         try:
-            source = (root / relative).read_bytes()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # invalid escape sequences and the like are not errors
                 compile(source, relative, "exec", dont_inherit=True)
@@ -139,17 +137,16 @@ def _compile_here(root: Path, sources: list[str]) -> list[Failure]:
             failures.append(Failure(relative, problem.lineno or 1, problem.offset or 1, problem.msg))
         except (ValueError, RecursionError, MemoryError) as problem:  # NUL bytes, absurd nesting
             failures.append(Failure(relative, 1, 1, str(problem) or type(problem).__name__))
-        except OSError:
-            continue
     return failures
 
 
-def _compile_with(interpreter: Interpreter, root: Path, sources: list[str]) -> list[Failure] | None:
+def _compile_with(interpreter: Interpreter, sources: dict[str, bytes]) -> list[Failure] | None:
     """Failures as `interpreter` compiles the files, or None when it could not be run."""
+    names = list(sources)
     try:
         done = subprocess.run(
             [str(interpreter.path), "-I", "-S", "-c", _COMPILER],
-            input=json.dumps([str(root / relative) for relative in sources]),
+            input=json.dumps([[name, sources[name].decode("latin-1")] for name in names]),
             capture_output=True,
             text=True,
             timeout=COMPILE_TIMEOUT,
@@ -161,7 +158,7 @@ def _compile_with(interpreter: Interpreter, root: Path, sources: list[str]) -> l
     if not isinstance(rows, list):
         return None
     return [
-        Failure(sources[index], line, column, problem)
+        Failure(names[index], line, column, problem)
         for index, line, column, problem in rows
-        if isinstance(index, int) and 0 <= index < len(sources)
+        if isinstance(index, int) and 0 <= index < len(names)
     ]

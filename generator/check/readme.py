@@ -19,11 +19,9 @@ from generator.check.texts import (
 )
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
-from generator.load.paths import read_head, resolve_inside
+from generator.load.reader import MAX_DOCUMENT_BYTES
 from generator.markdown_tokens import parse_as_written
 from generator.rules import rule
-
-MAX_README_BYTES = 1_000_000
 
 README_LINK_OUTSIDE = rule(
     "H005",
@@ -75,7 +73,7 @@ def _finding(loaded: LoadedPlugin, kind: str, target: str) -> tuple[str, dict[st
         return None
     if PurePosixPath(path).is_absolute():
         return README_LINK_OUTSIDE.code, {"what": kind, "target": target[:60], "problem": "absolute path"}
-    resolved = resolve_inside(loaded.root, path)
+    resolved = loaded.reader.resolve(path)
     if resolved.path is None:
         return README_LINK_OUTSIDE.code, {"what": kind, "target": target[:60], "problem": resolved.problem}
     return None
@@ -83,15 +81,14 @@ def _finding(loaded: LoadedPlugin, kind: str, target: str) -> tuple[str, dict[st
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Links that leave the plugin or run code, and raw HTML, in README.md."""
-    readme = loaded.root / "README.md"
-    if not readme.is_file():
+    if not (loaded.root / "README.md").is_file():
         return
-    inside = resolve_inside(loaded.root, "README.md")
+    inside = loaded.reader.resolve("README.md")
     if not inside.ok:
         where = Location(loaded.display_path("README.md"), 1, 1)
         yield PATH_ESCAPES.at(where, what="README", path="README.md", problem=inside.problem)
         return
-    text = read_head(readme, MAX_README_BYTES).decode("utf-8", errors="replace")
+    text = loaded.reader.text("README.md", MAX_DOCUMENT_BYTES) or ""
     lines = text.splitlines()
     shown = loaded.display_path("README.md")
     rules = {UNSAFE_LINK.code: UNSAFE_LINK, README_LINK_OUTSIDE.code: README_LINK_OUTSIDE}

@@ -12,10 +12,9 @@ from typing import Any
 
 from generator.load import reqlines
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import read_head, resolve_inside
+from generator.load.reader import MAX_REQUIREMENTS_BYTES
 
 MAX_FILES = 20
-MAX_BYTES = 1_000_000
 INCLUDES = {"-r": False, "--requirement": False, "-c": True, "--constraint": True}
 EDITABLE = ("-e", "--editable")
 FIND_LINKS = ("-f", "--find-links")
@@ -73,10 +72,7 @@ def read_dependencies(loaded: LoadedPlugin, packaged: frozenset[str]) -> Depende
 
 
 def _read(loaded: LoadedPlugin, relative: str) -> str | None:
-    resolved = resolve_inside(loaded.root, relative)
-    if resolved.path is None or not resolved.path.is_file():
-        return None
-    return read_head(resolved.path, MAX_BYTES).decode("utf-8", errors="replace")
+    return loaded.reader.text(relative, MAX_REQUIREMENTS_BYTES) if loaded.reader.is_file(relative) else None
 
 
 def _requirements(
@@ -122,7 +118,7 @@ def _option(word: str, words: list[tuple[int, str]], place: Place) -> Option:
 def _include(loaded: LoadedPlugin, including: str, value: str) -> str | None:
     """The plugin-relative path of an included file (pip reads it beside the file naming it)."""
     folder = posixpath.dirname(including)
-    resolved = resolve_inside(loaded.root, posixpath.join(folder, value) if folder else value)
+    resolved = loaded.reader.resolve(posixpath.join(folder, value) if folder else value)
     return resolved.relative if resolved.path is not None else None
 
 

@@ -9,7 +9,6 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.tree import packaged_files, python_tree
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Rule, rule
@@ -86,10 +85,10 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Safety warnings for every packaged Python file, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
-    for file in packaged_files(loaded.root, context.memo).files:
+    for file in loaded.reader.tree.files:
         if not file.relative.endswith(".py"):
             continue
-        tree = python_tree(loaded.root, file, context.memo)
+        tree = loaded.reader.python_tree(file)
         if tree is None:
             continue  # U013 reports code that does not compile
         shown = loaded.display_path(file.relative)

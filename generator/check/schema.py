@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jsonschema
@@ -320,13 +320,28 @@ def validator(name: str, context: CheckContext | None = None) -> FastValidator:
         return _file_validator(name)
     compiled: dict[str, FastValidator] = context.memo.setdefault("schema.validators", {})
     if name not in compiled:
-        compiled[name] = _compile(schema_data(name, context))
+        hosted = context.schemas.get(V1_SCHEMAS + f"{name}.json") if context.schemas else None
+        content = getattr(hosted, "content", None)
+        # The hosted schema's bytes are parsed as its data was (schemas/load.py: json.loads of them).
+        usable = isinstance(content, bytes) and isinstance(getattr(hosted, "data", None), dict)
+        compiled[name] = _content_validator(content) if usable else _file_validator(name)
     return compiled[name]
 
 
 @cache  # the shipped file is constant data of the installed generator
 def _file_validator(name: str) -> FastValidator:
     return _compile(_read_schema(name))
+
+
+# Compiled by content, not by run: a validator depends on the schema's bytes alone, and the next
+# pipeline of a process (a rebuild under `serve`, the next test) would compile the same schemas
+# again (a tenth of a second). Bounded, so schemas edited under `serve` cannot grow it.
+@lru_cache(maxsize=64)
+def _content_validator(content: bytes) -> FastValidator:
+    data = json.loads(content)
+    if not isinstance(data, dict):
+        raise BrokenRegistry("a hosted schema is not a JSON object")
+    return _compile(data)
 
 
 def _compile(data: dict[str, Any]) -> FastValidator:

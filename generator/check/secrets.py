@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.submission import unwanted_reason
-from generator.check.tree import packaged_files, python_tree, read_text_file
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
@@ -121,12 +120,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Secrets in every packaged text file, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
-    for file in packaged_files(loaded.root, context.memo).files:
+    for file in loaded.reader.tree.files:
         if unwanted_reason(file.relative)[0] or file.relative.lower().endswith(_BINARY_SUFFIXES):
             continue  # U008 names the file itself; images hold no text
-        text = read_text_file(loaded.root, file)
+        text = loaded.reader.packaged_text(file)
         if text is not None:
-            tree = python_tree(loaded.root, file, context.memo) if file.relative.endswith(".py") else None
+            tree = loaded.reader.python_tree(file) if file.relative.endswith(".py") else None
             yield from secrets_in(loaded, file.relative, text, tree)
 
 

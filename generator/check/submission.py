@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.check.tree import PluginTree, packaged_files
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import read_head
+from generator.load.reader import MAX_DOCUMENT_BYTES, PluginTree
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
@@ -228,7 +226,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
                 yield RESERVED_AUTHOR_IN_YAML.at(document.at("identity", "author"), author=author)
     yield from _readme(loaded)
     yield from _privacy(loaded)
-    yield from _files(loaded, packaged_files(loaded.root, context.memo))
+    yield from _files(loaded, loaded.reader.tree)
 
 
 def _manifest(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterator[Diagnostic]:
@@ -267,14 +265,15 @@ def reserved_author(author: object) -> bool:
     return isinstance(author, str) and any(name in author.lower() for name in RESERVED_AUTHORS)
 
 
-def _text_of(path: Path) -> str | None:
-    if not path.is_file() or path.is_symlink():
+def _text_of(loaded: LoadedPlugin, relative: str) -> str | None:
+    # A link is not followed here, even inside: the marketplace reads the package, which holds none.
+    if loaded.reader.is_link(relative):
         return None
-    return read_head(path, 2_000_000).decode("utf-8", errors="replace")
+    return loaded.reader.text(relative, MAX_DOCUMENT_BYTES)
 
 
 def _readme(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
-    text = _text_of(loaded.root / "README.md")
+    text = _text_of(loaded, "README.md")
     if text is None:
         return  # README_MISSING (manifest check) reports it, as an error under --submission
     shown = loaded.display_path("README.md")
@@ -310,7 +309,7 @@ def first_cjk_outside_code(markdown: str) -> tuple[int, int, str] | None:
 
 def _privacy(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
     shown = Location(loaded.display_path("PRIVACY.md"), 1, 1)
-    text = _text_of(loaded.root / "PRIVACY.md")
+    text = _text_of(loaded, "PRIVACY.md")
     if text is None:
         yield PRIVACY_MISSING.at(shown, problem="does not exist")
     elif not text.strip():

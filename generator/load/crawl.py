@@ -12,7 +12,8 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.load.paths import printable, read_head, resolve_inside
+from generator.load.paths import printable
+from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
 from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.model import (
@@ -121,7 +122,8 @@ validation slow; the registry stops reading past the limit.
 @dataclass(frozen=True)
 class LoadedPlugin:
     """What loading one plugin produced: its model (if the manifest was readable), the documents
-    read (by path relative to the plugin root), and the findings of loading."""
+    read (by path relative to the plugin root), the findings of loading, and the reader every later
+    stage reads the plugin's files through."""
 
     root: Path
     display: str
@@ -129,6 +131,7 @@ class LoadedPlugin:
     documents: MappingProxyType[str, YamlDocument]
     roles: MappingProxyType[str, str]
     diagnostics: tuple[Diagnostic, ...]
+    reader: PluginReader = field(compare=False, repr=False)
 
     def display_path(self, relative: str) -> str:
         """How a file of this plugin is named in findings."""
@@ -137,11 +140,15 @@ class LoadedPlugin:
 
 @dataclass
 class _Crawl:
-    root: Path
+    reader: PluginReader
     display: str
     documents: dict[str, YamlDocument] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def root(self) -> Path:
+        return self.reader.root
 
     def shown(self, relative: str) -> str:
         return f"{self.display}/{relative}" if self.display else relative
@@ -154,17 +161,15 @@ class _Crawl:
                 TOO_MANY_FILES.at(Location(self.shown("manifest.yaml"), 1, 1), limit=MAX_PLUGIN_YAML_FILES)
             )
             return None
-        path = self.root / relative
-        try:
-            size = path.stat().st_size
-            raw = read_head(path, MAX_FILE_BYTES + 1)  # a file of hundreds of MB is never read whole
-        except (IsADirectoryError, PermissionError, OSError) as problem:
+        size = self.reader.size(relative)
+        raw = self.reader.head(relative, MAX_FILE_BYTES + 1)  # a file of hundreds of MB is never read whole
+        if raw is None or size is None:
             self.diagnostics.append(
                 MISSING_FILE.at(
                     Location(self.shown(relative), 1, 1),
                     what=role,
                     path=relative,
-                    hint=f"The file cannot be read: {problem.strerror or problem}.",
+                    hint=f"The file cannot be read: {self.reader.why_unreadable(relative)}.",
                 )
             )
             return None
@@ -190,7 +195,7 @@ class _Crawl:
         if not isinstance(named, str):
             self.diagnostics.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=kind_of(named)))
             return None
-        resolved = resolve_inside(self.root, named)
+        resolved = self.reader.resolve(named)
         if resolved.path is None:
             self.diagnostics.append(PATH_ESCAPES.at(where, what=what, path=named, problem=resolved.problem))
             return None
@@ -215,14 +220,13 @@ def _list(value: Any) -> list[Any]:
 def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     """Load one plugin folder. Never raises for bad content: problems become findings."""
     # Later stages run child processes in other working folders: keep the root absolute.
-    crawl = _Crawl(root.absolute(), display)
-    manifest_path = root / "manifest.yaml"
-    if not manifest_path.is_file():
+    crawl = _Crawl(PluginReader(root.absolute()), display)
+    if not (root / "manifest.yaml").is_file():
         crawl.diagnostics.append(
             NO_MANIFEST.at(Location(display or str(root), 0, 0), path=display or str(root))
         )
         return _finish(crawl, None)
-    inside = resolve_inside(crawl.root, "manifest.yaml")
+    inside = crawl.reader.resolve("manifest.yaml")
     if not inside.ok:  # a link to a file elsewhere on the machine
         where = Location(crawl.shown("manifest.yaml"), 1, 1)
         crawl.diagnostics.append(
@@ -260,6 +264,7 @@ def _finish(crawl: _Crawl, plugin: Plugin | None) -> LoadedPlugin:
         MappingProxyType(crawl.documents),
         MappingProxyType(crawl.roles),
         tuple(crawl.diagnostics),
+        crawl.reader,
     )
 
 
@@ -404,10 +409,7 @@ def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provid
         for kind in PLUGIN_KINDS
         if _list(plugins_block.get(kind))
     }
-    readme = crawl.root / "README.md"
-    readme_text = ""
-    if readme.is_file() and resolve_inside(crawl.root, "README.md").ok:
-        readme_text = read_head(readme, 1_000_000).decode("utf-8", errors="replace")
+    readme_text = crawl.reader.text("README.md", MAX_DOCUMENT_BYTES) or ""
     return Plugin(
         name=_text(data.get("name")),
         root_name=crawl.root.name,
@@ -443,15 +445,19 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
     folders = {str(Path(p).parent) for p in listed}
     for folder in sorted(folders):
         base = crawl.root / folder
-        if not resolve_inside(crawl.root, folder or ".").ok or not base.is_dir():
+        if not crawl.reader.is_dir(folder or "."):
             continue
         for candidate in sorted(base.glob("*.y*ml"))[:MAX_PLUGIN_YAML_FILES]:
             relative = candidate.relative_to(crawl.root).as_posix()
             if relative.endswith(EXAMPLES_SUFFIX):  # examples files sit beside tool YAMLs by design
                 continue
-            if relative in crawl.documents or candidate.is_symlink() or not candidate.is_file():
+            if relative in crawl.documents:
                 continue
-            document = read_yaml(read_head(candidate, 1 << 20), crawl.shown(relative))
+            # Found by listing the folder: read whatever its name holds, but never through a link.
+            head = crawl.reader.listed_head(PluginFile(relative, 0, candidate.is_symlink()), 1 << 20)
+            if head is None:
+                continue
+            document = read_yaml(head, crawl.shown(relative))
             if document.ok and _looks_like_tool(document.data):
                 shown = crawl.shown(printable(relative))  # a name with a newline must not forge report lines
                 crawl.diagnostics.append(ORPHAN_TOOL.at(Location(shown, 1, 1), path=relative))

@@ -14,13 +14,13 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import resolve_inside
 from generator.load.yamlload import YamlDocument, read_yaml
 from generator.model import I18n, Parameter, Tool
 from generator.rules import rule
 
 EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 MAX_INPUT_FILE = 16 * 1024 * 1024
+MAX_EXAMPLES_BYTES = 8 * 1024 * 1024
 # Bounds for a stranger's examples file: each example is a sandboxed run, and each input problem a
 # finding; past these the rest is summed up in one finding instead of costing the run.
 MAX_EXAMPLES = 100
@@ -124,21 +124,30 @@ def load_examples(
     """The tool's examples, or the one example `smoke` makes when it has no examples file (none
     without `smoke`: the validator reads examples files only where they exist)."""
     relative = examples_path(tool)
-    resolved = resolve_inside(loaded.root, relative)
-    shown = loaded.display_path(relative)
-    if resolved.path is None or not resolved.path.is_file():
+    if not loaded.reader.is_file(relative):
         if not smoke:
             return [], []
         where = Location(loaded.display_path(tool.file), 1, 1)
         return [smoke(tool)], [SMOKE_RUN.at(where, path=relative)]
-    document = read_yaml(resolved.path.read_bytes()[: 8 * 1024 * 1024], shown)
+    # Read and checked once: the validator's check and the run planner ask for the same examples.
+    examples, findings = loaded.reader.derived(
+        "examples", relative, lambda: _read_examples(loaded, tool, relative)
+    )
+    return list(examples), list(findings)
+
+
+def _read_examples(
+    loaded: LoadedPlugin, tool: Tool, relative: str
+) -> tuple[tuple[Example, ...], tuple[Diagnostic, ...]]:
+    raw = loaded.reader.head(relative, MAX_EXAMPLES_BYTES) or b""
+    document = read_yaml(raw, loaded.display_path(relative))
     findings = list(document.diagnostics)
     if not document.ok:
-        return [], findings
+        return (), tuple(findings)
     entries = document.data.get("examples") if isinstance(document.data, dict) else None
     if not isinstance(entries, list):
         findings.append(BAD_EXAMPLES.at(document.at(), problem="expected a mapping with an `examples` list"))
-        return [], findings
+        return (), tuple(findings)
     examples: list[Example] = []
     seen: set[str] = set()
     read: list[tuple[int, Example]] = []
@@ -157,7 +166,7 @@ def load_examples(
     if len(entries) > MAX_EXAMPLES:
         problem = f"the file holds {len(entries)} examples; only the first {MAX_EXAMPLES} are read and run"
         findings.append(BAD_EXAMPLES.at(document.at("examples", MAX_EXAMPLES), problem=problem))
-    return examples, findings
+    return tuple(examples), tuple(findings)
 
 
 def _example(
@@ -303,14 +312,19 @@ def _files(
 def _input_file(loaded: LoadedPlugin, item: Any) -> InputFile | str:
     if not isinstance(item, dict) or not isinstance(item.get("path"), str):
         return "an input file needs `path` (and `mime_type`)"
-    resolved = resolve_inside(loaded.root, item["path"])
+    resolved = loaded.reader.resolve(item["path"])
     if resolved.path is None:
         return f"input file {item['path']!r} is not inside the plugin: {resolved.problem}"
-    if not resolved.path.is_file():
+    size = loaded.reader.size(resolved.relative) if loaded.reader.is_file(resolved.relative) else None
+    if size is None:
         return f"input file {item['path']!r} does not exist"
-    if resolved.path.stat().st_size > MAX_INPUT_FILE:
+    if size > MAX_INPUT_FILE:
         return f"input file {item['path']!r} is larger than {MAX_INPUT_FILE} bytes"
+    data = loaded.reader.head(resolved.relative, MAX_INPUT_FILE)
+    if data is None:
+        why = loaded.reader.why_unreadable(resolved.relative)
+        return f"input file {item['path']!r} cannot be read: {why}"
     mime_type = item.get("mime_type")
     if not isinstance(mime_type, str):
         mime_type = "application/octet-stream"
-    return InputFile(Path(resolved.relative).name, mime_type, resolved.path.read_bytes())
+    return InputFile(Path(resolved.relative).name, mime_type, data)

@@ -82,9 +82,3 @@ def _no_links_below(root: str, parts: list[str]) -> bool:
         if stat.S_ISLNK(mode):
             return False
     return True
-
-
-def read_head(path: Path, limit: int) -> bytes:
-    """At most `limit` bytes from the start of `path`: a huge file costs no more memory than that."""
-    with path.open("rb") as stream:
-        return stream.read(limit)

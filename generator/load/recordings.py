@@ -17,7 +17,6 @@ import jsonschema
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.paths import resolve_inside
 from generator.load.yamlload import YamlDocument, pointer_of, read_yaml
 from generator.model import Tool
 from generator.rules import rule
@@ -79,13 +78,13 @@ def load_recording(
     """The example's recording, None when it has none, and the findings of reading it."""
     relative = recording_path(tool, example)
     shown = loaded.display_path(relative)
-    resolved = resolve_inside(loaded.root, relative)
+    resolved = loaded.reader.resolve(relative)
     if resolved.path is None:
         where = Location(shown, 1, 1)
         return None, [BAD_RECORDING.at(where, path=relative, problem=resolved.problem or "refused")]
-    if not resolved.path.is_file():
+    if not loaded.reader.is_file(relative):
         return None, []
-    document = read_yaml(resolved.path.read_bytes()[: 8 * 1024 * 1024 + 1], shown)
+    document = read_yaml(loaded.reader.head(relative, 8 * 1024 * 1024 + 1) or b"", shown)
     findings = list(document.diagnostics)
     if not document.ok:
         return None, findings

@@ -17,10 +17,10 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
 from generator.load import examples
+from generator.load.reader import PluginReader
 from generator.model import I18n, ToolKey
 from generator.run.model import ExampleRun, OutputFile, Replay, RunMessage
 
-SKIPPED_FOLDERS = frozenset({".git", "__pycache__", ".venv", "venv", ".dify-registry-cache", "node_modules"})
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 
 
@@ -33,22 +33,10 @@ def runner_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def folder_digest(root: Path) -> str:
-    """A digest of a plugin folder's files (names and bytes; links by their target text)."""
-    digest = hashlib.sha256()
-    budget = MAX_HASHED_BYTES
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS)
-        for name in sorted(files):
-            path = Path(folder) / name
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-            if path.is_symlink():
-                digest.update(b"link:" + str(path.readlink()).encode())
-            elif budget > 0:
-                data = path.read_bytes()[:budget]
-                budget -= len(data)
-                digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
+def folder_digest(reader: PluginReader, under: str = "") -> str:
+    """A digest of the files of a plugin (or of its folder `under`) that can change a run: names
+    and bytes, links by their target text; past MAX_HASHED_BYTES in all, names only."""
+    return reader.digest(reader.local_files(under), MAX_HASHED_BYTES)
 
 
 def run_key(parts: Iterable[Any]) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from generator.diagnostics import Diagnostic
 from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
+from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.run.build import BuildPlan, build, uv_environment
 from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
@@ -55,12 +56,14 @@ class Environment:
         return bool(self.requested) and not self.requested.startswith(self.interpreter.name)
 
 
-def read_requirements(root: Path, uv: Path) -> Requirements:
+def read_requirements(reader: PluginReader, uv: Path) -> Requirements:
     """`requirements.txt`, else `pyproject.toml` with `uv.lock` (exported by uv), else the SDK alone."""
-    plain = root / "requirements.txt"
-    if plain.is_file() and not plain.is_symlink():
-        return Requirements(plain.read_text(encoding="utf-8", errors="replace")[:100_000], "requirements.txt")
-    if (root / "pyproject.toml").is_file() and (root / "uv.lock").is_file():
+    # Read as the validator's dependency check reads it (the same bytes, through the same reader).
+    plain = reader.text("requirements.txt", MAX_REQUIREMENTS_BYTES)
+    if plain is not None:
+        return Requirements(plain, "requirements.txt")
+    root = reader.root
+    if reader.is_file("pyproject.toml") and reader.is_file("uv.lock"):
         exported = subprocess.run(
             [str(uv), "export", "--frozen", "--no-hashes", "--no-header", "--no-emit-project", "--quiet"],
             cwd=root,
@@ -107,7 +110,7 @@ def locked(path: Path) -> Iterator[None]:
 
 
 def ensure_environment(
-    root: Path,
+    reader: PluginReader,
     requested: str,
     cache: Path,
     offline: bool,
@@ -121,12 +124,12 @@ def ensure_environment(
     if interpreter is None:
         missing = Interpreter(Path(), (0, 0))
         return Environment("", Path(), missing, requested, "no Python 3 interpreter found on this machine")
-    requirements = read_requirements(root, uv)
-    named = scan(root, requirements.text, requirements.source) if requirements.source else Scan()
+    requirements = read_requirements(reader, uv)
+    named = scan(reader, requirements.text, requirements.source) if requirements.source else Scan()
     refused = named.findings(shown)
     # without isolation, and offline (build backends come from the index), wheels only
     isolated = isolation.namespaces and not offline
-    key = environment_key(interpreter, requirements, named.digest(), "sdists" if isolated else "wheels")
+    key = environment_key(interpreter, requirements, named.digest(reader), "sdists" if isolated else "wheels")
     target = cache / "envs" / key
     python = target / "bin" / "python"
     if refused:
@@ -136,7 +139,7 @@ def ensure_environment(
             unreachable = [] if offline else unreachable_indexes(named.indexes, shown)
             if unreachable:
                 return Environment(key, python, interpreter, requested, findings=tuple(unreachable))
-            plan = BuildPlan(uv, interpreter.path, requirements.text, root, target, key, offline)
+            plan = BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline)
             problem = build(plan, isolated)
             if problem:
                 return Environment(key, python, interpreter, requested, problem)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import os
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -23,11 +22,12 @@ import yaml
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example
+from generator.load.reader import PluginReader
 from generator.load.recordings import RECORDING_FORMAT, Recording, recording_path
 from generator.model import Tool
 from generator.published import SCHEMA_BASE
 from generator.rules import Phrase, rule
-from generator.run.cache import SKIPPED_FOLDERS
+from generator.run.cache import MAX_HASHED_BYTES
 from generator.run.model import Replay
 from generator.run.wire import Event, Exchange, Http, Recorded, Unmatched
 
@@ -132,16 +132,16 @@ def inputs_digest(example: Example) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()
 
 
-def code_digest(root: Path) -> str:
-    """The plugin's Python files, by path and content."""
+def code_digest(reader: PluginReader) -> str:
+    """The plugin's Python files, by path and content (recordings store it: keep it stable)."""
     digest = hashlib.sha256()
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS)
-        for name in sorted(f for f in files if f.endswith(".py")):
-            path = Path(folder) / name
-            if path.is_file() and not path.is_symlink():
-                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for file in reader.local_files():
+        if not file.relative.endswith(".py") or file.is_link:
+            continue
+        data = reader.listed_head(file, MAX_HASHED_BYTES, keep=False)
+        if data is not None:
+            digest.update(file.relative.encode() + b"\0")
+            digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()
 
 
@@ -202,7 +202,7 @@ def replay_findings(
     changed = []
     if recording.inputs_sha256 != inputs_digest(example):
         changed.append("the example's inputs changed since")
-    if recording.code_sha256 != code_digest(loaded.root):
+    if recording.code_sha256 != code_digest(loaded.reader):
         changed.append("the plugin's Python code changed since")
     if changed:
         findings.append(
@@ -275,7 +275,7 @@ def write_recording(
         "tool": tool.name,
         "example": example.name,
         "inputs_sha256": inputs_digest(example),
-        "code_sha256": code_digest(loaded.root),
+        "code_sha256": code_digest(loaded.reader),
         "interactions": interactions,
     }
     text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)

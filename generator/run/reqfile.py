@@ -11,13 +11,12 @@ import hashlib
 import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load import reqlines
-from generator.load.paths import resolve_inside
+from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.rules import rule
-from generator.run.cache import folder_digest
+from generator.run.cache import MAX_HASHED_BYTES, folder_digest
 
 PATH_OUTSIDE = rule(
     "R041",
@@ -44,7 +43,6 @@ LOCATIONS = frozenset({"-e", "--editable"}) | FIND_LINKS
 INDEXES = frozenset({"-i", "--index-url", "--extra-index-url", "--index"})
 ARCHIVES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".zip")
 MAX_FILES = 20
-MAX_BYTES = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +63,7 @@ class Named:
 class Scan:
     """Everything a plugin's requirements name outside the package index."""
 
-    local: dict[str, Path] = field(default_factory=dict)
+    local: set[str] = field(default_factory=set)
     indexes: list[Named] = field(default_factory=list)
     refused: list[tuple[Named, str]] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
@@ -74,21 +72,22 @@ class Scan:
         """One finding per path that leaves the plugin."""
         return [PATH_OUTSIDE.at(named.at(shown), value=named.value, why=why) for named, why in self.refused]
 
-    def digest(self) -> str:
+    def digest(self, reader: PluginReader) -> str:
         """The contents of everything local the install reads (nested files, wheels, folders)."""
         digest = hashlib.sha256()
         for text in self.texts:
             digest.update(text.encode() + b"\0")
-        for relative, path in sorted(self.local.items()):
+        for relative in sorted(self.local):
             digest.update(relative.encode() + b"\0")
-            if path.is_file():
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
-            elif path.is_dir():
-                digest.update(folder_digest(path).encode())
+            if reader.is_file(relative):
+                data = reader.head(relative, MAX_HASHED_BYTES, keep=False) or b""
+                digest.update(hashlib.sha256(data).digest())
+            elif reader.is_dir(relative):
+                digest.update(folder_digest(reader, relative).encode())
         return digest.hexdigest()
 
 
-def scan(root: Path, text: str, source: str) -> Scan:
+def scan(reader: PluginReader, text: str, source: str) -> Scan:
     """Read `text` (the requirements of `source`, a plugin-relative file) and the files it nests."""
     found = Scan()
     pending = [(source, text)]
@@ -97,16 +96,16 @@ def scan(root: Path, text: str, source: str) -> Scan:
         name, body = pending.pop()
         found.texts.append(body)
         for named, option in _values(body, name):
-            nested = _classify(root, named, option, found)
-            if nested is not None and nested.relative not in seen:
-                seen.add(nested.relative)
-                if nested.path.is_file():
-                    nested_text = nested.path.read_bytes()[:MAX_BYTES].decode(errors="replace")
-                    pending.append((nested.relative, nested_text))
+            nested = _classify(reader, named, option, found)
+            if nested is not None and nested not in seen:
+                seen.add(nested)
+                nested_text = reader.text(nested, MAX_REQUIREMENTS_BYTES)
+                if nested_text is not None:
+                    pending.append((nested, nested_text))
     return found
 
 
-def _classify(root: Path, named: Named, option: str, found: Scan) -> _Nested | None:
+def _classify(reader: PluginReader, named: Named, option: str, found: Scan) -> str | None:
     """Record what `named` points at; a nested requirements file inside the plugin is returned."""
     value = named.value
     if value.lower().startswith("file:"):
@@ -126,21 +125,15 @@ def _classify(root: Path, named: Named, option: str, found: Scan) -> _Nested | N
     # -r and -c are read relative to the file naming them; every other path relative to the
     # working folder (the plugin root), and uv also tries a nested file's links beside it
     bases = [folder] if option in NESTED else sorted({"", folder})
-    places: list[tuple[str, Path]] = []
+    places: list[str] = []
     for base in bases:
-        result = resolve_inside(root, posixpath.join(base, value) if base else value)
+        result = reader.resolve(posixpath.join(base, value) if base else value)
         if result.path is None:
             found.refused.append((named, result.problem))
             return None
-        places.append((result.relative, result.path))
+        places.append(result.relative)
     found.local.update(places)
-    return _Nested(*places[0]) if option in NESTED else None
-
-
-@dataclass(frozen=True, slots=True)
-class _Nested:
-    relative: str
-    path: Path
+    return places[0] if option in NESTED else None
 
 
 def _unusable(value: str) -> str:

@@ -14,8 +14,6 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Location, sort_diagnostics
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
-from generator.load.modules import resolve_module
-from generator.load.paths import resolve_inside
 from generator.load.recordings import Recording, load_recording
 from generator.model import Tool
 from generator.run import cache, wire
@@ -45,7 +43,6 @@ from generator.run.replay import (
     write_recording,
 )
 from generator.run.sandbox import Isolation, detect_isolation
-from generator.run.static import unyielded_messages
 from generator.run.verdict import weigh
 from generator.run.worker import Access, Workers
 from generator.schemas import SchemaSet
@@ -189,15 +186,6 @@ def _hidden(run: ExampleRun, hidden: dict[str, str]) -> ExampleRun:
     )
 
 
-def _static(loaded: LoadedPlugin, tool: Tool) -> list[Diagnostic]:
-    # The file the SDK executes, which is not always the one the source names (rule T007).
-    module = resolve_module(loaded.root, tool.source) if tool.source else None
-    resolved = resolve_inside(loaded.root, module.loaded) if module and module.loaded else None
-    if resolved is None or resolved.path is None or not resolved.path.is_file():
-        return []  # the validator reports missing or escaping sources
-    return unyielded_messages(resolved.path.read_bytes(), loaded.display_path(resolved.relative))
-
-
 def _schemas_digest(schemas: SchemaSet | None) -> str:
     digest = hashlib.sha256()
     for hosted in schemas.hosted if schemas is not None else ():
@@ -208,7 +196,7 @@ def _schemas_digest(schemas: SchemaSet | None) -> str:
 def plan(
     plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
 ) -> tuple[list[Job], list[Diagnostic]]:
-    """Every job to run, plus findings met while planning (environments, examples, static checks)."""
+    """Every job to run, plus findings met while planning (environments, examples, recordings)."""
     jobs: list[Job] = []
     findings: list[Diagnostic] = []
     common = [
@@ -224,7 +212,7 @@ def plan(
         if plugin is None or not tools:
             continue
         environment = ensure_environment(
-            loaded.root,
+            loaded.reader,
             plugin.runner_version,
             options.cache_dir,
             options.offline,
@@ -247,13 +235,12 @@ def plan(
                     manifest_where, requested=environment.requested, used=environment.interpreter.name
                 )
             )
-        digest = cache.folder_digest(loaded.root)
+        digest = cache.folder_digest(loaded.reader)
         chosen = {t.key for t in tools}
         for provider in plugin.providers:
             credentials = tuple(c.name for c in provider.credentials)
             secret = tuple(c.name for c in provider.credentials if c.type == "secret-input")
             for tool in (t for t in provider.tools if t.key in chosen):
-                findings.extend(_static(loaded, tool))
                 examples, problems = load_examples(loaded, tool, smoke=smoke_example)
                 findings.extend(problems)
                 for example in _with_required_only(tool, examples, options.example):

@@ -1,0 +1,62 @@
+"""Messages a tool builds and throws away (R020), found in its code without running it.
+
+A static check of the code, so `validate` and pre-commit report it; `run` reports it too (the
+pipeline runs this check when it runs no other). The file read is the one the SDK executes, which
+is not always the one the source names (rule T007)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+
+from generator.check import CheckContext
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.modules import resolve_module
+from generator.rules import rule
+
+HELPER = re.compile(r"^create_\w*message$")
+
+UNYIELDED = rule(
+    "R020",
+    "message-not-yielded",
+    Severity.ERROR,
+    "the result of {call}(...) is thrown away: the message never reaches Dify",
+    "Write `yield self.{call}(...)`: the helpers only build a message, they do not send it.",
+    """
+`create_text_message`, `create_variable_message` and the other helpers only build a message
+object. A call whose result is neither yielded, returned nor kept is lost: the variable is never
+set and the next node reads None. Dify's own documentation had this bug in its "Complex Structure
+Example".
+""",
+)
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Discarded `create_*_message(...)` calls in every tool's module, each file once."""
+    if loaded.plugin is None:
+        return
+    done: set[str] = set()
+    for tool in loaded.plugin.tools:
+        module = resolve_module(loaded.root, tool.source) if tool.source else None
+        if module is None or not module.loaded or module.loaded in done:
+            continue  # the validator's source rules report a missing or escaping source
+        done.add(module.loaded)
+        tree = loaded.reader.source_tree(module.loaded)
+        display = loaded.display_path(module.loaded)
+        for call in _discarded_helper_calls(tree) if tree is not None else ():
+            yield UNYIELDED.at(Location(display, call.lineno, call.col_offset + 1), call=_name(call))
+
+
+def _discarded_helper_calls(tree: ast.AST) -> Iterator[ast.Call]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            function = node.value.func
+            if isinstance(function, ast.Attribute) and HELPER.match(function.attr):
+                yield node.value
+
+
+def _name(call: ast.Call) -> str:
+    function = call.func
+    return function.attr if isinstance(function, ast.Attribute) else "create_message"

@@ -1,0 +1,88 @@
+"""Every read of a plugin's files goes through `generator.load.reader`: containment, links and
+size limits are decided there once. This test greps the generator for file reads elsewhere; each
+one allowed below reads something that is not a plugin file, and says what."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import REPO
+
+READS = re.compile(r"\bopen\(|read_text\(|read_bytes\(|os\.walk\(|\bread_head\(")
+READER = "generator/load/reader.py"
+# module -> (what the line holds, what it reads): none of these is a file of a plugin.
+ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
+    "generator/schemas/lock.py": (
+        ("json.loads(path.read_bytes())", "the registry's schema lock file"),
+        ("sha256(path.read_bytes())", "the registry's hosted schemas"),
+    ),
+    "generator/schemas/load.py": (("raw = path.read_bytes()", "the registry's hosted schemas"),),
+    "generator/check/schema.py": (("path.read_text(", "the schemas shipped with the generator"),),
+    "generator/load/recordings.py": (("RECORDING_SCHEMA.read_text(", "the shipped recording schema"),),
+    "generator/load/package.py": (
+        ("archive.open(info)", "a .difypkg being unpacked (bounded there) into the folder the reader reads"),
+    ),
+    "generator/run/cache.py": (
+        ("path.read_bytes())", "the runner's own code, for its version"),
+        ('(folder / "run.json").read_text(', "a cached run of the generator's cache"),
+    ),
+    "generator/run/worker.py": (
+        ('(folder / "stdout").open(', "a worker's own output file"),
+        ('(folder / "stderr").open(', "a worker's own output file"),
+    ),
+    "generator/run/invented.py": (("wave.open(buffer", "an invented sound file in memory"),),
+    "generator/run/environment.py": (('path.open("a")', "the lock file of a built environment"),),
+    "generator/run/build.py": (("os.walk(tree)", "a built environment, to give it to its owner"),),
+    "generator/run/builder.py": (("os.open(target, os.O_PATH", "a handle on the environment being built"),),
+    "generator/run/child/zygote.py": (("os.open(os.devnull", "/dev/null, as the child's stdin"),),
+    "generator/run/child/isolation.py": (
+        ("os.open(p, os.O_PATH", "handles on folders kept inside the sandbox"),
+        ("os.walk(target)", "the sandbox's copy of the plugin, opened for its uid (modes only)"),
+        ('(entry / "stat").read_text()', "/proc, to find the child's own processes"),
+        ("table.read_text()", "/proc's mount table"),
+    ),
+}
+
+
+def _reads() -> list[tuple[str, int, str]]:
+    found = []
+    for path in sorted((REPO / "generator").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if relative == READER:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if READS.search(line) and not line.lstrip().startswith("#"):
+                found.append((relative, number, line.strip()))
+    return found
+
+
+def _allowed(relative: str, line: str) -> bool:
+    return any(held in line for held, _why in ALLOWED.get(relative, ()))
+
+
+def test_plugin_files_are_read_only_through_the_reader() -> None:
+    """No module but the reader opens, reads or walks files, apart from the listed non-plugin reads."""
+    stray = [
+        f"{relative}:{number}: {line}" for relative, number, line in _reads() if not _allowed(relative, line)
+    ]
+    assert stray == [], "read these through generator.load.reader.PluginReader:\n" + "\n".join(stray)
+
+
+def test_every_allowed_read_still_exists() -> None:
+    """An allowance whose line is gone is removed too, so the list stays the list of real reads."""
+    present = {
+        (relative, held)
+        for relative, _n, line in _reads()
+        for held, _ in ALLOWED.get(relative, ())
+        if held in line
+    }
+    listed = {(relative, held) for relative, entries in ALLOWED.items() for held, _ in entries}
+    assert listed - present == set()
+
+
+def test_the_grep_finds_a_planted_read() -> None:
+    """The pattern catches each kind of read it is meant to (so the first test can fail)."""
+    lines = ["Path(x).read_text()", "p.read_bytes()", "open(name)", "os.walk(root)", "read_head(p, 1)"]
+    assert all(READS.search(line) for line in lines)
+    assert not READS.search("urlopen(request)")
+    assert not READS.search("_link_open(tokens)")

@@ -1,0 +1,89 @@
+"""A plugin is read once: every stage asks its `PluginReader`, which keeps what it read and what
+was parsed from it, so `validate --submission` (every check) and the run planner's questions
+read each file once and walk the tree once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.load import examples as examples_module
+from generator.load import reader as reader_module
+from generator.load.crawl import load_plugin
+from generator.load.examples import load_examples
+from generator.pipeline import Pipeline, resolve_schemas
+from tests.conftest import REPO
+
+CASES = REPO / "tests" / "cases" / "validate"
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> Counter[str]:
+    calls: Counter[str] = Counter()
+    original: Callable[..., Any] = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[str(args[0])] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], Counter[str]]:
+    """(opened files, walked folders) while the test runs."""
+    opened = _counting(monkeypatch, reader_module, "_head")
+    walked = _counting(monkeypatch, os, "walk")
+    return opened, walked
+
+
+@pytest.mark.parametrize("case", ["good/submission-ready", "bad/examples", "bad/message-not-yielded"])
+def test_every_check_reads_each_file_once(
+    case: str, tmp_path: Path, reads: tuple[Counter[str], Counter[str]]
+) -> None:
+    """README, PRIVACY.md, requirements, sources and examples: opened once, the tree walked once."""
+    root = tmp_path / "plugin"
+    shutil.copytree(CASES / case, root, symlinks=True)
+    pipeline = Pipeline((root,), resolve_schemas((root,)), submission=True)
+    with pipeline.load() as inputs:
+        pipeline.check(inputs)
+        (loaded,) = inputs.plugins
+        assert loaded.plugin is not None
+        for tool in loaded.plugin.tools:  # the run planner asks again
+            load_examples(loaded, tool)
+    opened, walked = reads
+    plugin_reads = {path: n for path, n in opened.items() if Path(path).is_relative_to(root)}
+    assert plugin_reads, "the check read nothing through the reader"
+    assert {path: n for path, n in plugin_reads.items() if n > 1} == {}
+    assert walked[str(root)] == 1
+
+
+def test_examples_are_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check and the planner get the same examples without a second parse."""
+    root = tmp_path / "plugin"
+    shutil.copytree(CASES / "bad" / "examples", root)
+    parsed = _counting(monkeypatch, examples_module, "read_yaml")
+    loaded = load_plugin(root, "p")
+    assert loaded.plugin is not None
+    tool = loaded.plugin.tools[0]
+    first = load_examples(loaded, tool)
+    second = load_examples(loaded, tool)
+    assert first == second
+    assert first[0] or first[1]
+    assert sum(parsed.values()) == 1
+
+
+def test_a_file_changed_after_loading_is_not_seen(tmp_path: Path) -> None:
+    """One snapshot: a check asking after the file changed gets what the first read saw."""
+    root = tmp_path / "plugin"
+    shutil.copytree(CASES / "good" / "minimal", root)
+    loaded = load_plugin(root, "p")
+    before = loaded.reader.text("README.md", 1000)
+    (root / "README.md").write_text("changed")
+    assert loaded.reader.text("README.md", 1000) == before != "changed"
