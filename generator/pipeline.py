@@ -73,7 +73,11 @@ class Pipeline:
             if self.checks:
                 findings.extend(check_plugin(loaded, self.context))
             else:
-                findings.extend([*loaded.diagnostics, *messages.check(loaded, self.context)])
+                chosen = self.run.tool if self.run is not None else None
+                tools = [
+                    t for t in (loaded.plugin.tools if loaded.plugin else ()) if chosen in (None, t.name)
+                ]
+                findings.extend([*loaded.diagnostics, *messages.unyielded(loaded, tools)])
         return findings
 
     def catalog_of(self, inputs: Inputs) -> Catalog:

@@ -9,6 +9,7 @@ from pathlib import Path
 from generator.check import CheckContext, messages
 from generator.load.crawl import load_plugin
 from generator.pipeline import Pipeline, resolve_schemas
+from generator.run import RunOptions
 from tests.conftest import REPO
 
 CASE = REPO / "tests" / "cases" / "validate" / "bad" / "source-by-module-name"
@@ -47,3 +48,13 @@ def test_validate_and_run_each_report_it_once(tmp_path: Path) -> None:
         with pipeline.load() as inputs:
             found = [f for f in pipeline.check(inputs) if f.rule == "R020"]
         assert [(f.file.rsplit("/", 2)[-2:], f.line) for f in found] == [(["tools", "search.py"], 6)]
+
+
+def test_run_of_another_tool_does_not_report_it(tmp_path: Path) -> None:
+    """`run --tool echo` reports the findings of echo's code only, as it runs echo only."""
+    root = _plugin(tmp_path)
+    for tool, expected in (("echo", []), ("search", ["R020"])):
+        options = RunOptions(cache_dir=tmp_path / "cache", tool=tool)
+        pipeline = Pipeline((root,), resolve_schemas((root,)), checks=False, run=options)
+        with pipeline.load() as inputs:
+            assert [f.rule for f in pipeline.check(inputs) if f.rule == "R020"] == expected

@@ -14,6 +14,7 @@ from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.modules import resolve_module
+from generator.model import Tool
 from generator.rules import rule
 
 HELPER = re.compile(r"^create_\w*message$")
@@ -35,10 +36,13 @@ Example".
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Discarded `create_*_message(...)` calls in every tool's module, each file once."""
-    if loaded.plugin is None:
-        return
+    return unyielded(loaded, loaded.plugin.tools if loaded.plugin else ())
+
+
+def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnostic]:
+    """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
     done: set[str] = set()
-    for tool in loaded.plugin.tools:
+    for tool in tools:
         module = resolve_module(loaded.root, tool.source) if tool.source else None
         if module is None or not module.loaded or module.loaded in done:
             continue  # the validator's source rules report a missing or escaping source
