@@ -119,6 +119,7 @@ def test_case_finding(outcome: Outcome, name: str) -> None:
         assert not unexpected_errors, outcome.findings[name]
     else:
         assert rules & set(expected["rules_any"]), outcome.findings[name]
+    assert not rules & set(expected.get("absent", ())), outcome.findings[name]
     assert [run.passed for run in outcome.runs[name]] == [expected["passed"]]
     assert outcome.runs[name][0].smoke is expected.get("smoke", False)
     if "line" in expected:

@@ -129,7 +129,9 @@ PRINTED = rule(
     "carries the plugin protocol.",
     """
 A plugin started by Dify's daemon in local mode talks to it over stdin and stdout, so printing to
-stdout corrupts the protocol. The runner captures both streams and reports them.
+stdout corrupts the protocol. The runner captures both streams and reports them. The lines the
+SDK's own log handler (`dify_plugin.config.logger_format.plugin_logger_handler`) writes are log
+events of that protocol, and are not reported.
 """,
 )
 BROKEN_ENVIRONMENT = rule(
@@ -328,8 +330,21 @@ def _exit_reason(code: int | None) -> str:
 
 def _printed(result: ChildResult, where: Location) -> list[Diagnostic]:
     # stderr is shown with the run but not reported: warnings and logging belong there
-    text = result.stdout.decode("utf-8", errors="replace").strip()
-    return [PRINTED.at(where, stream="stdout", text=text.splitlines()[0])] if text else []
+    text = result.stdout.decode("utf-8", errors="replace")
+    printed = [line for line in text.splitlines() if line.strip() and not is_sdk_log_line(line)]
+    return [PRINTED.at(where, stream="stdout", text=printed[0].strip())] if printed else []
+
+
+def is_sdk_log_line(line: str) -> bool:
+    """True for a line of the SDK's own log handler (`dify_plugin.config.logger_format.
+    plugin_logger_handler` writes `{"event": "log", "data": {...}}` to stdout): "log" is an event
+    of the plugin's stdout protocol (the SDK's `writer_entities.Event.LOG`), so in local mode the
+    daemon reads it as a log, and it corrupts nothing."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
+        return False
+    return isinstance(data, dict) and data.get("event") == "log" and isinstance(data.get("data"), dict)
 
 
 def read_outcome(
