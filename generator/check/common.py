@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
-from generator.load.modules import INIT, Failure, resolve_module
+from generator.load.modules import INIT, Failure, module_of
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
 from generator.rules import Rule
@@ -70,7 +70,7 @@ def check_source(
     resolved = loaded.reader.resolve(source)
     if resolved.path is None:
         return [PATH_ESCAPES.at(where, what=what, path=source, problem=resolved.problem)]
-    module = resolve_module(loaded.root, source)
+    module = module_of(loaded.reader, source)
     if module.failure is Failure.NOT_PYTHON:
         return [rules.not_python.at(where, path=source)]
     if module.failure is Failure.MISSING:

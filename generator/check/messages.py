@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.modules import resolve_module
+from generator.load.modules import module_of
 from generator.model import Tool
 from generator.rules import rule
 
@@ -43,7 +43,7 @@ def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnosti
     """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
     done: set[str] = set()
     for tool in tools:
-        module = resolve_module(loaded.root, tool.source) if tool.source else None
+        module = module_of(loaded.reader, tool.source) if tool.source else None
         if module is None or not module.loaded or module.loaded in done:
             continue  # the validator's source rules report a missing or escaping source
         done.add(module.loaded)

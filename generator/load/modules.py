@@ -19,6 +19,7 @@ from enum import Enum
 from pathlib import Path, PurePosixPath
 
 from generator.load.paths import resolve_inside
+from generator.load.reader import PluginReader
 
 INIT = "__init__.py"
 
@@ -133,3 +134,9 @@ def _fallback(root: Path, source: str, module: str) -> ModuleSource:
     if "\\" in source or resolved.path is None or not resolved.path.is_file():
         return ModuleSource(source, module, None, failure=Failure.MISSING, problem="the file does not exist")
     return ModuleSource(source, module, resolved.relative)
+
+
+def module_of(reader: PluginReader, source: str) -> ModuleSource:
+    """`resolve_module` of a plugin's source, answered once per source: the class-file checks and
+    the static message check ask about the same files."""
+    return reader.derived("module", source, lambda: resolve_module(reader.root, source))

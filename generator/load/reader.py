@@ -96,12 +96,16 @@ class PluginReader:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._heads: dict[str, tuple[int, bytes | None]] = {}
+        self._resolved: dict[str, Resolved] = {}
         self._derived: dict[tuple[str, str], Any] = {}
         self._walk: _Walk | None = None
 
     def resolve(self, named: str) -> Resolved:
         """Where `named` (a path written in the plugin) lives, or why it may not be read."""
-        return resolve_inside(self.root, named)
+        # Asked several times per file (is it a file, its size, its bytes): resolved once.
+        if named not in self._resolved:
+            self._resolved[named] = resolve_inside(self.root, named)
+        return self._resolved[named]
 
     def is_file(self, named: str) -> bool:
         """True when `named` is a regular file inside the plugin (an inside link to one counts)."""
