@@ -35,10 +35,12 @@ from generator.site.urls import SiteMap, page_url, rule_src, schema_src
 from generator.site.views import (
     FindingView,
     OutputRow,
+    ReleaseView,
     RunView,
     finding_views,
     icon_uri,
     property_rows,
+    release_views,
     run_view,
 )
 
@@ -88,7 +90,7 @@ class PluginEntry:
     coverage: Coverage
     domains: AccessDomains
     observed: tuple[str, ...]  # the hosts its example runs tried to reach
-    history: History | None
+    releases: tuple[ReleaseView, ...]  # its version history, newest first (none outside git)
     checksum: str  # of its manifest
     tools: tuple[ToolEntry, ...]
 
@@ -204,7 +206,7 @@ class _Builder:
             coverage=coverage_of(plugin, tuple(lang.code for lang in TRANSLATED)),
             domains=self.catalog.domains_of(loaded),
             observed=self.catalog.contacted_by(loaded),
-            history=history,
+            releases=release_views(history),
             checksum=checksum(manifest.data if manifest else None),
             tools=tuple(
                 self.tool(loaded, index, tool, findings, history) for index, tool in enumerate(plugin.tools)

@@ -103,14 +103,14 @@ class SitePages:
             "plugin.html.j2",
             self.context(entry.src),
             plugin=plugin,
-            tools=[(tool.src, tool.tool) for tool in entry.tools],
+            tools=entry.tools,
             counts=entry.counts,
             icon=entry.icon,
             readme=entry.readme,
             findings=entry.findings,
             domains=entry.domains,
             observed=entry.observed,
-            history=entry.history,
+            releases=entry.releases,
         )
         title = plain_title(plugin.label.get(self.language.code) or plugin.name)
         return GeneratedPage(entry.src, title, html, (title,))
