@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import jinja2
@@ -18,7 +19,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.model import I18n, Option, Parameter, Tool, ToolKey
 from generator.schemas import referenced_ids
 from generator.site.languages import LANGUAGE_SITES, site_language
-from generator.site.model import site_model
+from generator.site.model import ToolEntry, site_model
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for
 from generator.site.render import PageContext, WordsLoader, environment, render
@@ -127,28 +128,17 @@ def test_finding_cells_are_those_of_the_page_language() -> None:
 
 
 def tool_page(tool: Tool, outputs: tuple[OutputRow, ...], language: str = "pt_BR") -> str:
-    """The page of `tool` alone: no plugin label, runs or findings."""
-    return render(
-        "tool.html.j2",
-        _context(language),
-        plugin=PLUGIN_STUB,
-        tool=tool,
-        plugin_src="plugins/evil/index.md",
-        outputs=outputs,
-        has_schema=True,
-        schemas_loaded=True,
-        runs=(),
-        findings=(),
-        added_parameters=frozenset(),
-        added_outputs=frozenset(),
-    )
+    """The page of `tool` alone: no runs or findings, in a plugin that has only a label."""
+    entry = ToolEntry("plugins/evil/p/t.md", tool, outputs, frozenset(), (), (), "", frozenset(), frozenset())
+    shown = {"plugin": _PluginStub(), "entry": entry, "fixed_outputs": (), "schemas_loaded": True}
+    return render("tool.html.j2", _context(language), **shown)
 
 
 class _PluginStub:
-    label = I18n.of("evil")
+    """What a tool page shows of its plugin."""
 
-
-PLUGIN_STUB = _PluginStub()
+    src = "plugins/evil/index.md"
+    plugin = SimpleNamespace(label=I18n.of("evil"))
 
 
 def test_parameter_and_output_rows_escape_every_field() -> None:

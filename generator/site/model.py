@@ -75,6 +75,11 @@ class ToolEntry:
     added_parameters: frozenset[str]  # new in the plugin's version
     added_outputs: frozenset[str]
 
+    @property
+    def has_schema(self) -> bool:
+        """True when the tool declares an `output_schema` (a mapping)."""
+        return isinstance(self.tool.output_schema, dict)
+
 
 @dataclass(frozen=True, slots=True)
 class PluginEntry:
@@ -93,6 +98,11 @@ class PluginEntry:
     releases: tuple[ReleaseView, ...]  # its version history, newest first (none outside git)
     checksum: str  # of its manifest
     tools: tuple[ToolEntry, ...]
+
+    @property
+    def slug(self) -> str:
+        """Its page's folder under `plugins/`."""
+        return self.src.split("/")[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +147,11 @@ class SiteModel:
     schemas: tuple[SchemaEntry, ...]
     rules: tuple[RuleEntry, ...]
     use_directory_urls: bool = True
+
+    @property
+    def tags(self) -> list[str]:
+        """Every plugin's tags, sorted: what the catalog filters by."""
+        return sorted({tag for entry in self.plugins for tag in entry.plugin.tags})
 
     @property
     def schema_set(self) -> SchemaSet | None:
