@@ -41,7 +41,12 @@ class Catalog:
     """Plugins, findings, the hosted schemas and the example runs: the site's only input."""
 
     plugins: tuple[LoadedPlugin, ...]
-    diagnostics: tuple[Diagnostic, ...]
+    diagnostics: tuple[Diagnostic, ...]  # every finding, sorted: what reporters write
+    # Plugin display path -> that plugin's findings, sorted, as the stage that made them said; the
+    # findings of no plugin (an empty registry) are only in `diagnostics`.
+    plugin_findings: Mapping[str, tuple[Diagnostic, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     schemas: SchemaSet | None = None
     runs: tuple[ExampleRun, ...] = ()
     icons: Mapping[tuple[str, str], Icon] = field(default_factory=lambda: MappingProxyType({}))
@@ -51,27 +56,15 @@ class Catalog:
     histories: Mapping[str, History] = field(default_factory=lambda: MappingProxyType({}))
 
     def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
-        """Findings whose file lies in this plugin's folder."""
-        return self._findings_by_folder.get(loaded.display, ())
+        """The findings of this plugin, sorted."""
+        return self.plugin_findings.get(loaded.display, ())
 
     def runs_of(self, key: ToolKey) -> tuple[ExampleRun, ...]:
         """The example runs of one tool, in the order they ran."""
         return self._runs_by_tool.get(key, ())
 
-    # Indexes built on first use: pages ask for every plugin's findings and every tool's runs, and a
-    # scan of all findings per question would make a site of many tools quadratic.
-    @cached_property
-    def _findings_by_folder(self) -> dict[str, tuple[Diagnostic, ...]]:
-        folders = {loaded.display for loaded in self.plugins}
-        found: dict[str, list[Diagnostic]] = {folder: [] for folder in folders}
-        for finding in self.diagnostics:
-            parts = finding.file.split("/")
-            # The file itself and each folder above it, plus "" (a plugin given as the only input).
-            owners = {"/".join(parts[:n]) for n in range(len(parts) + 1)}
-            for folder in owners & folders:
-                found[folder].append(finding)
-        return {folder: tuple(items) for folder, items in found.items()}
-
+    # Built on first use: pages ask for every tool's runs, and a scan of all runs per question would
+    # make a site of many tools quadratic.
     @cached_property
     def _runs_by_tool(self) -> dict[ToolKey, tuple[ExampleRun, ...]]:
         runs: dict[ToolKey, list[ExampleRun]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic, Location
@@ -19,7 +19,8 @@ class InputError(Exception):
 
 @dataclass(frozen=True)
 class Inputs:
-    """Loaded plugins plus findings that belong to no plugin (broken packages, empty registries)."""
+    """Loaded plugins (a package's with the findings of unpacking it) plus findings that belong to
+    no plugin (empty registries)."""
 
     plugins: tuple[LoadedPlugin, ...]
     diagnostics: tuple[Diagnostic, ...]
@@ -65,8 +66,10 @@ def open_inputs(paths: Sequence[Path]) -> Iterator[Inputs]:
                     )
                 target = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="difypkg-")))
                 target.chmod(0o700)
-                findings.extend(unpack(path, target, shown))
-                plugins.append(load_plugin(target, shown))
+                unpacked = unpack(path, target, shown)
+                loaded = load_plugin(target, shown)
+                # Unpacking is the first step of loading a package: what it found is the plugin's.
+                plugins.append(replace(loaded, diagnostics=(*unpacked, *loaded.diagnostics)))
             elif is_registry(path):
                 folders = plugin_folders(path)
                 if not folders:

@@ -9,7 +9,7 @@ two pipelines in one process (a rebuild under `serve`, a test) share nothing but
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -65,24 +65,25 @@ class Pipeline:
         with open_inputs(self.paths) as inputs:
             yield inputs
 
-    def check(self, inputs: Inputs) -> list[Diagnostic]:
-        """The check stage: findings of the inputs, every plugin's loading findings and checks
+    def check(self, inputs: Inputs) -> dict[str, list[Diagnostic]]:
+        """The check stage: every plugin's loading findings and checks, by its display path
         (without the checks, the static check of the tools' code still runs: it is a run finding)."""
-        findings = list(inputs.diagnostics)
+        found: dict[str, list[Diagnostic]] = {}
         for loaded in inputs.plugins:
             if self.checks:
-                findings.extend(check_plugin(loaded, self.context))
+                findings = check_plugin(loaded, self.context)
             else:
-                chosen = self.run.tool if self.run is not None else None
-                tools = [
-                    t for t in (loaded.plugin.tools if loaded.plugin else ()) if chosen in (None, t.name)
-                ]
-                findings.extend([*loaded.diagnostics, *messages.unyielded(loaded, tools)])
-        return findings
+                chosen = self.run.tool if self.run is not None else None  # `run --tool NAME`
+                every = loaded.plugin.tools if loaded.plugin else ()
+                tools = [tool for tool in every if chosen in (None, tool.name)]
+                findings = [*loaded.diagnostics, *messages.unyielded(loaded, tools)]
+            found.setdefault(loaded.display, []).extend(findings)
+        return found
 
     def catalog_of(self, inputs: Inputs) -> Catalog:
         """Check, run and freeze already-loaded inputs."""
-        findings = self.check(inputs)
+        owned = self.check(inputs)
+        unowned = list(inputs.diagnostics)
         runs: tuple[ExampleRun, ...] = ()
         if self.run is not None:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
@@ -91,10 +92,14 @@ class Pipeline:
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
             runs = report.runs
-            findings.extend(all_findings(report))
+            unowned.extend(_add_by_owner(owned, all_findings(report)))
+        every = [*unowned, *(finding for findings in owned.values() for finding in findings)]
         catalog = Catalog(
             plugins=inputs.plugins,
-            diagnostics=tuple(sort_diagnostics(findings)),
+            diagnostics=tuple(sort_diagnostics(every)),
+            plugin_findings=MappingProxyType(
+                {display: tuple(sort_diagnostics(findings)) for display, findings in owned.items()}
+            ),
             schemas=self.schemas,
             runs=runs,
         )
@@ -112,9 +117,35 @@ class Pipeline:
         return Catalog(
             plugins=catalog.plugins,
             diagnostics=catalog.diagnostics,
+            plugin_findings=catalog.plugin_findings,
             schemas=catalog.schemas,
             runs=catalog.runs,
             icons=MappingProxyType(read_icons(plugins)),
             domains=MappingProxyType({p.display: access_domains(p) for p in plugins if p.plugin is not None}),
             histories=MappingProxyType(histories_of(plugins, self.schemas)),
         )
+
+
+def _add_by_owner(owned: dict[str, list[Diagnostic]], findings: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Add the run stage's findings to their plugins' in `owned`; return those of no plugin.
+
+    The run report holds the findings of every plugin together, and names each plugin only in its
+    findings' paths (`LoadedPlugin.display_path`): the owner is the plugin whose display path is
+    the longest folder above the file ("" is a plugin given as the only input)."""
+    unowned = []
+    for finding in findings:
+        owner = _owner(finding.file, owned)
+        if owner is None:
+            unowned.append(finding)
+        else:
+            owned[owner].append(finding)
+    return unowned
+
+
+def _owner(file: str, displays: Container[str]) -> str | None:
+    folder = file
+    while folder not in displays:
+        if "/" not in folder:
+            return "" if "" in displays else None
+        folder = folder.rsplit("/", 1)[0]
+    return folder

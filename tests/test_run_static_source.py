@@ -46,7 +46,7 @@ def test_validate_and_run_each_report_it_once(tmp_path: Path) -> None:
     for checks in (True, False):
         pipeline = Pipeline((root,), resolve_schemas((root,)), checks=checks)
         with pipeline.load() as inputs:
-            found = [f for f in pipeline.check(inputs) if f.rule == "R020"]
+            found = [f for fs in pipeline.check(inputs).values() for f in fs if f.rule == "R020"]
         assert [(f.file.rsplit("/", 2)[-2:], f.line) for f in found] == [(["tools", "search.py"], 6)]
 
 
@@ -57,4 +57,5 @@ def test_run_of_another_tool_does_not_report_it(tmp_path: Path) -> None:
         options = RunOptions(cache_dir=tmp_path / "cache", tool=tool)
         pipeline = Pipeline((root,), resolve_schemas((root,)), checks=False, run=options)
         with pipeline.load() as inputs:
-            assert [f.rule for f in pipeline.check(inputs) if f.rule == "R020"] == expected
+            found = [f.rule for fs in pipeline.check(inputs).values() for f in fs if f.rule == "R020"]
+            assert found == expected

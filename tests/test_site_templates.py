@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from markupsafe import Markup
 
 from generator.schemas.lint import MAX_REMEMBERED, metaschema_errors
 from generator.site.languages import LANGUAGE_SITES
@@ -48,9 +49,10 @@ def test_the_next_build_uses_the_compiled_templates(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     compiled = count_compiles(monkeypatch)
     first = rules_pages()
-    assert len(compiled) == len(LANGUAGE_SITES)  # each language has its own words
+    # Each language has its own words; its environment compiles the shared macros and the page.
+    assert len(compiled) == 2 * len(LANGUAGE_SITES)
     cached = sorted(p.name for p in (tmp_path / "dify-registry" / "templates").iterdir())
-    assert len(cached) == len(LANGUAGE_SITES)
+    assert len(cached) == 2 * len(LANGUAGE_SITES)
     assert all(name.startswith("__site_") for name in cached)
     environment.cache_clear()  # as in a new process
     compiled.clear()
@@ -78,3 +80,23 @@ def test_metaschema_errors_are_the_same_when_asked_again() -> None:
     large = {"description": "x" * MAX_REMEMBERED, "type": "objekt"}
     assert [e.validator for e in metaschema_errors(large)] == ["anyOf"]
     assert metaschema_errors({"type": "object", "default": object()}) == []
+
+
+MARKUP_CASES = (
+    "{{ safe }}|{{ plain }}|{{ number }}|{{ none }}",
+    "{% macro row(x) %}<td>{{ x }}</td>{{ safe }}{% endmacro %}{{ row(plain) }}{{ row(safe) }}",
+    "{% set block %}{{ plain }}{{ safe }}{% endset %}{{ block }}",
+    "{% for x in [safe, plain, number] %}{{ x }}{% endfor %}",
+    "{% autoescape false %}{{ plain }}{% endautoescape %}|{{ plain ~ safe }}|{{ plain|e }}",
+)
+
+
+@pytest.mark.parametrize("source", MARKUP_CASES)
+def test_markup_is_written_as_is_and_everything_else_escaped_as_jinja_does(source: str) -> None:
+    """The site's templates compile `{{ value }}` to skip escaping exact `Markup`: the output is
+    the same as Jinja's own, and the shortcut is in the compiled code."""
+    values = {"safe": Markup("<b>&amp;</b>"), "plain": "<i>&", "number": 3, "none": None}
+    ours = environment("en_US").from_string(source)
+    stock = jinja2.Environment(autoescape=True).from_string(source)
+    assert ours.render(**values) == stock.render(**values)
+    assert "is Markup else escape(" in environment("en_US").compile(source, raw=True)

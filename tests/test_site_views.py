@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import jinja2
 import pytest
@@ -14,14 +16,13 @@ from markupsafe import Markup, escape
 
 from generator.catalog import Catalog
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.model import I18n, Option, Parameter
+from generator.model import I18n, Option, Parameter, Tool, ToolKey
 from generator.schemas import referenced_ids
-from generator.site.fragments import findings_table, output_rows, parameter_rows
 from generator.site.languages import LANGUAGE_SITES, site_language
-from generator.site.model import site_model
+from generator.site.model import ToolEntry, site_model
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for
-from generator.site.render import PageContext, WordsLoader
+from generator.site.render import PageContext, WordsLoader, environment, render
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, untrusted_html
 from generator.site.views import FindingView, OutputRow
@@ -98,16 +99,46 @@ def _context(language: str = "ja_JP") -> PageContext:
     return PageContext(site_language(language), "plugins/evil/p/t/")
 
 
+def findings_table(page: PageContext, views: list[FindingView]) -> str:
+    """The findings table as every page shows it (a macro of the page's language)."""
+    macros: Any = environment(page.language.code).globals["m"]
+    return str(macros.findings(views, page))
+
+
 def test_finding_rows_escape_every_field() -> None:
     """Every field of a finding is escaped, and its rule links to the rule's page."""
     finding = Diagnostic(HOSTILE, 3, 4, "/x", "Y001", Severity.ERROR, HOSTILE, HOSTILE)
-    html = findings_table(_context(), [FindingView(finding, "rules/y001.md")])
+    html = findings_table(_context(), [FindingView.of(finding, "rules/y001.md")])
     assert "<script" not in html
     assert "<img" not in html
     assert html.count(ESCAPED) == 3
     assert '<a href="../../../../rules/y001/">Y001</a>' in html
     rogue = Diagnostic("f", 1, 1, "", HOSTILE, Severity.WARNING, "m", "")
-    assert ESCAPED in findings_table(_context(), [FindingView(rogue, None)])
+    assert ESCAPED in findings_table(_context(), [FindingView.of(rogue, None)])
+
+
+def test_finding_cells_are_those_of_the_page_language() -> None:
+    """A finding's cells, made once per language, hold that language's words on every page."""
+    finding = Diagnostic("tools/t.yaml", 1, 1, "", "Y001", Severity.INFO, "m", "a hint")
+    for lang in LANGUAGE_SITES:
+        hint = f"<small>{escape(texts_for(lang.code)['hint'])}: a hint</small>"
+        for url in ("plugins/p/", "rules/y001/"):
+            page = PageContext(lang, url)
+            assert hint in findings_table(page, [FindingView.of(finding, None)])
+
+
+def tool_page(tool: Tool, outputs: tuple[OutputRow, ...], language: str = "pt_BR") -> str:
+    """The page of `tool` alone: no runs or findings, in a plugin that has only a label."""
+    entry = ToolEntry("plugins/evil/p/t.md", tool, outputs, frozenset(), (), (), "", frozenset(), frozenset())
+    shown = {"plugin": _PluginStub(), "entry": entry, "fixed_outputs": (), "schemas_loaded": True}
+    return render("tool.html.j2", _context(language), **shown)
+
+
+class _PluginStub:
+    """What a tool page shows of its plugin."""
+
+    src = "plugins/evil/index.md"
+    plugin = SimpleNamespace(label=I18n.of("evil"))
 
 
 def test_parameter_and_output_rows_escape_every_field() -> None:
@@ -118,16 +149,20 @@ def test_parameter_and_output_rows_escape_every_field() -> None:
         HOSTILE, HOSTILE, HOSTILE, text, text, HOSTILE, True, {"k": HOSTILE},
         (Option(HOSTILE, HOSTILE, text, here),), False, None, None, text, here,
     )  # fmt: skip
-    html = parameter_rows(_context("pt_BR"), [parameter])
-    assert "<script" not in html
-    assert "<img" not in html
-    assert html.count(ESCAPED) == 8  # name, label, type, form, option value and label, descriptions
-    assert str(escape(HOSTILE.replace('"', '\\"'))) in html  # the default, as JSON
+    key = ToolKey("evil", "p", "t")
+    tool = Tool(key, "tools/t.yaml", I18n.of("t"), I18n.of(""), "", "", (parameter,), {}, "", here)
+    html = tool_page(tool, ())
+    parameters = html.split('<table class="dr-parameters">', 1)[1].split("</table>", 1)[0]
+    assert "<script" not in parameters
+    assert "<img" not in parameters
+    assert parameters.count(ESCAPED) == 8  # name, label, type, form, option value and label, descriptions
+    assert str(escape(HOSTILE.replace('"', '\\"'))) in parameters  # the default, as JSON
     row = OutputRow(HOSTILE, "a", HOSTILE, True, HOSTILE, HOSTILE, "schemas/v1/file.md")
-    html = output_rows(_context(), [row], prefix="out", required_title=True)
-    assert "<script" not in html
-    assert html.count(ESCAPED) == 4
-    assert 'href="../../../../schemas/v1/file/"' in html
+    html = tool_page(Tool(key, "tools/t.yaml", I18n.of("t"), I18n.of(""), "", "", (), {}, "", here), (row,))
+    outputs = html.split('<table class="dr-outputs">', 1)[1].split("</table>", 1)[0]
+    assert "<script" not in outputs
+    assert outputs.count(ESCAPED) == 4
+    assert 'href="../../../../schemas/v1/file/"' in outputs
 
 
 def test_references_read_back_match_each_tools_own(catalog: Catalog, tmp_path: Path) -> None:

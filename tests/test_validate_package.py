@@ -58,3 +58,11 @@ def test_package_over_the_size_limit(tmp_path: Path) -> None:
     """A package that inflates past 50 MB (or at a bomb's ratio) stops unpacking."""
     package = build_package(tmp_path / "bomb.difypkg", {"zeros.bin": bytes(51 * 1024 * 1024)})
     assert "K003" in [rule for rule, _ in findings(package)]
+
+
+def test_what_unpacking_found_is_the_plugins(tmp_path: Path) -> None:
+    """The findings of unpacking a package are its plugin's (the page of a previewed package shows
+    them), not findings of no plugin."""
+    package = build_package(tmp_path / "evil.difypkg", {"../escape.txt": b"x"})
+    catalog = validate_paths([package], CheckContext())
+    assert [d.rule for d in catalog.findings_of(catalog.plugins[0])] == ["K002"]

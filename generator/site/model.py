@@ -35,10 +35,12 @@ from generator.site.urls import SiteMap, page_url, rule_src, schema_src
 from generator.site.views import (
     FindingView,
     OutputRow,
+    ReleaseView,
     RunView,
     finding_views,
     icon_uri,
     property_rows,
+    release_views,
     run_view,
 )
 
@@ -73,6 +75,11 @@ class ToolEntry:
     added_parameters: frozenset[str]  # new in the plugin's version
     added_outputs: frozenset[str]
 
+    @property
+    def has_schema(self) -> bool:
+        """True when the tool declares an `output_schema` (a mapping)."""
+        return isinstance(self.tool.output_schema, dict)
+
 
 @dataclass(frozen=True, slots=True)
 class PluginEntry:
@@ -88,9 +95,14 @@ class PluginEntry:
     coverage: Coverage
     domains: AccessDomains
     observed: tuple[str, ...]  # the hosts its example runs tried to reach
-    history: History | None
+    releases: tuple[ReleaseView, ...]  # its version history, newest first (none outside git)
     checksum: str  # of its manifest
     tools: tuple[ToolEntry, ...]
+
+    @property
+    def slug(self) -> str:
+        """Its page's folder under `plugins/`."""
+        return self.src.split("/")[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +147,11 @@ class SiteModel:
     schemas: tuple[SchemaEntry, ...]
     rules: tuple[RuleEntry, ...]
     use_directory_urls: bool = True
+
+    @property
+    def tags(self) -> list[str]:
+        """Every plugin's tags, sorted: what the catalog filters by."""
+        return sorted({tag for entry in self.plugins for tag in entry.plugin.tags})
 
     @property
     def schema_set(self) -> SchemaSet | None:
@@ -204,7 +221,7 @@ class _Builder:
             coverage=coverage_of(plugin, tuple(lang.code for lang in TRANSLATED)),
             domains=self.catalog.domains_of(loaded),
             observed=self.catalog.contacted_by(loaded),
-            history=history,
+            releases=release_views(history),
             checksum=checksum(manifest.data if manifest else None),
             tools=tuple(
                 self.tool(loaded, index, tool, findings, history) for index, tool in enumerate(plugin.tools)

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from generator.model import I18n
 from generator.schemas import CATALOG_PATH
 from generator.site.languages import SiteLanguage
 from generator.site.model import (
@@ -78,120 +79,52 @@ class SitePages:
 
     def home(self) -> str:
         """The catalog listing shown under the home page's own text."""
-        cards = [
-            {
-                "src": entry.src,
-                "slug": entry.src.split("/")[1],
-                "label": entry.plugin.label,
-                "description": entry.plugin.description,
-                "tags": entry.plugin.tags,
-                "author": entry.plugin.author,
-                "version": entry.plugin.version,
-                "tool_count": len(entry.tools),
-                "counts": entry.counts,
-                "icon": entry.icon,
-            }
-            for entry in self.model.plugins
-        ]
-        tags = sorted({tag for entry in self.model.plugins for tag in entry.plugin.tags})
-        return render("catalog.html.j2", self.context("index.md"), cards=cards, tags=tags)
+        model = self.model
+        return render("catalog.html.j2", self.context("index.md"), plugins=model.plugins, tags=model.tags)
 
     def plugin_page(self, entry: PluginEntry) -> GeneratedPage:
         """The page of one plugin."""
-        plugin = entry.plugin
-        html = render(
-            "plugin.html.j2",
-            self.context(entry.src),
-            plugin=plugin,
-            tools=[(tool.src, tool.tool) for tool in entry.tools],
-            counts=entry.counts,
-            icon=entry.icon,
-            readme=entry.readme,
-            findings=entry.findings,
-            domains=entry.domains,
-            observed=entry.observed,
-            history=entry.history,
-        )
-        title = plain_title(plugin.label.get(self.language.code) or plugin.name)
-        return GeneratedPage(entry.src, title, html, (title,))
+        html = render("plugin.html.j2", self.context(entry.src), entry=entry)
+        return self._found_by_label(entry.src, entry.plugin.label, entry.plugin.name, html)
 
     def tool_page(self, plugin: PluginEntry, entry: ToolEntry) -> GeneratedPage:
         """The page of one tool."""
-        tool = entry.tool
         html = render(
             "tool.html.j2",
             self.context(entry.src),
-            plugin=plugin.plugin,
-            tool=tool,
-            plugin_src=plugin.src,
-            outputs=(*self.fixed_outputs, *entry.outputs),
-            has_schema=isinstance(tool.output_schema, dict),
+            plugin=plugin,
+            entry=entry,
+            fixed_outputs=self.fixed_outputs,
             schemas_loaded=self.model.schema_set is not None,
-            runs=entry.runs,
-            findings=entry.findings,
-            added_parameters=entry.added_parameters,
-            added_outputs=entry.added_outputs,
         )
-        title = plain_title(tool.label.get(self.language.code) or tool.name)
-        return GeneratedPage(entry.src, title, html, (title,))
+        return self._found_by_label(entry.src, entry.tool.label, entry.tool.name, html)
+
+    def _found_by_label(self, src: str, label: I18n, name: str, html: str) -> GeneratedPage:
+        """A page titled by its label in this language (its name when it has none), which search
+        finds by that title whole."""
+        title = plain_title(label.get(self.language.code) or name)
+        return GeneratedPage(src, title, html, (title,))
 
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""
-        listed = []
         for entry in self.model.schemas:
-            schema = entry.schema
-            listed.append(
-                {
-                    "src": entry.src,
-                    "raw": schema.served_path,
-                    "id": schema.id,
-                    "title": schema.title or schema.name,
-                    "description": schema.description,
-                }
-            )
-            html = render(
-                "schema.html.j2",
-                self.context(entry.src),
-                schema=schema,
-                raw=schema.served_path,
-                root_type=entry.root_type,
-                rows=entry.rows,
-                example=schema.example,
-                findings=entry.findings,
-                users=entry.users,
-            )
-            yield GeneratedPage(entry.src, plain_title(schema.title or schema.name), html)
-        html = render(
-            "schemas.html.j2", self.context(SCHEMAS_INDEX), schemas=listed, catalog_json=CATALOG_PATH
-        )
+            html = render("schema.html.j2", self.context(entry.src), entry=entry)
+            yield GeneratedPage(entry.src, plain_title(entry.schema.title or entry.schema.name), html)
+        context = self.context(SCHEMAS_INDEX)
+        html = render("schemas.html.j2", context, schemas=self.model.schemas, catalog_json=CATALOG_PATH)
         yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
 
     def rule_pages(self) -> Iterator[GeneratedPage]:
         """One page per validation rule and the rules index."""
         for entry in self.model.rules:
-            html = render(
-                "rule.html.j2",
-                self.context(entry.src),
-                rule=entry.rule,
-                doc=entry.doc,
-                findings=entry.findings,
-            )
+            html = render("rule.html.j2", self.context(entry.src), entry=entry)
             yield GeneratedPage(entry.src, f"{entry.rule.code} {entry.rule.name}", html)
-        listed = [{"src": entry.src, "rule": entry.rule, "count": entry.count} for entry in self.model.rules]
-        yield GeneratedPage(
-            RULES_INDEX, self.words["rules"], render("rules.html.j2", self.context(RULES_INDEX), rules=listed)
-        )
+        html = render("rules.html.j2", self.context(RULES_INDEX), rules=self.model.rules)
+        yield GeneratedPage(RULES_INDEX, self.words["rules"], html)
 
     def coverage_page(self) -> GeneratedPage:
         """Per plugin and language, the texts that fall back to English."""
-        rows = [
-            {
-                "src": entry.src,
-                "label": entry.plugin.label,
-                "total": entry.coverage.total,
-                "missing": entry.coverage.missing,
-            }
-            for entry in self.model.plugins
-        ]
-        html = render("coverage.html.j2", self.context(COVERAGE_PAGE), rows=rows, languages=TRANSLATED)
+        html = render(
+            "coverage.html.j2", self.context(COVERAGE_PAGE), plugins=self.model.plugins, languages=TRANSLATED
+        )
         return GeneratedPage(COVERAGE_PAGE, self.words["coverage"], html)

@@ -4,6 +4,7 @@ text, mark English fallbacks and link only http(s)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -11,15 +12,15 @@ from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
+import jinja2.compiler
 from markupsafe import Markup, escape
 
+from generator.diagnostics import Diagnostic
 from generator.model import I18n
-from generator.site import fragments
-from generator.site.fragments import pre, pretty_json
 from generator.site.languages import SiteLanguage
 from generator.site.safe import safe_url
 from generator.site.texts import texts_for
-from generator.site.untrusted import MAX_CELL, MAX_TEXT, untrusted_html
+from generator.site.untrusted import MAX_CELL, MAX_TEXT, pre, pretty_json, untrusted_html, value
 from generator.site.urls import page_url, relative
 from generator.usercache import user_cache
 
@@ -28,6 +29,40 @@ __all__ = ["MAX_TEXT", "PageContext", "WordsLoader", "environment", "render"]
 # A word shown alone; see `WordsLoader`.
 _WORD = re.compile(r"\{\{ t\['([a-z_]+)'\] \}\}")
 _JINJA_SYNTAX = ("{{", "{%", "{#")
+
+
+class MarkupAsIs(jinja2.compiler.CodeGenerator):
+    """Compiles `{{ value }}` to write a value that is exactly `Markup` as it is, and to escape any
+    other value as Jinja does. Jinja passes every value through `escape`, which returns an equal
+    copy of a `Markup` (four Python calls and a copy of the text): the untrusted-text filters and the
+    macros return `Markup`, so that copy made the rows of a table cost twice what the same rows
+    written in Python cost. The output is the same to the byte."""
+
+    # Part of the compiled templates' cache key: change it when the code compiled here changes.
+    version = 1
+
+    def _output_child_pre(self, node: jinja2.nodes.Expr, frame: jinja2.compiler.Frame, finalize: Any) -> None:
+        if self._as_is(frame, finalize):
+            self.write("(_dr_out if type(_dr_out := ")
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+    def _output_child_post(
+        self, node: jinja2.nodes.Expr, frame: jinja2.compiler.Frame, finalize: Any
+    ) -> None:
+        if self._as_is(frame, finalize):
+            self.write(") is Markup else escape(_dr_out))")
+        else:
+            super()._output_child_post(node, frame, finalize)
+
+    @staticmethod
+    def _as_is(frame: jinja2.compiler.Frame, finalize: Any) -> bool:
+        # Only where Jinja would write `escape(value)`: autoescape known at compile time, no finalize.
+        return bool(frame.eval_ctx.autoescape) and not frame.eval_ctx.volatile and finalize.src is None
+
+
+class _Environment(jinja2.Environment):
+    code_generator_class = MarkupAsIs
 
 
 class WordsLoader(jinja2.BaseLoader):
@@ -54,7 +89,7 @@ class WordsLoader(jinja2.BaseLoader):
 @cache
 def environment(language: str) -> jinja2.Environment:
     """The template environment of one language (templates ship inside the package)."""
-    env = jinja2.Environment(
+    env = _Environment(
         loader=WordsLoader(jinja2.PackageLoader("generator.site", "templates"), texts_for(language)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -62,29 +97,34 @@ def environment(language: str) -> jinja2.Environment:
         lstrip_blocks=True,
         # The templates ship inside the package: no need to stat them on every page.
         auto_reload=False,
-        bytecode_cache=_compiled_templates(language),
     )
-    env.filters["pre"] = pre
-    env.filters["pretty"] = pretty_json
-    # Filters rather than `page.text(...)` calls: Jinja calls a filter directly, while every call
-    # expression goes through its much slower `Context.call`.
-    env.filters["text"] = _text
-    env.filters["cell"] = _cell
-    env.filters["link"] = _link_filter
-    env.globals.update(
-        value=fragments.value,
-        findings_table=fragments.findings_table,
-        options_list=fragments.options_list,
-        parameter_rows=fragments.parameter_rows,
-        output_rows=fragments.output_rows,
-        tool_rows=fragments.tool_rows,
-        code_items=fragments.code_items,
-        change_list=fragments.change_list,
-    )
+    # Filters rather than functions the templates call: Jinja calls a filter directly, while every
+    # call expression goes through its much slower `Context.call`. The environment is the language's
+    # own, so the text filters need no page, and the shared macros (`m`) can use them.
+
+    def text(shown: I18n | str, limit: int = MAX_TEXT) -> Markup:
+        return untrusted_html(shown, limit, language)
+
+    def cell(shown: I18n | str) -> Markup:
+        return untrusted_html(shown, MAX_CELL, language)
+
+    # A finding shows on its plugin's, its tool's and its rule's page: its cells are made once.
+    @lru_cache(maxsize=1 << 15)
+    def finding_cells(finding: Diagnostic) -> Markup:
+        cells: Markup = macros.finding_cells(finding)
+        return cells
+
+    env.filters.update(pre=pre, pretty=pretty_json, value=value, text=text, cell=cell, link=_link)
+    env.filters["finding_cells"] = finding_cells
+    env.bytecode_cache = _compiled_templates(language, env.filters)
+    env.globals["t"] = texts_for(language)
+    # Made once: importing a module of macros into every page costs more than most of its rows.
+    macros: Any = env.get_template("_macros.html.j2").module
+    env.globals["m"] = macros
     return env
 
 
-def _compiled_templates(language: str) -> jinja2.BytecodeCache | None:
+def _compiled_templates(language: str, filters: Mapping[str, Any]) -> jinja2.BytecodeCache | None:
     """Compiled templates kept between builds in the user's cache: compiling every template for each
     language costs more than rendering some of them. One file per language and template (each
     language's words are compiled in); Jinja recompiles when a template's source changes."""
@@ -93,7 +133,16 @@ def _compiled_templates(language: str) -> jinja2.BytecodeCache | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return _QuietCache(str(folder), f"__site_{language}_%s.cache")
+    return _QuietCache(str(folder), f"__site_{language}_{_calling_convention(filters)}_%s.cache")
+
+
+def _calling_convention(filters: Mapping[str, Any]) -> str:
+    """A digest of how compiled code calls: it passes the context only to filters marked
+    `pass_context` (and so on), decided when it was compiled, and it is written by `MarkupAsIs`. A
+    template whose source did not change must still be compiled again when a filter's mark or the
+    code generator changed, or it calls the filter wrongly."""
+    marks = ",".join(f"{name}:{getattr(f, 'jinja_pass_arg', '')}" for name, f in sorted(filters.items()))
+    return hashlib.sha256(f"{MarkupAsIs.version};{marks}".encode()).hexdigest()[:12]
 
 
 class _QuietCache(jinja2.FileSystemBytecodeCache):
@@ -108,33 +157,15 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
 
 @dataclass(frozen=True)
 class PageContext:
-    """What a template knows about the page it renders: language, words, and where it lives."""
+    """What a template knows about the page it renders: its language and where it lives."""
 
     language: SiteLanguage
     url: str  # this page's URL relative to its language's root
     use_directory_urls: bool = True
 
-    @property
-    def words(self) -> Mapping[str, str]:
-        """The site's own words in this page's language."""
-        return texts_for(self.language.code)
-
-    def t(self, key: str) -> str:
-        """One of the site's own words in this page's language."""
-        return self.words[key]
-
-    def text(self, value: I18n | str, limit: int = MAX_TEXT) -> Markup:
-        """Untrusted text, escaped and isolated (`<bdi>`), with a marker when it fell back to English
-        or was shortened."""
-        return untrusted_html(value, limit, self.language.code)
-
-    def cell(self, value: I18n | str) -> Markup:
-        """Untrusted text for a table cell (shorter limit)."""
-        return untrusted_html(value, MAX_CELL, self.language.code)
-
     def link(self, src: str, anchor: str = "") -> str:
         """A relative link from this page to another generated or hand-written page."""
-        target = _link(src, self.url, self.use_directory_urls)
+        target = _relative_link(src, self.url, self.use_directory_urls)
         return f"{target}#{anchor}" if anchor else target
 
     def shared(self, path: str) -> str:
@@ -147,34 +178,21 @@ class PageContext:
         return safe_url(value)
 
 
+def _link(src: str, page: PageContext) -> str:
+    return _relative_link(src, page.url, page.use_directory_urls)
+
+
 @lru_cache(maxsize=1 << 16)
-def _link(src: str, url: str, use_directory_urls: bool) -> str:
+def _relative_link(src: str, url: str, use_directory_urls: bool) -> str:
     # Each language links the same pages from the same places: computed once for all four.
     return relative(page_url(src, use_directory_urls), url)
-
-
-@jinja2.pass_context
-def _text(context: jinja2.runtime.Context, value: I18n | str, limit: int = MAX_TEXT) -> Markup:
-    page: PageContext = context["page"]
-    return untrusted_html(value, limit, page.language.code)
-
-
-@jinja2.pass_context
-def _cell(context: jinja2.runtime.Context, value: I18n | str) -> Markup:
-    page: PageContext = context["page"]
-    return untrusted_html(value, MAX_CELL, page.language.code)
-
-
-@jinja2.pass_context
-def _link_filter(context: jinja2.runtime.Context, src: str) -> str:
-    page: PageContext = context["page"]
-    return page.link(src)
 
 
 def render(template: str, page: PageContext, **values: Any) -> str:
     """Render a template to HTML with no blank lines (so Markdown keeps it as one raw block).
 
-    Templates see the page as `page`, its words as `t` (`t['key']`), and the filters `text`,
-    `cell` and `link` of the page."""
-    html = environment(page.language.code).get_template(template).render(page=page, t=page.words, **values)
+    Templates see the page as `page`, its words as `t` (`t['key']`), the macros of
+    `_macros.html.j2` as `m`, and the filters `text` and `cell` (untrusted text), `value`, `pretty`
+    and `pre` (values), and `link` (`src|link(page)`: a link from this page to the page at `src`)."""
+    html = environment(page.language.code).get_template(template).render(page=page, **values)
     return "\n".join(line for line in html.splitlines() if line.strip())

@@ -1,19 +1,23 @@
-"""Untrusted text as a page shows it: escaped, isolated when it holds right-to-left text, breakable
-when it holds a very long word, and marked when it fell back to English or was shortened (in the
-words of the page's language)."""
+"""Untrusted text and values as a page shows them: escaped, isolated when they hold right-to-left
+text, breakable when they hold a very long word, and marked when they fell back to English or were
+shortened (in the words of the page's language); values as indented JSON in `<pre>` blocks."""
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
+from typing import Any
 
 from markupsafe import Markup, escape
 
 from generator.model import I18n
-from generator.site.safe import breakable, isolated
+from generator.site.safe import breakable, clip, isolated
 from generator.site.texts import texts_for
 
 MAX_TEXT = 2000
 MAX_CELL = 300
+MAX_MESSAGE = 500  # a finding's message or hint, a change in a plugin's history
+MAX_PRETTY = 200_000
 
 
 def untrusted_html(value: I18n | str, limit: int, language: str) -> Markup:
@@ -65,3 +69,23 @@ def _marked(shown: str, fallback_title: str | None, cut_note: str | None) -> Mar
     if cut_note is not None:
         html += f' <span class="dr-cut">{escape(cut_note)}</span>'
     return Markup(html)
+
+
+def pre(value: Any) -> Markup:
+    """Escaped text for a `<pre>` block, newlines kept as entities so the HTML has no blank lines."""
+    return Markup(str(escape(str(value))).replace("\n", "&#10;"))
+
+
+def pretty_json(value: Any, limit: int = MAX_PRETTY) -> str:
+    """Indented JSON of a value (already JSON data), cut when huge."""
+    # Indenting only changes containers, and json writes other values much faster without it.
+    indent = 2 if isinstance(value, (dict, list, tuple)) else None
+    text = json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False, default=repr)
+    return clip(text, limit)[0]
+
+
+def value(data: Any) -> Markup:
+    """A declared or produced value: a dash for none, a string as it is, anything else as JSON."""
+    if data is None:
+        return Markup('<span class="dr-none">—</span>')
+    return Markup(f"<code>{pre(data if isinstance(data, str) else pretty_json(data))}</code>")

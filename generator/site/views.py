@@ -6,17 +6,20 @@ import base64
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from markupsafe import Markup
 
 from generator.catalog import Icon
 from generator.diagnostics import Diagnostic
+from generator.diff.changes import class_of
+from generator.diff.history import History
 from generator.model import FIXED_OUTPUTS, I18n
 from generator.ruleset import all_rules
 from generator.run import ExampleRun, OutputFile
 from generator.schemas import PropertyRow, SchemaSet
-from generator.site.fragments import pre, pretty_json, value
 from generator.site.safe import safe_url
+from generator.site.untrusted import pre, pretty_json, value
 from generator.site.urls import rule_src, schema_src
 
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
@@ -38,16 +41,23 @@ _ICON_TYPES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class FindingView:
-    """A finding and the page of its rule."""
+# The views a table shows by the hundred are tuples: a template unpacks a row in its loop instead
+# of asking Jinja for each field (`environment.getattr`, a Python call per field and row).
+class FindingView(NamedTuple):
+    """A finding, its severity and rule, and the page of its rule."""
 
-    finding: Diagnostic
+    severity: str
+    rule: str
     rule_src: str | None
+    finding: Diagnostic
+
+    @classmethod
+    def of(cls, finding: Diagnostic, rule_src: str | None) -> FindingView:
+        """The view of a finding whose rule's page is `rule_src` (None: no page)."""
+        return cls(finding.severity.value, finding.rule, rule_src, finding)
 
 
-@dataclass(frozen=True, slots=True)
-class OutputRow:
+class OutputRow(NamedTuple):
     """One row of an output-variables (or schema properties) table."""
 
     path: str
@@ -90,6 +100,27 @@ class RunView:
     requests: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeView:
+    """One interface change of a release: its class ("" for a finding that is not a change) and
+    what changed (the message without the class, which the page shows in its own language)."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseView:
+    """A version in a plugin's history and its interface changes from the version before."""
+
+    version: str
+    date: str
+    commit: str
+    first: bool
+    breaking: bool
+    changes: tuple[ChangeView, ...]
+
+
 @cache
 def _known_rules() -> frozenset[str]:
     # Every rule is defined once the check modules are imported, so the set is fixed after one look.
@@ -99,7 +130,30 @@ def _known_rules() -> frozenset[str]:
 def finding_views(findings: Iterable[Diagnostic]) -> tuple[FindingView, ...]:
     """Findings with links to their rule pages (when the rule is known)."""
     known = _known_rules()
-    return tuple(FindingView(f, rule_src(f.rule) if f.rule in known else None) for f in findings)
+    return tuple(FindingView.of(f, rule_src(f.rule) if f.rule in known else None) for f in findings)
+
+
+def release_views(history: History | None) -> tuple[ReleaseView, ...]:
+    """The releases of a plugin's history, newest first (none without a history)."""
+    return tuple(
+        ReleaseView(
+            release.version,
+            release.date,
+            release.commit,
+            release.first,
+            release.breaking,
+            tuple(_change_view(change) for change in release.changes),
+        )
+        for release in (history.releases if history else ())
+    )
+
+
+def _change_view(change: Diagnostic) -> ChangeView:
+    kind = class_of(change)
+    if kind is None:
+        return ChangeView("", change.message)
+    # The message starts with its class in English ("breaking: ..."); the page says it as a badge.
+    return ChangeView(kind.value, change.message.split(": ", 1)[1])
 
 
 def published_path(site_path: str) -> str:
