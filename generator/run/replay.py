@@ -133,7 +133,12 @@ def inputs_digest(example: Example) -> str:
 
 
 def code_digest(reader: PluginReader) -> str:
-    """The plugin's Python files, by path and content (recordings store it: keep it stable)."""
+    """The plugin's Python files, by path and content (recordings store it: keep it stable).
+    Asked for each replayed example: computed once per plugin, from the reader's snapshot."""
+    return reader.derived("code-digest", "", lambda: _code_digest(reader))
+
+
+def _code_digest(reader: PluginReader) -> str:
     digest = hashlib.sha256()
     for file in reader.local_files():
         if not file.relative.endswith(".py") or file.is_link:
