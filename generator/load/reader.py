@@ -44,6 +44,8 @@ MAX_REQUIREMENTS_BYTES = 1_000_000
 # Reads of up to this many bytes are kept for the next stage; larger ones (digests) are not.
 _KEPT_BYTES = 4 * 1024 * 1024
 _SNIFF_BYTES = 4096
+# The kind of derived value that `python_tree` and `source_tree` keep.
+SYNTAX_TREES = "ast"
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +194,14 @@ class PluginReader:
         value: T = self._derived[key]
         return value
 
+    def forget(self, kind: str) -> None:
+        """Drop what was derived as `kind`; asked again, it is derived again from the kept bytes,
+        so the snapshot does not change. Syntax trees are the large part of a snapshot (about
+        200 objects per kilobyte of code, each one the garbage collector scans again): the
+        pipeline keeps them while a plugin's checks run and drops them after."""
+        for key in [key for key in self._derived if key[0] == kind]:
+            del self._derived[key]
+
     @property
     def tree(self) -> PluginTree:
         """Every file the package would hold, sorted (`.difyignore`, else `.gitignore`, decides,
@@ -234,13 +244,15 @@ class PluginReader:
         `packaged_text`) or does not parse (U013 reports that)."""
         if file.is_link or file.size > MAX_TEXT_BYTES:
             return None
-        return self.derived("ast", file.relative, lambda: _parse(self.packaged_text(file)))
+        return self.derived(SYNTAX_TREES, file.relative, lambda: _parse(self.packaged_text(file)))
 
     def source_tree(self, named: str) -> ast.Module | None:
         """The syntax tree of a Python file inside the plugin (its first MAX_TEXT_BYTES), parsed
         once however many checks ask; None when it cannot be read, is binary or does not parse."""
         relative = self.resolve(named).relative
-        return self.derived("ast", relative, lambda: _parse(_code_text(self.head(relative, MAX_TEXT_BYTES))))
+        return self.derived(
+            SYNTAX_TREES, relative, lambda: _parse(_code_text(self.head(relative, MAX_TEXT_BYTES)))
+        )
 
     def _walked(self) -> _Walk:
         if self._walk is None:
