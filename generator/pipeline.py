@@ -110,7 +110,11 @@ class Pipeline:
             schemas=self.schemas,
             runs=runs,
         )
-        return self._with_site_data(catalog) if self.site else catalog
+        if self.site:
+            catalog = self._with_site_data(catalog)
+        for loaded in inputs.plugins:
+            loaded.reader.release()  # the catalog holds what every later stage reads
+        return catalog
 
     def catalog(self, stack: contextlib.ExitStack | None = None) -> Catalog:
         """Every stage. Unpacked packages live as long as `stack`, or only during this call (the

@@ -114,3 +114,17 @@ def test_syntax_trees_are_dropped_after_the_checks(tmp_path: Path) -> None:
         assert again is not None
         assert all(reader.packaged_text(f) == text for f, text in zip(python, before.values(), strict=True))
         assert "changed" not in {getattr(node, "id", None) for node in ast.walk(again)}
+
+
+def test_the_catalog_ends_the_snapshot(tmp_path: Path) -> None:
+    """Once the catalog is frozen nothing reads the plugin: the reader lets go of what it kept, while
+    the catalog still holds what the site shows (the README, the access-domain scan)."""
+    root = tmp_path / "plugin"
+    shutil.copytree(CASES / "good" / "submission-ready", root)
+    catalog = Pipeline((root,), resolve_schemas((root,)), submission=True, site=True).catalog()
+    (loaded,) = catalog.plugins
+    assert loaded.reader._heads == {}
+    assert loaded.reader._derived == {}
+    assert loaded.plugin is not None
+    assert loaded.plugin.readme
+    assert catalog.domains
