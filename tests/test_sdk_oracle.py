@@ -67,6 +67,7 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("L002", "en_US has 0 characters", "daemon: en_US has 1 to 1023 characters"),
     Beyond("R030", "", _EXAMPLES),
     Beyond("R020", "", "run time: the tool loads, and every call of it drops the message"),
+    Beyond("R021", "", "run time: the tool loads, and Dify's call omits the undeclared parameter (KeyError)"),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )

@@ -39,6 +39,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "readme",
     "examples",
     "messages",
+    "undeclared",
 )
 
 

@@ -1,0 +1,420 @@
+"""Parameters a tool reads that its YAML does not declare (R021), found in its code without running it.
+
+Dify hands a tool only the parameters its YAML declares, so `tool_parameters["x"]` for an
+undeclared `x` raises KeyError. The check reads the tool class's `_invoke` in the file the SDK
+executes (rule T007) and reports such subscripts only where nothing in `_invoke` could put the key
+there or guard the read: a false error costs more than a missed one, so every doubt means silence.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from generator.check import CheckContext
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.load.modules import module_of
+from generator.model import Tool
+from generator.rules import Listing, Phrase, rule
+
+UNDECLARED_READ = rule(
+    "R021",
+    "undeclared-parameter-read",
+    Severity.ERROR,
+    'tool {tool} reads {dict}["{key}"], a parameter its YAML does not declare (declared: {declared}):'
+    " Dify passes only declared parameters, so this raises KeyError",
+    'Declare `{key}` under `parameters:` in the tool YAML, or read it with `{dict}.get("{key}")`.',
+    """
+Dify calls a tool with the parameters its YAML declares and no others. In a workflow, the tool
+node's `ToolNode._generate_parameters` (api/core/workflow/nodes/tool/tool_node.py) builds the
+dictionary the tool receives by looping `for parameter_name in node_data.tool_parameters:`, the
+inputs configured on the node, which the editor offers from the declared parameters; it even skips
+an optional parameter whose variable is missing. An agent fills in only what the model was told
+about, and the agent runner describes to the model just the declared parameters with
+`form: llm` (it skips every parameter whose `form` is not `llm`). So `tool_parameters["x"]` for an
+`x` the YAML never declares raises KeyError for every user who reaches that line.
+
+The check reads the `_invoke` method of the module's one `Tool` subclass, without importing it,
+and names a subscript with a constant key of its second parameter. It stays silent when `_invoke`
+stores the key, tests it with `in`, reads it with `.get(...)`, calls `update`, rebinds or hands
+the dictionary to other code, or reads it inside a `try` that catches KeyError; and for a class
+that declares parameters at run time (`_get_runtime_parameters`). It is an error when the read
+runs on every call (a statement directly in `_invoke`, after no `return` or `raise`), and a
+warning when it sits in a branch, a loop or a nested function.
+""",
+)
+CONDITIONAL_HINT = (
+    'Declare `{key}` under `parameters:` in the tool YAML, or read it with `{dict}.get("{key}")`:'
+    " every call that reaches this line fails."
+)
+
+# Methods of the tool class through which the SDK, or the class, could hand `_invoke` other
+# parameters than the YAML's: then the declared list says nothing about the keys.
+OVERRIDES = frozenset({"_get_runtime_parameters", "get_runtime_parameters", "invoke", "_convert_parameters"})
+# Exceptions whose handler catches a KeyError.
+CATCHES_KEY_ERROR = frozenset({"KeyError", "LookupError", "Exception", "BaseException"})
+# Calls that only look at the dictionary: handing it to them cannot add a key.
+READERS = frozenset({"len", "str", "repr", "print", "dict", "list", "sorted", "bool", "isinstance", "type"})
+READER_METHODS = frozenset(
+    {"dumps", "debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
+)
+# Methods of the dictionary that add keys we cannot name; methods that name a key the code
+# expects may be missing (`get`, `pop`) or stores (`setdefault`).
+ADDS_UNKNOWN_KEYS = frozenset({"update", "__setitem__", "__ior__", "setdefault"})
+NAMES_A_KEY = frozenset({"get", "pop", "setdefault"})
+# Compound statements: only their head (in HEADS) runs whenever they do; bodies, branches and
+# handlers may not, and a `with` or `try` body may be cut short or have its error swallowed.
+COMPOUND = (
+    ast.If,
+    ast.While,
+    ast.For,
+    ast.AsyncFor,
+    ast.With,
+    ast.AsyncWith,
+    ast.Try,
+    ast.TryStar,
+    ast.Match,
+)
+HEADS: dict[type[ast.stmt], tuple[str, ...]] = {
+    ast.If: ("test",),
+    ast.While: ("test",),
+    ast.For: ("iter",),
+    ast.AsyncFor: ("iter",),
+    ast.Match: ("subject",),
+}
+# Code that runs later or not at all when the expression around it is evaluated.
+DEFERRED = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.comprehension,
+    ast.match_case,
+    ast.withitem,
+    ast.excepthandler,
+)
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+Parents = dict[ast.AST, ast.AST]
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One `NAME["key"]` in `_invoke` whose key the tool does not declare."""
+
+    node: ast.Subscript
+    key: str
+    certain: bool
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Reads of undeclared parameters in every tool's `_invoke`."""
+    return undeclared_reads(loaded, loaded.plugin.tools if loaded.plugin else ())
+
+
+def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnostic]:
+    """Reads of undeclared parameters in the `_invoke` of each of `tools`."""
+    for tool in tools:
+        module = module_of(loaded.reader, tool.source) if tool.source else None
+        if module is None or not module.loaded or not _parameters_are_known(loaded, tool):
+            continue  # the validator's source rules report a missing or escaping source
+        tree = loaded.reader.source_tree(module.loaded)
+        invoke = _invoke_of(tree) if tree is not None else None
+        name = _dictionary_name(invoke) if invoke is not None else None
+        if invoke is None or name is None:
+            continue
+        declared = [parameter.name for parameter in tool.parameters]
+        shown = Listing(declared) if declared else Phrase("none")
+        display = loaded.display_path(module.loaded)
+        for read in _reads(invoke, name, set(declared)):
+            where = Location(display, read.node.lineno, read.node.col_offset + 1)
+            if read.certain:
+                yield UNDECLARED_READ.at(where, tool=tool.name, dict=name, key=read.key, declared=shown)
+            else:
+                yield UNDECLARED_READ.at(
+                    where,
+                    Severity.WARNING,
+                    CONDITIONAL_HINT,
+                    tool=tool.name,
+                    dict=name,
+                    key=read.key,
+                    declared=shown,
+                )
+
+
+def _parameters_are_known(loaded: LoadedPlugin, tool: Tool) -> bool:
+    # The model drops entries it cannot read (a `parameters` that is not a list, an entry that is
+    # not a mapping or has no string name): the names the SDK sees are then not all known to us.
+    document = loaded.documents.get(tool.file)
+    data = document.data if document is not None else None
+    raw = data.get("parameters") if isinstance(data, dict) else None
+    if raw is None:
+        return True
+    return isinstance(raw, list) and all(isinstance(e, dict) and isinstance(e.get("name"), str) for e in raw)
+
+
+def _invoke_of(tree: ast.Module) -> Function | None:
+    """The `_invoke` of the module's one class deriving directly from dify_plugin's Tool, or None
+    when the module does not say plainly which method the SDK calls with the YAML's parameters."""
+    tool_names = _tool_names(tree)
+    classes = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and any(_is_tool(base, tool_names) for base in node.bases)
+    ]
+    if len(classes) != 1 or classes[0].decorator_list:
+        return None
+    others = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node is not classes[0]]
+    if any("_invoke" in _members(other) for other in others):
+        return None  # another class with an `_invoke` (a subclass, a helper): which one runs is unclear
+    members = _members(classes[0])
+    if OVERRIDES & members.keys() or len(members.get("_invoke", [])) != 1:
+        return None
+    invoke = members["_invoke"][0]
+    if not isinstance(invoke, ast.FunctionDef | ast.AsyncFunctionDef) or invoke.decorator_list:
+        return None  # assigned or decorated: what Dify calls is not this body as written
+    return invoke
+
+
+def _tool_names(tree: ast.Module) -> set[str]:
+    # Names under which the module imports dify_plugin's Tool class.
+    # An import in a top-level `try` body counts: the SDK runs it (the `except` fallback is for
+    # tests without the SDK).
+    names: set[str] = set()
+    statements = [*tree.body, *(s for t in tree.body if isinstance(t, ast.Try) for s in t.body)]
+    for node in statements:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "dify_plugin":
+            names.update(alias.asname or alias.name for alias in node.names if alias.name == "Tool")
+    return names
+
+
+def _is_tool(base: ast.expr, tool_names: set[str]) -> bool:
+    if isinstance(base, ast.Name):
+        return base.id in tool_names
+    root: ast.expr = base
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return (
+        isinstance(base, ast.Attribute)
+        and base.attr == "Tool"
+        and isinstance(root, ast.Name)
+        and root.id == "dify_plugin"
+    )
+
+
+def _members(node: ast.ClassDef) -> dict[str, list[ast.stmt]]:
+    """The statements of a class body that bind each name (methods and assignments)."""
+    found: dict[str, list[ast.stmt]] = {}
+    for statement in node.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.setdefault(statement.name, []).append(statement)
+        elif isinstance(statement, ast.Assign | ast.AnnAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                for bound in ast.walk(target):
+                    if isinstance(bound, ast.Name):
+                        found.setdefault(bound.id, []).append(statement)
+    return found
+
+
+def _dictionary_name(invoke: Function) -> str | None:
+    """The name of `_invoke`'s second positional parameter (after self): the parameters' dict."""
+    positional = [*invoke.args.posonlyargs, *invoke.args.args]
+    return positional[1].arg if len(positional) >= 2 else None
+
+
+def _reads(invoke: Function, name: str, declared: set[str]) -> list[Read]:
+    parents: Parents = {child: node for node in ast.walk(invoke) for child in ast.iter_child_nodes(node)}
+    guarded = _guarded_keys(invoke, name, parents)
+    if guarded is None:
+        return []
+    found = []
+    for node in ast.walk(invoke):
+        key = _read_key(node, name)
+        if key is not None and key not in declared | guarded and not _caught(node, invoke, parents):
+            assert isinstance(node, ast.Subscript)  # what _read_key accepts
+            found.append(Read(node, key, _certain(node, invoke, parents)))
+    return found
+
+
+def _read_key(node: ast.AST, name: str) -> str | None:
+    """The key of `name["key"]` when `node` reads one."""
+    if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
+        return None
+    return _constant(node.slice) if isinstance(node.value, ast.Name) and node.value.id == name else None
+
+
+def _guarded_keys(invoke: Function, name: str, parents: Parents) -> set[str] | None:
+    """Keys `_invoke` stores, tests or reads safely; None when it may add keys we cannot name
+    (the name rebound, shadowed or handed to other code, a store under a computed key)."""
+    keys: set[str] = set()
+    own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
+    for node in ast.walk(invoke):
+        if _shadows(node, name) and id(node) not in own:
+            return None
+        tested = _membership_key(node, name)
+        if tested is not None:
+            if not tested:
+                return None  # `k in params` for a computed k may guard any key
+            keys.add(tested)
+        if isinstance(node, ast.Name) and node.id == name:
+            use = _use(node, parents)
+            if use is None:
+                return None
+            keys |= use
+    return keys
+
+
+def _shadows(node: ast.AST, name: str) -> bool:
+    if isinstance(node, ast.Name) and node.id == name:
+        return not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.arg):
+        return node.arg == name
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return name in node.names
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name) == name
+    if isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+        return node.name == name
+    return False
+
+
+def _membership_key(node: ast.AST, name: str) -> str | None:
+    """For `"k" in params` (or `not in`, or against `params.keys()`): "k", or "" for a key that is
+    not a constant; None when `node` tests no membership in `params`."""
+    if not isinstance(node, ast.Compare):
+        return None
+    for op, right in zip(node.ops, node.comparators, strict=True):
+        held = right.func.value if _calls_keys(right) else right  # type: ignore[attr-defined]
+        if isinstance(op, ast.In | ast.NotIn) and isinstance(held, ast.Name) and held.id == name:
+            return _constant(node.left) or ""
+    return None
+
+
+def _calls_keys(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys"
+
+
+def _use(node: ast.Name, parents: Parents) -> set[str] | None:
+    """The keys one load of the dictionary's name stores or guards, or None when that use may add
+    keys we cannot name."""
+    parent = parents.get(node)
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        key = _constant(parent.slice)
+        if isinstance(parent.ctx, ast.Load):
+            return set()
+        return {key} if key is not None else None  # a store or delete under that key
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        return _method_use(parent, parents)
+    if isinstance(parent, ast.Compare | ast.FormattedValue | ast.Starred) or _tested_or_iterated(
+        node, parent
+    ):
+        return set()  # membership is gathered apart; the rest only looks at the dictionary
+    if isinstance(parent, ast.keyword):
+        call = parents.get(parent)
+        # `f(**params)` hands over a copy; `f(x=params)` hands over the dictionary itself.
+        return (
+            set() if parent.arg is None or (isinstance(call, ast.Call) and _only_reads(call.func)) else None
+        )
+    if isinstance(parent, ast.Call) and node in parent.args and _only_reads(parent.func):
+        return set()
+    return None  # aliased, returned, or handed to code that may add keys
+
+
+def _tested_or_iterated(node: ast.Name, parent: ast.AST | None) -> bool:
+    # `if params:`, `not params`, `for key in params`: looking at it, never holding on to it.
+    if isinstance(parent, ast.If | ast.While):
+        return parent.test is node
+    if isinstance(parent, ast.For | ast.AsyncFor | ast.comprehension):
+        return parent.iter is node
+    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
+
+
+def _method_use(attribute: ast.Attribute, parents: Parents) -> set[str] | None:
+    call = parents.get(attribute)
+    if not isinstance(call, ast.Call) or call.func is not attribute:
+        return None  # a bound method kept for later: anything may happen through it
+    key = _constant(call.args[0]) if call.args else None
+    if attribute.attr in NAMES_A_KEY and key is not None:
+        return {key}  # `.get("k")` may guard a later `params["k"]`; `.setdefault("k", ...)` stores it
+    return None if attribute.attr in ADDS_UNKNOWN_KEYS else set()
+
+
+def _only_reads(function: ast.expr) -> bool:
+    if isinstance(function, ast.Name):
+        return function.id in READERS
+    return isinstance(function, ast.Attribute) and function.attr in READER_METHODS
+
+
+def _constant(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _caught(node: ast.AST, invoke: Function, parents: Parents) -> bool:
+    """True when a `try` or `with suppress(...)` around `node` may swallow its KeyError."""
+    child, parent = node, parents.get(node)
+    while parent is not None and child is not invoke:
+        if _swallows(parent, child):
+            return True
+        child, parent = parent, parents.get(parent)
+    return False
+
+
+def _swallows(parent: ast.AST, child: ast.AST) -> bool:
+    if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
+        return any(_catches(handler.type) for handler in parent.handlers)
+    if isinstance(parent, ast.With | ast.AsyncWith):
+        return any(_suppresses(item.context_expr) for item in parent.items)
+    return False
+
+
+def _catches(kind: ast.expr | None) -> bool:
+    if kind is None:
+        return True  # a bare `except:`
+    if isinstance(kind, ast.Tuple):
+        return any(_catches(item) for item in kind.elts)
+    if isinstance(kind, ast.Name):
+        return kind.id in CATCHES_KEY_ERROR
+    return isinstance(kind, ast.Attribute) and kind.attr in CATCHES_KEY_ERROR
+
+
+def _suppresses(expression: ast.expr) -> bool:
+    # `contextlib.suppress(...)`: whatever it names, count it as swallowing the KeyError.
+    function = expression.func if isinstance(expression, ast.Call) else None
+    if isinstance(function, ast.Name):
+        return function.id == "suppress"
+    return isinstance(function, ast.Attribute) and function.attr == "suppress"
+
+
+def _certain(node: ast.AST, invoke: Function, parents: Parents) -> bool:
+    """True when every call of `_invoke` evaluates `node`: no branch, loop, handler, nested scope
+    or short-circuit between them, and no `return` or `raise` in `_invoke`'s body before it."""
+    child, parent = node, parents.get(node)
+    while parent is not None and parent is not invoke:
+        if not _always_evaluates(parent, child):
+            return False
+        child, parent = parent, parents.get(parent)
+    if parent is not invoke or not isinstance(child, ast.stmt) or child not in invoke.body:
+        return False  # a default value or decorator of `_invoke` itself, not its body
+    earlier = invoke.body[: invoke.body.index(child)]
+    return not any(isinstance(statement, ast.Return | ast.Raise) for statement in earlier)
+
+
+def _always_evaluates(parent: ast.AST, child: ast.AST) -> bool:
+    """True when evaluating or running `parent` always evaluates its part `child`."""
+    if isinstance(parent, DEFERRED):
+        return False
+    if isinstance(parent, ast.IfExp):
+        return child is parent.test
+    if isinstance(parent, ast.BoolOp):
+        return child is parent.values[0]
+    if isinstance(parent, ast.Assert):
+        return child is parent.test
+    if isinstance(parent, COMPOUND):
+        return any(getattr(parent, field) is child for field in HEADS.get(type(parent), ()))
+    return True
