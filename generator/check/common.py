@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -12,6 +13,7 @@ from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.modules import INIT, Failure, module_of
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
+from generator.model import Tool
 from generator.rules import Rule
 
 ASSETS = "_assets"
@@ -80,3 +82,14 @@ def check_source(
     if module.accidental and module.loaded != f"{resolved.relative}/{INIT}":
         return [rules.by_name.at(where, path=source, module=module.module, loaded=module.loaded)]
     return []
+
+
+def tool_module_tree(loaded: LoadedPlugin, tool: Tool) -> tuple[str, ast.Module] | None:
+    """The file the SDK executes for `tool` (not always the one its source names, rule T007) and
+    its syntax tree; None when there is none to read (the source rules report why) or it does not
+    parse."""
+    module = module_of(loaded.reader, tool.source) if tool.source else None
+    if module is None or not module.loaded:
+        return None
+    tree = loaded.reader.source_tree(module.loaded)
+    return (module.loaded, tree) if tree is not None else None

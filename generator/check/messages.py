@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
+from generator.check.common import tool_module_tree
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.modules import module_of
 from generator.model import Tool
 from generator.rules import rule
 
@@ -43,13 +43,13 @@ def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnosti
     """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
     done: set[str] = set()
     for tool in tools:
-        module = module_of(loaded.reader, tool.source) if tool.source else None
-        if module is None or not module.loaded or module.loaded in done:
-            continue  # the validator's source rules report a missing or escaping source
-        done.add(module.loaded)
-        tree = loaded.reader.source_tree(module.loaded)
-        display = loaded.display_path(module.loaded)
-        for call in _discarded_helper_calls(tree) if tree is not None else ():
+        found = tool_module_tree(loaded, tool)
+        if found is None or found[0] in done:
+            continue
+        file, tree = found
+        done.add(file)
+        display = loaded.display_path(file)
+        for call in _discarded_helper_calls(tree):
             yield UNYIELDED.at(Location(display, call.lineno, call.col_offset + 1), call=_name(call))
 
 

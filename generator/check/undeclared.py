@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
+from generator.check.common import tool_module_tree
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.load.modules import module_of
 from generator.model import Tool
 from generator.rules import Listing, Phrase, rule
 
@@ -120,17 +120,17 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
 def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnostic]:
     """Reads of undeclared parameters in the `_invoke` of each of `tools`."""
     for tool in tools:
-        module = module_of(loaded.reader, tool.source) if tool.source else None
-        if module is None or not module.loaded or not _parameters_are_known(loaded, tool):
-            continue  # the validator's source rules report a missing or escaping source
-        tree = loaded.reader.source_tree(module.loaded)
-        invoke = _invoke_of(tree) if tree is not None else None
+        found = tool_module_tree(loaded, tool)
+        if found is None or not _parameters_are_known(loaded, tool):
+            continue
+        file, tree = found
+        invoke = _invoke_of(tree)
         name = _dictionary_name(invoke) if invoke is not None else None
         if invoke is None or name is None:
             continue
         declared = [parameter.name for parameter in tool.parameters]
         shown = Listing(declared) if declared else Phrase("none")
-        display = loaded.display_path(module.loaded)
+        display = loaded.display_path(file)
         for read in _reads(invoke, name, set(declared)):
             where = Location(display, read.node.lineno, read.node.col_offset + 1)
             if read.certain:
