@@ -164,10 +164,25 @@ def _tuple(arguments: tuple[Any, ...]) -> Callable[[Any], Any]:
 
 
 def _plain_fields(record: Any) -> dict[str, Any]:
-    return {f.name: _plain(getattr(record, f.name)) for f in dataclasses.fields(record) if f.name != "blob"}
+    return {name: _plain(getattr(record, name)) for name in _names(type(record))}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """The JSON fields of a record class, found once: each example's child encodes several events,
+    and it starts cold (forked), so every lookup it repeats shows in the time of a run."""
+    found = _NAMES.get(cls)
+    if found is None:
+        found = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name != "blob")
+    return found
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _plain_fields(value)
     if isinstance(value, bytes):
@@ -508,6 +523,13 @@ EVENTS = _table(
     Unmatched,
     Recorded,
 )
+
+
+def prepare_events() -> None:
+    """Find every event's fields in the worker, before it forks: each example's child then starts
+    with them found instead of finding them again."""
+    for cls in EVENTS.values():
+        _names(cls)
 
 
 def takes_blob(event: Event) -> bool:

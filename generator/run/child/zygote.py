@@ -31,6 +31,7 @@ from ..wire import (
     Ready,
     Setup,
     Task,
+    prepare_events,
     receive,
     send,
 )
@@ -63,6 +64,7 @@ class Zygote:
             self.sdk = import_sdk()
         except BaseException as problem:
             self.problem = ("sdk", problem)
+        prepare_events()
         self.sandbox.remember()
 
     def run(self, task: Task, fds: list[int]) -> tuple[int, bool]:
