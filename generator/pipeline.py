@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, histories_of, read_icons
-from generator.check import CheckContext, check_plugin, messages
+from generator.check import CheckContext, check_plugin, messages, undeclared
 from generator.check.domains import access_domains
 from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
@@ -47,7 +47,8 @@ class Pipeline:
 
     paths: tuple[Path, ...]
     schemas: SchemaSet
-    # The check stage (off for `run`, which reports loading findings and its own only).
+    # The check stage (off for `run`, which reports loading findings, its own, and the static
+    # checks of what breaks every run: messages thrown away, undeclared parameters read).
     checks: bool = True
     submission: bool = False
     # The run stage: None runs no examples.
@@ -68,7 +69,9 @@ class Pipeline:
 
     def check(self, inputs: Inputs) -> dict[str, list[Diagnostic]]:
         """The check stage: every plugin's loading findings and checks, by its display path
-        (without the checks, the static check of the tools' code still runs: it is a run finding)."""
+        (without the checks, the static checks of the tools' code still run: they are run findings
+        the runs themselves cannot show, a message lost without a trace or a KeyError that a smoke
+        run would blame on its invented inputs)."""
         found: dict[str, list[Diagnostic]] = {}
         for loaded in inputs.plugins:
             if self.checks:
@@ -77,7 +80,11 @@ class Pipeline:
                 chosen = self.run.tool if self.run is not None else None  # `run --tool NAME`
                 every = loaded.plugin.tools if loaded.plugin else ()
                 tools = [tool for tool in every if chosen in (None, tool.name)]
-                findings = [*loaded.diagnostics, *messages.unyielded(loaded, tools)]
+                findings = [
+                    *loaded.diagnostics,
+                    *messages.unyielded(loaded, tools),
+                    *undeclared.undeclared_reads(loaded, tools),
+                ]
             found.setdefault(loaded.display, []).extend(findings)
             if self.site and loaded.plugin is not None:
                 access_domains(loaded)  # the site shows the scan: made while the trees exist
