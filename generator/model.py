@@ -75,6 +75,8 @@ class Parameter:
     maximum: float | None
     placeholder: I18n
     origin: Location
+    # what a selector offers (`llm`, `text-embedding`, `llm&vision`...); empty when not declared
+    scope: str = ""
 
 
 @dataclass(frozen=True, slots=True)

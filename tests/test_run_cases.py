@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check import CheckContext, messages
+from generator.check import CheckContext, messages, undeclared
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
@@ -90,8 +90,13 @@ def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
         del os.environ["DIFY_REGISTRY_TEST_SECRET"]
         server.close()
     findings: dict[str, list[Diagnostic]] = {name: [] for name in names}
-    # What `run` reports: the run's findings and its check stage's (the static check of the code).
-    static = [finding for loaded in plugins for finding in messages.check(loaded, CheckContext())]
+    # What `run` reports: the run's findings and its check stage's (the static checks of the code).
+    static = [
+        finding
+        for loaded in plugins
+        for check in (messages.check, undeclared.check)
+        for finding in check(loaded, CheckContext())
+    ]
     for finding in [*all_findings(report), *static]:
         findings[finding.file.split("/", 1)[0]].append(finding)
     runs = {name: [r for r in report.runs if r.tool.plugin == name] for name in names}
@@ -122,6 +127,8 @@ def test_case_finding(outcome: Outcome, name: str) -> None:
     assert not rules & set(expected.get("absent", ())), outcome.findings[name]
     assert [run.passed for run in outcome.runs[name]] == [expected["passed"]]
     assert outcome.runs[name][0].smoke is expected.get("smoke", False)
+    if "says" in expected:
+        assert any(expected["says"] in f.message for f in outcome.findings[name]), outcome.findings[name]
     if "line" in expected:
         crash = next(f for f in outcome.findings[name] if f.rule == "R001")
         assert (crash.file, crash.line) == (f"{name}/tools/case.py", expected["line"])

@@ -385,6 +385,7 @@ def _build_tool(document: YamlDocument, relative: str, provider_key: ToolKey) ->
                 maximum=_number(spec.get("max")),
                 placeholder=I18n.of(spec.get("placeholder")),
                 origin=document.at("parameters", index),
+                scope=_text(spec.get("scope")),
             )
         )
     return Tool(

@@ -113,12 +113,35 @@ def placeholder(parameter: Parameter) -> Any:
         return [first] if parameter.multiple else first
     if parameter.type == "number":
         return _number(parameter)
+    if parameter.type in SELECTORS:
+        return _selection(parameter)
     return {
         "boolean": False,
         "checkbox": False,
         "array": [],
         "object": {},
     }.get(parameter.type, None if parameter.type in FILE_TYPES else "example")
+
+
+# Dify refuses a selector value that is not an object (`cast_parameter_value` in
+# core/plugin/entities/parameters.py: "The selector must be a dictionary."), so a string would make
+# the tool fail where no workflow can; these are the objects its editors store.
+SELECTORS = ("model-selector", "app-selector")
+_MODEL_TYPES = ("llm", "text-embedding", "rerank", "speech2text", "tts", "moderation")
+
+
+def _selection(parameter: Parameter) -> dict[str, Any]:
+    """A model (of the type the scope names, an LLM otherwise) or an app, as Dify passes one."""
+    if parameter.type == "app-selector":
+        return {"app_id": "example-app", "inputs": {}, "files": []}
+    named = parameter.scope.partition("&")[0]
+    return {
+        "provider": "langgenius/openai/openai",
+        "model": "gpt-4o-mini",
+        "model_type": named if named in _MODEL_TYPES else "llm",
+        "mode": "chat",
+        "completion_params": {},
+    }
 
 
 def _invented_files(parameters: list[Parameter]) -> dict[str, tuple[InputFile, ...] | InputFile]:

@@ -34,11 +34,12 @@ INCONCLUSIVE = rule(
     """
 A tool without an examples file runs once on invented inputs, with no credentials and no network.
 When that run fails inside `_invoke` because a credential had no value, a connection was refused,
-the tool called back into Dify (a model, an app, another tool) or it rejected a made-up value, the
-failure proves nothing about the plugin: a workflow user gives real values. The finding names the
-cause and the example to add. What a smoke run does prove stays an error: the module does not
-import, there is not exactly one `Tool` subclass, the class cannot be created, the tool calls an SDK
-API that does not exist, or it yields a message Dify refuses.
+the tool called back into Dify (a model, an app, another tool), it started a program that is not
+installed (a plugin's environment holds only what its requirements install) or it rejected a
+made-up value, the failure proves nothing about the plugin: a workflow user gives real values.
+The finding names the cause and the example to add. What a smoke run does prove stays an error:
+the module does not import, there is not exactly one `Tool` subclass, the class cannot be created,
+the tool calls an SDK API that does not exist, or it yields a message Dify refuses.
 """,
 )
 OPTIONAL_READ = rule(
@@ -221,6 +222,20 @@ def _cause(
             Phrase(f"the run had no value for the credential `{shown}`"),
             Phrase(f"Add {examples_file} with an example that sets `credentials: {{{shown}: ...}}`."),
         )
+    program = _missing_program(crash) if crash is not None else None
+    if program is not None:
+        shown = Listing([program])
+        return (
+            Phrase(
+                f"the tool started the program `{shown}`, which the run's environment does not have "
+                "(a plugin's environment holds what its requirements install, not system programs)"
+            ),
+            Phrase(
+                f"If the tool needs `{shown}`, say so in the README (Dify's plugin daemon must have it "
+                f"installed), or use a Python package that brings it; then add {examples_file} with an "
+                "example the registry can run."
+            ),
+        )
     files = [name for name in example.files if _mentioned(said, [name])]
     if files:
         shown = Listing(files[:1])
@@ -233,6 +248,18 @@ def _cause(
         Phrase(f"the tool may have rejected the invented inputs ({str(invented) or 'none'})"),
         Phrase(f"Add {examples_file} with an example on real inputs."),
     )
+
+
+# what `subprocess` raises when the program it was asked to start is not on the PATH
+_NO_PROGRAM = re.compile(r"No such file or directory: '([^'/]{1,100})'")
+
+
+def _missing_program(crash: Raised) -> str | None:
+    """The program a subprocess call could not find, when that is what the crash is."""
+    found = _NO_PROGRAM.search(crash.message)
+    if crash.type != "FileNotFoundError" or found is None or "_execute_child" not in crash.traceback:
+        return None
+    return found.group(1)
 
 
 def _mentioned(text: str, names: Iterable[str]) -> str | None:

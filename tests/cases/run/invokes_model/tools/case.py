@@ -11,7 +11,7 @@ from dify_plugin.entities.model.message import UserPromptMessage
 class CaseTool(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
         answer = self.session.model.llm.invoke(
-            model_config=LLMModelConfig(provider="openai", model="gpt-4o", mode="chat", completion_params={}),
+            model_config=LLMModelConfig(**tool_parameters["model"]),
             prompt_messages=[UserPromptMessage(content=tool_parameters["question"])],
             stream=False,
         )
