@@ -120,6 +120,18 @@ def test_tool_page_parameters_table(cases_site: BuiltSite) -> None:
         assert rows[2][:7] == ["units", label, "select", required, "metric", "form", options]
 
 
+def test_a_parameter_taking_several_values_says_so_in_the_page_language(cases_site: BuiltSite) -> None:
+    """A `multiple` select is marked in the type column in each language, not in English only."""
+    expected = {"": "several values", "zh/": "多个值", "ja/": "複数の値", "pt/": "vários valores"}
+    for folder, words in expected.items():
+        page = cases_site.page(f"{folder}plugins/weather_demo/weather/weather_map")
+        rows = _tables(page)["dr-parameters"][0]
+        by_name = {row[0]: row for row in rows[1:]}
+        assert by_name["city"][2] == "string"
+        assert by_name["layers"][2] == f"select ({words})"
+        assert "clouds" in by_name["layers"][4]
+
+
 def test_output_variables_list_nested_properties_under_their_parent(cases_site: BuiltSite) -> None:
     """Fixed variables first, then each schema property followed by its own nested ones."""
     rows = _tables(cases_site.page("plugins/weather_demo/weather/forecast"))["dr-outputs"][0]

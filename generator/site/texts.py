@@ -246,6 +246,7 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "インターフェースの変更はありません。",
         "Nenhuma mudança de interface.",
     ),
+    "multiple": ("several values", "多个值", "複数の値", "vários valores"),
     "new_in_version": ("new in this version", "本版本新增", "このバージョンで追加", "novo nesta versão"),
     "unsafe_link": (
         "link not shown: only http(s) addresses are linked",
