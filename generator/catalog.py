@@ -86,17 +86,16 @@ class Catalog:
         return self.icons.get((loaded.display, name))
 
 
-def read_icons(plugins: Sequence[LoadedPlugin]) -> dict[tuple[str, str], Icon]:
-    """Every plugin and provider icon that lies inside its plugin and is small enough to inline."""
+def read_icons(loaded: LoadedPlugin) -> dict[tuple[str, str], Icon]:
+    """The plugin's and its providers' icons that lie inside it and are small enough to inline."""
     icons: dict[tuple[str, str], Icon] = {}
-    for loaded in plugins:
-        if loaded.plugin is None:
-            continue
-        names = {loaded.plugin.icon, *(p.icon for p in loaded.plugin.providers)}
-        for name in sorted(n for n in names if n):
-            icon = _read_icon(loaded.reader, name)
-            if icon is not None:
-                icons[(loaded.display, name)] = icon
+    if loaded.plugin is None:
+        return icons
+    names = {loaded.plugin.icon, *(p.icon for p in loaded.plugin.providers)}
+    for name in sorted(n for n in names if n):
+        icon = _read_icon(loaded.reader, name)
+        if icon is not None:
+            icons[(loaded.display, name)] = icon
     return icons
 
 

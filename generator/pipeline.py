@@ -15,9 +15,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from generator.catalog import Catalog, histories_of, read_icons
+from generator.catalog import Catalog, Icon, histories_of, read_icons
 from generator.check import CheckContext, check_plugin, messages, undeclared
-from generator.check.domains import access_domains
+from generator.check.domains import AccessDomains, access_domains
 from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
@@ -39,6 +39,14 @@ def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> Sch
         if is_registry(path) and (path / "schemas").is_dir():
             return load_schemas(path / "schemas")
     return shipped_schemas()
+
+
+@dataclass
+class SiteParts:
+    """What the site shows of each plugin's files, taken by the check stage while it reads them."""
+
+    icons: dict[tuple[str, str], Icon] = field(default_factory=dict)
+    domains: dict[str, AccessDomains] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ class Pipeline:
         with open_inputs(self.paths) as inputs:
             yield inputs
 
-    def check(self, inputs: Inputs) -> dict[str, list[Diagnostic]]:
+    def check(self, inputs: Inputs, site: SiteParts | None = None) -> dict[str, list[Diagnostic]]:
         """The check stage: every plugin's loading findings and checks, by its display path
         (without the checks, the static checks of the tools' code still run: they are run findings
         the runs themselves cannot show, a message lost without a trace or a KeyError that a smoke
@@ -86,17 +94,26 @@ class Pipeline:
                     *undeclared.undeclared_reads(loaded, tools),
                 ]
             found.setdefault(loaded.display, []).extend(findings)
-            if self.site and loaded.plugin is not None:
-                access_domains(loaded)  # the site shows the scan: made while the trees exist
+            if self.site and site is not None and loaded.plugin is not None:
+                # what the site shows of the plugin's files; the scan is made while the trees exist
+                site.domains[loaded.display] = access_domains(loaded)
+                site.icons.update(read_icons(loaded))
             # Nothing after this reads a syntax tree (the run planner and the site ask for what
             # was derived from them), and kept for every plugin they cost 30 % more time and
             # memory at 10,000 tools.
             loaded.reader.forget(SYNTAX_TREES)
+            if site is not None and self.run is None:
+                # Without runs nothing reads the plugin again: what was kept of it for the checks
+                # goes now, not with the catalog. Kept for every plugin until then, it made the
+                # garbage collector's full passes, which grow with what is alive, cost 1.6 s more
+                # at 10,000 tools.
+                loaded.reader.release()
         return found
 
     def catalog_of(self, inputs: Inputs) -> Catalog:
         """Check, run and freeze already-loaded inputs."""
-        owned = self.check(inputs)
+        site = SiteParts()
+        owned = self.check(inputs, site)
         unowned = list(inputs.diagnostics)
         runs: tuple[ExampleRun, ...] = ()
         if self.run is not None:
@@ -118,7 +135,7 @@ class Pipeline:
             runs=runs,
         )
         if self.site:
-            catalog = self._with_site_data(catalog)
+            catalog = self._with_site_data(catalog, site)
         for loaded in inputs.plugins:
             loaded.reader.release()  # the catalog holds what every later stage reads
         return catalog
@@ -130,7 +147,7 @@ class Pipeline:
             inputs = (stack or own).enter_context(self.load())
             return self.catalog_of(inputs)
 
-    def _with_site_data(self, catalog: Catalog) -> Catalog:
+    def _with_site_data(self, catalog: Catalog, site: SiteParts) -> Catalog:
         plugins: Sequence[LoadedPlugin] = catalog.plugins
         return Catalog(
             plugins=catalog.plugins,
@@ -138,8 +155,8 @@ class Pipeline:
             plugin_findings=catalog.plugin_findings,
             schemas=catalog.schemas,
             runs=catalog.runs,
-            icons=MappingProxyType(read_icons(plugins)),
-            domains=MappingProxyType({p.display: access_domains(p) for p in plugins if p.plugin is not None}),
+            icons=MappingProxyType(site.icons),
+            domains=MappingProxyType(site.domains),
             histories=MappingProxyType(histories_of(plugins, self.schemas)),
         )
 

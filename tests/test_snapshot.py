@@ -14,11 +14,15 @@ from typing import Any
 
 import pytest
 
+from generator import pipeline as pipeline_module
+from generator.check import CheckContext, check_plugin
+from generator.diagnostics import Diagnostic
 from generator.load import examples as examples_module
 from generator.load import reader as reader_module
-from generator.load.crawl import load_plugin
+from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.examples import load_examples
-from generator.pipeline import Pipeline, resolve_schemas
+from generator.pipeline import Pipeline, SiteParts, resolve_schemas
+from generator.run import RunOptions
 from tests.conftest import REPO
 
 CASES = REPO / "tests" / "cases" / "validate"
@@ -128,3 +132,39 @@ def test_the_catalog_ends_the_snapshot(tmp_path: Path) -> None:
     assert loaded.plugin is not None
     assert loaded.plugin.readme
     assert catalog.domains
+
+
+def test_without_runs_each_plugin_is_let_go_after_its_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No run stage reads the plugins later, so each reader lets go as soon as its plugin's checks
+    (and what the site takes of its files) are done, before the next plugin is checked; with a run
+    stage the reads are kept for it."""
+    roots = []
+    for name in ("first", "second"):
+        roots.append(tmp_path / name)
+        shutil.copytree(CASES / "good" / "submission-ready", roots[-1])
+    kept_by_first: list[int] = []
+    original = check_plugin
+
+    def check(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
+        kept_by_first.append(len(first.reader._heads))
+        return original(loaded, context)
+
+    monkeypatch.setattr(pipeline_module, "check_plugin", check)
+    pipeline = Pipeline(tuple(roots), resolve_schemas(tuple(roots)), site=True)
+    site = SiteParts()
+    with pipeline.load() as inputs:
+        first, second = inputs.plugins
+        pipeline.check(inputs, site)
+    assert kept_by_first[0] > 0  # loading read the first plugin's files
+    assert kept_by_first[1] == 0  # and they were let go before the second was checked
+    assert first.reader._heads == {}
+    assert second.reader._heads == {}
+    assert set(site.domains) == {first.display, second.display}
+    assert site.icons
+    runs = RunOptions(cache_dir=tmp_path / "cache")
+    with_runs = Pipeline(tuple(roots), resolve_schemas(tuple(roots)), checks=False, run=runs)
+    with with_runs.load() as inputs:
+        with_runs.check(inputs, SiteParts())
+        assert all(loaded.reader._heads for loaded in inputs.plugins)

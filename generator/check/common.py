@@ -17,6 +17,23 @@ from generator.model import Tool
 from generator.rules import Rule
 
 ASSETS = "_assets"
+# the attribute under which a syntax tree keeps the list of its nodes (see `every_node`)
+_NODES = "_every_node"
+
+
+def every_node(tree: ast.AST) -> tuple[ast.AST, ...]:
+    """Every node of `tree` in `ast.walk` order, listed once and kept on the tree itself.
+
+    The static checks read each module up to nine times (messages, parameters, hosts, safety,
+    secrets); walking it anew each time was a sixth of the time of validating 10,000 tools. Kept on
+    the tree, the list lives exactly as long as the tree (the pipeline drops both after the checks).
+    The list leaves the tree itself out: holding it would make a reference cycle, which only the
+    cyclic garbage collector frees, and at 10,000 tools its extra passes cost more than the walks."""
+    below: tuple[ast.AST, ...] | None = getattr(tree, _NODES, None)
+    if below is None:
+        below = tuple(ast.walk(tree))[1:]
+        setattr(tree, _NODES, below)
+    return (tree, *below)
 
 
 def documents(loaded: LoadedPlugin, role: str) -> Iterator[tuple[str, YamlDocument]]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.check import CheckContext
-from generator.check.common import documents
+from generator.check.common import documents, every_node
 from generator.check.hosts import URL, covered, declared_host, hosts_in
 from generator.check.safety import dotted_name, http_call_names
 from generator.diagnostics import Diagnostic, Severity
@@ -159,16 +159,16 @@ def _python_hosts(tree: ast.Module | None) -> tuple[list[tuple[str, int]], int, 
     call sites, and how many of them hold no literal URL."""
     if tree is None:
         return [], 0, 0  # U013 reports the file; a scan of its lines would count comments
-    docstrings = {id(doc) for node in ast.walk(tree) if (doc := _docstring(node)) is not None}
+    docstrings = {id(doc) for node in every_node(tree) if (doc := _docstring(node)) is not None}
     named = [
         (host, node.lineno)
-        for node in ast.walk(tree)
+        for node in every_node(tree)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
         for host in hosts_in(node.value)
     ]
     calls = http_call_names(tree)
     sites = built = 0
-    for node in ast.walk(tree):
+    for node in every_node(tree):
         if isinstance(node, ast.Call) and (
             dotted_name(node.func) in calls or dotted_name(node.func) in _URL_CALLS
         ):

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import tool_module_tree
+from generator.check.common import every_node, tool_module_tree
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.model import Tool
@@ -54,7 +54,7 @@ def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnosti
 
 
 def _discarded_helper_calls(tree: ast.AST) -> Iterator[ast.Call]:
-    for node in ast.walk(tree):
+    for node in every_node(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             function = node.value.func
             if isinstance(function, ast.Attribute) and HELPER.match(function.attr):

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
+from generator.check.common import every_node
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Rule, rule
@@ -107,7 +108,7 @@ def _capped(shown: str, found: Iterator[tuple[Rule, ast.AST, dict[str, object]]]
 def _findings(tree: ast.Module) -> Iterator[tuple[Rule, ast.AST, dict[str, object]]]:
     clients = http_call_names(tree)
     constants = _module_constants(tree)
-    for node in ast.walk(tree):
+    for node in every_node(tree):
         if isinstance(node, ast.Call):
             call = clients.get(dotted_name(node.func), "")
             if call and (problem := _waits_forever(call, node)):
@@ -128,7 +129,7 @@ def http_call_names(tree: ast.Module) -> dict[str, str]:
     """Dotted names that call requests or httpx functions, as the module imports them: `requests.get`,
     `rq.post` after `import requests as rq`, `get` after `from requests import get`."""
     found: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in every_node(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in ("requests", "httpx"):

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
+from generator.check.common import every_node
 from generator.check.submission import unwanted_reason
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -230,7 +231,7 @@ def _line_assignments(text: str, first_line: int, column_offset: int = 0) -> Ite
 def _python_assignments(text: str, tree: ast.Module) -> Iterator[Assigned]:
     """String literals given to a name in code, and `name = value` in comments (a Python file that
     does not parse, and any other file, is read line by line)."""
-    for node in ast.walk(tree):
+    for node in every_node(tree):
         for name, value in _named_values(node):
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 yield Assigned(name, value.value, value.lineno, value.col_offset + 2)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import tool_module_tree
+from generator.check.common import every_node, tool_module_tree
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.model import Tool
@@ -169,7 +169,7 @@ def _invoke_of(tree: ast.Module) -> Function | None:
     ]
     if len(classes) != 1 or classes[0].decorator_list:
         return None
-    others = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node is not classes[0]]
+    others = [node for node in every_node(tree) if isinstance(node, ast.ClassDef) and node is not classes[0]]
     if any("_invoke" in _members(other) for other in others):
         return None  # another class with an `_invoke` (a subclass, a helper): which one runs is unclear
     members = _members(classes[0])
@@ -229,14 +229,20 @@ def _dictionary_name(invoke: Function) -> str | None:
 
 
 def _reads(invoke: Function, name: str, declared: set[str]) -> list[Read]:
-    parents: Parents = {child: node for node in ast.walk(invoke) for child in ast.iter_child_nodes(node)}
+    candidates = [
+        (node, key)
+        for node in every_node(invoke)
+        if (key := _read_key(node, name)) is not None and key not in declared
+    ]
+    if not candidates:  # most tools read only what they declare: nothing more to look at
+        return []
+    parents: Parents = {child: node for node in every_node(invoke) for child in ast.iter_child_nodes(node)}
     guarded = _guarded_keys(invoke, name, parents)
     if guarded is None:
         return []
     found = []
-    for node in ast.walk(invoke):
-        key = _read_key(node, name)
-        if key is not None and key not in declared | guarded and not _caught(node, invoke, parents):
+    for node, key in candidates:
+        if key not in guarded and not _caught(node, invoke, parents):
             assert isinstance(node, ast.Subscript)  # what _read_key accepts
             found.append(Read(node, key, _certain(node, invoke, parents)))
     return found
@@ -254,7 +260,7 @@ def _guarded_keys(invoke: Function, name: str, parents: Parents) -> set[str] | N
     (the name rebound, shadowed or handed to other code, a store under a computed key)."""
     keys: set[str] = set()
     own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
-    for node in ast.walk(invoke):
+    for node in every_node(invoke):
         if _shadows(node, name) and id(node) not in own:
             return None
         tested = _membership_key(node, name)
