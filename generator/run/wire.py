@@ -168,15 +168,12 @@ def _plain_fields(record: Any) -> dict[str, Any]:
 
 
 def _names(cls: type) -> tuple[str, ...]:
-    """The JSON fields of a record class, found once: each example's child encodes several events,
-    and it starts cold (forked), so every lookup it repeats shows in the time of a run."""
-    found = _NAMES.get(cls)
-    if found is None:
-        found = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name != "blob")
-    return found
+    """The JSON fields of a record class, from its declaration found once (`_declared`): each
+    example's child encodes several events, and it starts cold (forked), so every lookup it
+    repeats shows in the time of a run."""
+    return tuple(name for name, _check, _required in _declared(cls))
 
 
-_NAMES: dict[type, tuple[str, ...]] = {}
 _SCALARS = (str, int, float, bool, type(None))
 
 
@@ -529,7 +526,7 @@ def prepare_events() -> None:
     """Find every event's fields in the worker, before it forks: each example's child then starts
     with them found instead of finding them again."""
     for cls in EVENTS.values():
-        _names(cls)
+        _declared(cls)
 
 
 def takes_blob(event: Event) -> bool:
