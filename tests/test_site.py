@@ -37,7 +37,7 @@ def _attributes(html: str) -> list[tuple[str, str]]:
 
 
 def _validate_index(site: BuiltSite) -> None:
-    schema = json.loads((REPO / "schemas" / "v1" / "registry_index.json").read_text(encoding="utf-8"))
+    schema = json.loads((REPO / "schemas" / "v2" / "registry_index.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
     errors = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in validator.iter_errors(site.index())]
@@ -93,10 +93,10 @@ def test_every_plugin_and_tool_page_exists_in_every_language(cases_site: BuiltSi
 
 
 def test_index_json_validates_against_its_published_schema(cases_site: BuiltSite) -> None:
-    """index.json follows schemas/v1/registry_index.json, which the site also serves."""
+    """index.json follows schemas/v2/registry_index.json, which the site also serves."""
     _validate_index(cases_site)
-    served = cases_site.root / "schemas" / "v1" / "registry_index.json"
-    assert served.read_bytes() == (REPO / "schemas" / "v1" / "registry_index.json").read_bytes()
+    served = cases_site.root / "schemas" / "v2" / "registry_index.json"
+    assert served.read_bytes() == (REPO / "schemas" / "v2" / "registry_index.json").read_bytes()
 
 
 def test_schema_files_are_served_byte_identical(cases_site: BuiltSite) -> None:

@@ -1,5 +1,5 @@
 """`index.json`: the registry as data (plugins, tools, parameters, output variables, schema references,
-checksums, page URLs per language), described by `schemas/v1/registry_index.json`."""
+checksums, page URLs per language), described by `schemas/v2/registry_index.json`."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from generator.site.model import PluginEntry, SiteModel, ToolEntry
 from generator.site.texts import texts_for
 from generator.site.views import fixed_rows
 
-INDEX_SCHEMA = SCHEMA_BASE + "v1/registry_index.json"
-INDEX_VERSION = 1
+INDEX_SCHEMA = SCHEMA_BASE + "v2/registry_index.json"
+INDEX_VERSION = 2
 FIXED_VARIABLES = tuple(fixed_rows(texts_for("en_US")))
 
 
