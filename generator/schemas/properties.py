@@ -14,7 +14,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def type_text(schema: Any) -> str:
-    """A short type label: `string`, `string | null`, `array[object]` (as Dify writes it); empty when undeclared."""
+    """A short type label: `string`, `string | null`, `array[object]` (as Dify writes it); empty
+    when undeclared."""
     if not isinstance(schema, dict):
         return ""
     names = declared_types(schema) or (("object",) if isinstance(schema.get("properties"), dict) else ())
