@@ -72,10 +72,10 @@ def test_plugin_page_shows_metadata_tools_credentials_and_readme(cases_site: Bui
     assert meta["名前"] == "weather_demo"
     assert meta["バージョン"] == "0.2.0"
     assert meta["作成者"] == "registry_demo"
-    assert meta["タグ"] == "weather utilities"
+    assert meta["タグ"] == "天気 ユーティリティ"
     assert meta["リポジトリ"] == "https://github.com/example/weather_demo"
     assert meta["検証"].startswith("6 エラー")
-    assert '<h1 id="plugin"><img class="dr-icon dr-icon--large" src="data:image/svg+xml;base64,' in page
+    assert '<h1 id="plugin"><img class="dr-icon dr-icon--large" src="../../../media/' in page
     assert tables["dr-tools"][0][1:] == [
         ["天気予報", "forecast", "weather", "都市の天気予報。"],
         ["天気図", "weather_map", "weather", "都市周辺の天気の地図画像。"],

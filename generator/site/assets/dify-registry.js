@@ -94,7 +94,10 @@ function catalogPage(catalog) {
       filter();
     });
   });
-  if (!rest) return;
+  if (!rest) {
+    catalog.setAttribute("data-dr-loaded", "");
+    return;
+  }
   var first = Number(catalog.getAttribute("data-dr-first"));
   fetch(catalog.getAttribute("data-dr-cards"))
     .then(function (response) { return response.json(); })
