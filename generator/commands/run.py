@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from generator.cli import add_output_options
+from generator.cli import PATH_HELP, add_output_options
 from generator.report import exit_code, report
 
 
@@ -27,7 +27,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `run` subcommand."""
     parser = commands.add_parser("run", help="run each tool on its examples and check what it returns")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="a registry, a plugin folder or a .difypkg")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help=PATH_HELP)
     parser.add_argument("--tool", help="only the tool with this name")
     parser.add_argument("--example", help="only the example with this name")
     parser.add_argument(
@@ -36,7 +36,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="run the examples with network access and write their recordings (see docs/recording.md)",
     )
     add_run_options(parser)
-    add_output_options(parser)
+    add_output_options(parser, collections=True)
     parser.set_defaults(handler=run)
 
 
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 "examples files name; secrets are replaced by markers in the recordings\n"
             )
         catalog = pipeline.catalog_of(inputs)
-        report(catalog, args.format, sys.stdout, runs=args.format in ("text", "json"))
+        report(catalog, args.format, sys.stdout, runs=args.format in ("text", "json"), show_all=args.show_all)
     return exit_code(catalog.diagnostics, args.strict)
 
 
