@@ -7,7 +7,6 @@ an examples file (`tests/cases/collection/overlays/` holds the registry's)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import tempfile
@@ -130,7 +129,7 @@ def test_readme_section_commands_work_as_written(
     """The section's commands, run on the case collection in place of the clone."""
     commands = _readme_commands()
     assert [argv[1] for argv in commands] == ["validate", "build"]
-    os.symlink(CASE, workdir / "dify-official-plugins", target_is_directory=True)
+    (workdir / "dify-official-plugins").symlink_to(CASE, target_is_directory=True)
     for argv in commands:
         code, out = _output(capsys, *argv[1:])
         assert code == 0, (argv, out)
