@@ -22,7 +22,16 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BROKEN = 3
 
-COMMAND_MODULES: tuple[str, ...] = ("validate", "schemas", "run", "build", "serve", "diff")
+COMMAND_MODULES: tuple[str, ...] = (
+    "validate",
+    "schemas",
+    "run",
+    "build",
+    "serve",
+    "diff",
+    "cache",
+    "check_site",
+)
 
 # What validate, run and build accept, each of their paths.
 PATH_HELP = "a plugin folder, a .difypkg, a registry, or a folder holding any of these at any depth"

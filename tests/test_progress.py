@@ -64,7 +64,7 @@ def test_runs_and_environments_are_drawn(tmp_path: Path) -> None:
     plugin = CASE / "tools" / "word_counter"
     argv = ["run", str(plugin), "--cache-dir", str(tmp_path / "cache")]
     code, drawn = _on_terminal(argv, tmp_path, _environment(PYTHONPATH=str(REPO)))
-    assert "environments [0/1]" in drawn, drawn
+    assert "environments [1/1]" in drawn, drawn
     assert "environments: 1/1 in " in drawn
     assert CLEAR + "runs [1/" in drawn
     assert code in (0, 1)

@@ -22,6 +22,23 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="environments and results (default: .dify-registry-cache)",
     )
     parser.add_argument("--timeout", type=float, default=None, help="seconds per example run (default: 30)")
+    parser.add_argument(
+        "--shard",
+        type=shard_option,
+        default=None,
+        metavar="I/N",
+        help="run only shard I of N: a deterministic split of the plugins balanced by expected cost",
+    )
+
+
+def shard_option(text: str) -> Any:
+    """`--shard I/N` parsed, or argparse's usage error."""
+    from generator.run.shard import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ValueError as wrong:
+        raise argparse.ArgumentTypeError(str(wrong)) from None
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +69,8 @@ def options_from(args: argparse.Namespace, **extra: Any) -> Any:
         options = replace(options, jobs=max(1, args.jobs))
     if args.cache_dir:
         options = replace(options, cache_dir=args.cache_dir)
+    if args.shard:
+        options = replace(options, shard=args.shard)
     if args.timeout:
         options = replace(
             options, limits=replace(Limits(), timeout=args.timeout, cpu_seconds=int(args.timeout) + 1)
