@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,6 +15,7 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
 from generator.model import Tool
+from generator.progress import Stage
 from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
@@ -221,11 +221,13 @@ def plan(
         repr(options.limits),
         _schemas_digest(schemas),
     ]
-    for loaded in plugins:
+    chosen_tools = [_tools_to_run(loaded, options) for loaded in plugins]
+    built = Stage.shown_if(options.progress, "environments", sum(map(bool, chosen_tools)))
+    for loaded, tools in zip(plugins, chosen_tools, strict=True):
         plugin = loaded.plugin
-        tools = [t for t in (plugin.tools if plugin else ()) if options.tool in (None, t.name) and t.source]
         if plugin is None or not tools:
             continue
+        built.advance(loaded.display)
         environment = describe_environment(
             loaded.reader,
             plugin.runner_version,
@@ -267,6 +269,7 @@ def plan(
         # runs nothing); otherwise it is built now, once for all its jobs.
         complete = options.use_cache and not options.record and all(_cached(job, options) for job in planned)
         if not complete:
+            built.show(f"{loaded.display}: building its environment")
             environment = build_environment(environment, loaded.display_path)
             findings.extend(environment.findings)
             if environment.problem:
@@ -281,7 +284,14 @@ def plan(
             recorded, problems = _recorded(replace(job, environment=environment), options, not complete)
             findings.extend(problems)
             jobs.append(recorded)
+    built.close()
     return jobs, findings
+
+
+def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
+    """The tools of a plugin that run (all, or the one `--tool` names), those with code."""
+    every = loaded.plugin.tools if loaded.plugin else ()
+    return [t for t in every if options.tool in (None, t.name) and t.source]
 
 
 def _cached(job: Job, options: RunOptions) -> bool:
@@ -351,16 +361,9 @@ def run_plugins(
             cache.save(options.cache_dir, job.key, run)
             return run
 
-        fresh = iter(
-            run_parallel(
-                pending,
-                work,
-                options.jobs,
-                _describe,
-                sys.stderr if options.progress else None,
-                batch=_batch,
-            )
-        )
+        running = Stage.shown_if(options.progress, "runs", len(pending))
+        fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
+        running.close()
     every = [cached[index] or next(fresh) for index in range(len(jobs))]
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
