@@ -6,10 +6,11 @@ Layout under the cache folder: `runs/<key>/run.json` (the ExampleRun as JSON) an
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from types import MappingProxyType
@@ -43,6 +44,32 @@ def run_key(parts: Iterable[Any]) -> str:
     """The cache key of one run from its ingredients (JSON-able values)."""
     text = json.dumps(list(parts), sort_keys=True, default=repr, ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+PLACE_LABELS = ("<environment>", "<python>", "<cache>")
+
+
+def machine_places(plugin: Path, display: str, folders: Sequence[Path]) -> dict[str, str]:
+    """This machine's folders a run may name, each with what a cached run says instead: the
+    plugin's folder becomes its display path; `folders` (the environment, the interpreter's
+    prefix, the cache) the labels of PLACE_LABELS; the home folder `~`."""
+    places = {str(plugin): display or ".", **dict(zip(map(str, folders), PLACE_LABELS, strict=True))}
+    places.setdefault(str(Path.home()), "~")
+    return {place: label for place, label in places.items() if len(place) > 1}
+
+
+def without_places(value: Any, places: dict[str, str]) -> Any:
+    """A JSON-like value with every place of `places` in its texts replaced by its label, the
+    longest place first (the environment lies inside the cache)."""
+    if isinstance(value, str):
+        for place in sorted(places, key=len, reverse=True):
+            value = value.replace(place, places[place])
+        return value
+    if isinstance(value, dict):
+        return {key: without_places(item, places) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_places(item, places) for item in value]
+    return value
 
 
 def run_folder(cache: Path, key: str) -> Path:
@@ -85,6 +112,8 @@ def load(cache: Path, key: str) -> ExampleRun | None:
         files = tuple(OutputFile(**{**f, "path": folder / "files" / f["path"]}) for f in data["files"])
         if not all(f.path.is_file() for f in files):
             return None
+        with contextlib.suppress(OSError):  # a read-only cache is still read
+            os.utime(folder)  # its last use, for `cache prune` (cachedir.py)
         return ExampleRun(
             tool=ToolKey(**data["tool"]),
             example=data["example"],

@@ -1,8 +1,8 @@
 """What the workflow check compares a DSL with: for each plugin (`author/name`), its newest version's
 tools (parameters, output variable paths) and the interface changes of the versions before it.
 
-Built from plugin folders through the load stage (a registry, a plugin, a `.difypkg`, or a folder of
-plugin folders), or from a published `index.json` (format 2), so a workflow can be checked
+Built from plugins through the load stage (a registry, a plugin, a `.difypkg`, or a folder holding
+any of these), or from a published `index.json` (format 2), so a workflow can be checked
 against a site without its sources. Versions come from several versions of one plugin in the
 collection (compared by the diff engine), from the git history of a plugin's folder, or from the
 index's `versions`.
@@ -23,7 +23,7 @@ from generator.diff.changes import Change, class_of
 from generator.diff.compare import compare
 from generator.diff.interface import Face, interface_of
 from generator.diff.version import Version, parse_version
-from generator.inputs import InputError, is_registry, open_inputs
+from generator.inputs import InputError, open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.model import FIXED_OUTPUTS
 from generator.schemas import SchemaSet
@@ -162,21 +162,10 @@ def _history(loaded: LoadedPlugin, schemas: SchemaSet) -> Iterator[Release]:
         yield Release(release.version, _breaking(release.changes), release.removed_outputs)
 
 
-def plugin_folders_of(path: Path) -> list[Path]:
-    """The plugins a catalog path names: itself (a plugin, a package, a registry), or each
-    sub-folder holding a manifest (any folder of plugins)."""
-    if path.is_file() or is_registry(path) or (path / "manifest.yaml").is_file():
-        return [path]
-    return sorted(p for p in path.iterdir() if p.is_dir() and (p / "manifest.yaml").is_file())
-
-
 def load_catalog(paths: Sequence[Path], schemas: SchemaSet) -> Catalog:
     """The catalog the paths name; an `index.json` is read as a published index."""
     indexes = [p for p in paths if p.is_file() and p.suffix == ".json"]
-    folders = [f for p in paths if p not in indexes for f in plugin_folders_of(p)]
-    if any(not p.exists() for p in paths):
-        missing = next(p for p in paths if not p.exists())
-        raise InputError(f"{missing}: no such file or folder")
+    folders = [p for p in paths if p not in indexes]
     parts = [from_index(p) for p in indexes]
     if folders or not indexes:
         with contextlib.ExitStack() as stack:
