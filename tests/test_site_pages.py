@@ -246,6 +246,15 @@ def test_tool_page_shows_how_a_workflow_references_each_output(cases_site: Built
     shown = [html.unescape(code) for code in re.findall(r"<code>(.*?)</code>", listed.group(1))]
     assert shown == [
         "{{#node_id." + path + "#}}"
-        for path in ("text", "files", "json", "temperature", "conditions", "conditions.sky", "conditions.wind", "result")
+        for path in (
+            "text",
+            "files",
+            "json",
+            "temperature",
+            "conditions",
+            "conditions.sky",
+            "conditions.wind",
+            "result",
+        )
     ]
     assert "工作流" in cases_site.page("zh/plugins/weather_demo/weather/forecast")
