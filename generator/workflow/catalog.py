@@ -10,7 +10,6 @@ index's `versions`.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,9 +22,10 @@ from generator.diff.changes import Change, class_of
 from generator.diff.compare import compare
 from generator.diff.interface import Face, interface_of
 from generator.diff.version import Version, parse_version
-from generator.inputs import InputError, open_inputs
+from generator.inputs import InputError
 from generator.load.crawl import LoadedPlugin
 from generator.model import FIXED_OUTPUTS
+from generator.pipeline import Pipeline
 from generator.schemas import SchemaSet
 
 MAX_INDEX_BYTES = 64 * 1024 * 1024
@@ -168,8 +168,8 @@ def load_catalog(paths: Sequence[Path], schemas: SchemaSet) -> Catalog:
     folders = [p for p in paths if p not in indexes]
     parts = [from_index(p) for p in indexes]
     if folders or not indexes:
-        with contextlib.ExitStack() as stack:
-            inputs = stack.enter_context(open_inputs(folders))
+        # The load stage only: the catalog needs the plugins' declarations, not their findings.
+        with Pipeline(tuple(folders), schemas, checks=False).load() as inputs:
             parts.append(from_loaded(inputs.plugins, schemas))
     return _merged(parts)
 
