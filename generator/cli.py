@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "diff",
     "cache",
     "check_site",
+    "workflow",
 )
 
 # What validate, run and build accept, each of their paths.

@@ -145,6 +145,16 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このツールは output_schema を宣言していないため、固定の変数のみです。",
         "A ferramenta não declara output_schema: só existem as variáveis fixas.",
     ),
+    "in_workflow": ("In a workflow", "在工作流中引用", "ワークフローでの参照", "Em um fluxo de trabalho"),
+    "in_workflow_intro": (
+        "A later node reads each output with this variable syntax, the tool node's id in place of "
+        "node_id (the variable picker writes the same):",
+        "后续节点用以下变量语法读取各个输出，把 node_id 换成工具节点的 ID（变量选择器写入的也是它）：",
+        "後続のノードは次の変数構文で各出力を読み取ります。node_id はツールノードの ID に置き換えます"
+        "（変数ピッカーが書き込むものと同じです）：",
+        "Um nó seguinte lê cada saída com esta sintaxe de variável, com o id do nó da ferramenta no "
+        "lugar de node_id (o seletor de variáveis escreve o mesmo):",
+    ),
     "schemas_unavailable": (
         "Schema references are not resolved in this build.",
         "本次构建未解析 Schema 引用。",
