@@ -40,6 +40,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "examples",
     "messages",
     "undeclared",
+    "unparsed",
 )
 
 
