@@ -76,10 +76,11 @@ REQUIRED_UNSET = rule(
     """
 A required parameter with no default has no value in the node. Dify's editor checks each tool node
 before it publishes or runs a workflow (`checkValid` in
-web/app/components/workflow/nodes/tool/default.ts: a required input or setting whose value is
-missing, null or empty gives `fieldRequired`), and a workflow whose checklist has an error is
-neither published nor run. Older Dify versions refused it at run time as well
-(`init_frontend_parameter`: "tool parameter ... not found in tool config").
+web/app/components/workflow/nodes/tool/default.ts: a required input or setting whose value, or the
+`value` inside its `{type, value}`, is missing, null, empty text or an empty list gives
+`fieldRequired`; an empty list is allowed as a constant for `any` and `array` parameters), and a
+workflow whose checklist has an error is neither published nor run. Older Dify versions refused it
+at run time as well (`init_frontend_parameter`: "tool parameter ... not found in tool config").
 """,
 )
 OPTION_UNKNOWN = rule(
@@ -223,7 +224,11 @@ def _inputs(use: ToolUse, spec: ToolSpec, plugin: PluginSpec) -> Iterator[Diagno
         return  # the agent's model fills what the builder left to it
     for parameter in spec.parameters.values():
         unset = given.get(parameter.name)
-        if parameter.required and parameter.default in _EMPTY and (unset is None or not _set(unset)):
+        if (
+            parameter.required
+            and parameter.default in _EMPTY
+            and (unset is None or not _set(unset, parameter))
+        ):
             where = unset.where if unset is not None else use.where
             # Judged against the catalog's version: a node pinned to another version may be right
             # for the version it runs, so there the finding is a warning about the upgrade.
@@ -240,8 +245,14 @@ def _inputs(use: ToolUse, spec: ToolSpec, plugin: PluginSpec) -> Iterator[Diagno
             )
 
 
-def _set(item: Input) -> bool:
-    return item.kind == "auto" or item.value not in _EMPTY
+def _set(item: Input, parameter: ParameterSpec | None = None) -> bool:
+    """True when the node gives a value, as the editor's `isMissingValue` judges it: not missing,
+    null or empty text, nor an empty list (which a constant for an `any` or `array` parameter may be)."""
+    if item.kind == "auto":
+        return True
+    if item.value == [] and parameter is not None:
+        return item.kind != "variable" and parameter.type in ("any", "array")
+    return item.value not in _EMPTY
 
 
 def _value(use: ToolUse, parameter: ParameterSpec, item: Input) -> Iterator[Diagnostic]:
