@@ -128,3 +128,31 @@ def test_hostile_files_end_in_findings(
     lines = capsys.readouterr().out.splitlines()
     assert all(line.startswith("::") or line.endswith("info") for line in lines)
     assert sum("::error" in line.split("::", 2)[1] for line in lines if line.startswith("::")) == 0
+
+
+def test_the_legacy_map_is_derived_from_official_plugins(tmp_path: Path) -> None:
+    """`python -m generator.workflow.legacy` maps each provider of a `langgenius` plugin to it (a
+    plugin of another author is no replacement); the committed map reads as Dify's names."""
+    import shutil
+
+    from generator.workflow.legacy import derive, legacy_map
+    from generator.workflow.uses import provider_parts
+
+    official = tmp_path / "tools"
+    shutil.copytree(CASES / "plugins" / "forecast-2.0.0", official / "weather_tools")
+    manifest = official / "weather_tools" / "manifest.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8")
+        .replace("author: case_author", "author: langgenius", 1)
+        .replace("name: forecast", "name: weather_tools", 1),
+        encoding="utf-8",
+    )
+    shutil.copytree(CASES / "plugins" / "forecast-1.0.0", official / "not_official")
+    assert derive(official)["providers"] == {"forecast": "langgenius/weather_tools/forecast"}
+    mapped = legacy_map()
+    assert mapped["tavily"] == "langgenius/tavily/tavily"
+    assert all(value.count("/") == 2 for value in mapped.values())
+    assert provider_parts("jina", mapped) == ("langgenius/jina_tool", "jina")
+    assert provider_parts("nobody_knows", mapped) == ("langgenius/nobody_knows", "nobody_knows")
+    assert provider_parts("plugin/provider", mapped) == ("langgenius/plugin", "provider")
+    assert provider_parts("../../etc", mapped) is None
