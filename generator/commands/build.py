@@ -12,6 +12,7 @@ import logging
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from generator.cli import EXIT_OK, PATH_HELP, add_output_options
 from generator.commands.siteconfig import (
@@ -23,6 +24,7 @@ from generator.commands.siteconfig import (
 )
 from generator.errors import BrokenRegistry
 from generator.inputs import InputError, display_root, is_plugin
+from generator.progress import Stage, progress_wanted
 from generator.published import SITE_URL
 from generator.report import exit_code, report
 
@@ -109,12 +111,43 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         return code
     plugin.preset = catalog
     _quiet_libraries()
+    watcher = render_progress(progress_wanted(args.format))
+    config.plugins["dify-registry-progress"] = watcher
     try:
         build(config)
     except MkDocsException as broken:
         raise BrokenRegistry(str(broken)) from None
+    finally:
+        watcher.stage.close()
     print(f"site built in {display_root(site_dir or Path(config.site_dir))}", file=sys.stderr)
     return EXIT_OK
+
+
+def render_progress(shown: bool) -> Any:
+    """A MkDocs plugin drawing the render's progress: the default language's pages, one by one, then
+    the other languages (built in their own processes) until the build returns."""
+    from mkdocs.plugins import BasePlugin, event_priority
+
+    class RenderProgress(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+        def __init__(self) -> None:
+            self.stage = Stage.shown_if(False, "", 0)
+
+        def on_files(self, files: Any, *, config: Any) -> Any:
+            pages = len(files.documentation_pages())
+            self.stage = Stage.shown_if(shown, f"pages ({config.theme['language']})", pages)
+            return files
+
+        def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+            self.stage.advance(page.file.src_uri)
+            return output
+
+        @event_priority(50)  # before the registry's plugin waits for the other languages
+        def on_post_build(self, *, config: Any) -> None:
+            self.stage.close()
+            self.stage = Stage.shown_if(shown, "other languages", 0)
+            self.stage.show("zh_Hans, ja_JP, pt_BR")
+
+    return RenderProgress()
 
 
 def _quiet_libraries() -> None:

@@ -61,10 +61,10 @@ def options_from(args: argparse.Namespace, **extra: Any) -> Any:
     """RunOptions from the command line."""
     from dataclasses import replace
 
+    from generator.progress import progress_wanted
     from generator.run import Limits, RunOptions
-    from generator.run.pool import terminal_progress
 
-    options = RunOptions(use_cache=not args.no_cache, progress=terminal_progress() is not None, **extra)
+    options = RunOptions(use_cache=not args.no_cache, progress=progress_wanted(args.format), **extra)
     if args.jobs:
         options = replace(options, jobs=max(1, args.jobs))
     if args.cache_dir:
