@@ -156,3 +156,38 @@ def test_the_legacy_map_is_derived_from_official_plugins(tmp_path: Path) -> None
     assert provider_parts("nobody_knows", mapped) == ("langgenius/nobody_knows", "nobody_knows")
     assert provider_parts("plugin/provider", mapped) == ("langgenius/plugin", "provider")
     assert provider_parts("../../etc", mapped) is None
+
+
+def test_any_value_of_any_shape_anywhere_never_raises(catalog: Catalog) -> None:
+    """Every value of the clean case replaced in turn by values of every other shape: the check
+    ends in findings (or none), never in an exception."""
+    clean = yaml.safe_load((CASES / "dsl" / "clean.yml").read_text(encoding="utf-8"))
+    shapes: list[object] = [
+        None,
+        7,
+        True,
+        "x",
+        "{{#",
+        [],
+        {},
+        ["2000"],
+        [1, 2],
+        {"type": "variable", "value": [3]},
+    ]
+    paths: list[tuple[object, ...]] = []
+    stack: list[tuple[object, tuple[object, ...]]] = [(clean, ())]
+    while stack:
+        value, path = stack.pop()
+        paths.append(path)
+        items = (
+            value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+        )
+        stack.extend((child, (*path, key)) for key, child in items)
+    for path in paths[1:]:
+        for shape in shapes:
+            data = json.loads(json.dumps(clean))
+            parent = data
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = shape
+            check(read_dsl(yaml.safe_dump(data, allow_unicode=True).encode(), "shape.yml"), catalog)
