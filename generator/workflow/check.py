@@ -103,7 +103,9 @@ WRONG_TYPE = rule(
     "Give a value of the parameter's type, or a variable that holds one.",
     """
 A constant does not fit the parameter's type: text for a number, a list for a string, a constant
-for a file. Dify casts what it can (`cast_parameter_value`) and fails the node on what it cannot.
+for a file, a word other than true/false/yes/no/y/n/1/0 for a boolean. Dify casts what it can
+(`cast_parameter_value`: any other text is read as True for a boolean) and fails the node on what
+it cannot (text that is no number).
 """,
 )
 OUTPUT_UNKNOWN = rule(
@@ -151,6 +153,7 @@ _NUMBER = ("number",)
 _TEXT = ("string", "secret-input", "select", "dynamic-select", "text-input", "paragraph")
 _FILES = ("file", "files", "system-files")
 _EMPTY: tuple[object, ...] = (None, "", [])
+_BOOLEAN_WORDS = ("true", "false", "yes", "no", "y", "n", "1", "0")
 
 
 def check(dsl: Dsl, catalog: Catalog) -> list[Diagnostic]:
@@ -293,8 +296,9 @@ def _type_problem(kind: str, value: object) -> str:
                 return f"the text {value!r}"
         return ""
     if kind == "boolean":
-        fits = isinstance(value, bool) or value in (0, 1) or str(value).lower() in ("true", "false")
-        return "" if fits else _kind(value)
+        # Dify's cast (`cast_parameter_value`) reads these words; any other text becomes True
+        fits = isinstance(value, bool) or value in (0, 1) or str(value).lower() in _BOOLEAN_WORDS
+        return "" if fits else (f"the text {value!r}" if isinstance(value, str) else _kind(value))
     if kind in _TEXT and isinstance(value, list | dict):
         return _kind(value)
     if kind in _FILES:
