@@ -7,13 +7,19 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from generator.load.crawl import load_plugin
+from generator.run import RunOptions, run_plugins
 from generator.run.shard import Shard, parse_shard, split
+from tests.conftest import REPO
 from tests.publishing import SCRIPTS, command, registry_copy
+
+CASES = REPO / "tests" / "cases" / "cache"
 
 # What differs between two builds of the same registry: when they were built, how long the runs
 # took (measured, not derived), and the random ids the SDK gives uploaded files (`related_id`).
@@ -111,3 +117,22 @@ def test_three_shards_merged_build_the_site_of_one_build(tmp_path: Path) -> None
         lines = difflib.unified_diff(page.splitlines(), sharded[name].splitlines(), lineterm="")
         difference = "\n".join(lines)
         assert not difference, f"{name}:\n{difference[:3000]}"
+
+
+def test_a_cached_run_names_no_folder_of_the_machine(tmp_path: Path) -> None:
+    """The tool's text and standard error name its file, its environment's interpreter and the
+    standard library: the run (returned and cached) names the plugin by its display path and the
+    rest by labels, so the cache moves between machines."""
+    root = tmp_path / "plugin"
+    shutil.copytree(CASES / "names_machine_paths", root)
+    cache = tmp_path / "cache"
+    report = run_plugins([load_plugin(root, "shown")], RunOptions(cache_dir=cache, jobs=1))
+    (run,) = report.runs
+    assert run.passed, run.diagnostics
+    text = str(run.outputs["text"])
+    assert text.startswith("shown/tools/case.py <environment>/bin/python <python>/lib/python3."), text
+    assert 'File "shown/tools/case.py", line' in run.stderr
+    saved = next((cache / "runs").glob("*/run.json")).read_text(encoding="utf-8")
+    for place in (str(root.resolve()), str(cache.resolve()), str(Path.home()) + "/", str(tmp_path)):
+        assert place not in saved
+        assert place not in text + run.stderr
