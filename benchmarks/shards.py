@@ -1,4 +1,4 @@
-"""`python -m benchmarks shards --plugins DIR`: a cold run of the plugins in DIR (plugin folders,
+"""`python -m benchmarks shards --plugins=DIR`: a cold run of the plugins in DIR (plugin folders,
 kept outside the repository) in one process against two shards run at once, then the site built
 from the two shards' merged caches (which runs nothing).
 
@@ -48,10 +48,11 @@ def _timed(registry: Path, *commands: list[str]) -> float:
 
 def main(argv: list[str]) -> int:
     """Measure and print the three figures."""
-    if "--plugins" not in argv:
-        print("shards: skipped (give --plugins DIR, a folder of plugin folders)")
+    given = [arg.removeprefix("--plugins=") for arg in argv if arg.startswith("--plugins=")]
+    if not given:
+        print("shards: skipped (give --plugins=DIR, a folder of plugin folders)")
         return 0
-    plugins = Path(argv[argv.index("--plugins") + 1])
+    plugins = Path(given[0])
     with tempfile.TemporaryDirectory(prefix="dify-registry-shards-") as temporary:
         base = Path(temporary)
         registry = _registry(plugins, base / "registry")
