@@ -45,7 +45,7 @@ from generator.run.replay import (
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
 from generator.run.verdict import weigh
-from generator.run.worker import Access, Workers
+from generator.run.worker import EXAMPLE_FOLDER, Access, Workers
 from generator.schemas import SchemaSet
 
 
@@ -182,6 +182,7 @@ def _placeless(run: ExampleRun, job: Job, options: RunOptions) -> ExampleRun:
         job.loaded.root.resolve(),
         job.loaded.display,
         [environment.python.parent.parent, environment.interpreter.path.parent.parent, options.cache_dir],
+        EXAMPLE_FOLDER,
     )
     return _rewritten(run, lambda value: cache.without_places(value, places))
 
