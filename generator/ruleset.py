@@ -22,6 +22,7 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.load.crawl",
     "generator.load.examples",
     "generator.load.recordings",
+    "generator.load.registry_examples",
     "generator.run.runner",
     "generator.run.assemble",
     "generator.run.checks",

@@ -103,7 +103,7 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         raise BrokenRegistry(str(broken)) from None
     run_options = None if args.no_run else options_from(args, site_url=config.site_url or SITE_URL)
     roots = tuple(paths if paths is not None else registries)
-    catalog = Pipeline(roots, schemas, run=run_options, site=True).catalog()
+    catalog = Pipeline(roots, schemas, run=run_options, site=True, overlays=args.overlays).catalog()
     report(catalog, args.format, sys.stdout, show_all=args.show_all)
     code = exit_code(catalog.diagnostics, args.strict)
     if args.strict and code != EXIT_OK:

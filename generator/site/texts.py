@@ -168,6 +168,12 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このツールの実行例はありません。",
         "Nenhuma execução de exemplo para esta ferramenta.",
     ),
+    "examples_from_registry": (
+        "These examples come from this registry, not from the plugin's author:",
+        "这些示例来自本注册表，而非插件作者：",
+        "これらの例はプラグインの作者ではなく、このレジストリが用意したものです：",
+        "Estes exemplos vêm deste registro, não do autor do plugin:",
+    ),
     "inputs": ("Inputs", "输入", "入力", "Entradas"),
     "output_text": ("Text", "文本", "テキスト", "Texto"),
     "output_json": ("JSON", "JSON", "JSON", "JSON"),
