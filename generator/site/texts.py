@@ -162,6 +162,16 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このツールは output_schema を宣言していないため、固定の変数のみです。",
         "A ferramenta não declara output_schema: só existem as variáveis fixas.",
     ),
+    "in_workflow": ("In a workflow", "在工作流中引用", "ワークフローでの参照", "Em um fluxo de trabalho"),
+    "in_workflow_intro": (
+        "A later node reads each output with this variable syntax, the tool node's id in place of "
+        "node_id (the variable picker writes the same):",
+        "后续节点用以下变量语法读取各个输出，把 node_id 换成工具节点的 ID（变量选择器写入的也是它）：",
+        "後続のノードは次の変数構文で各出力を読み取ります。node_id はツールノードの ID に置き換えます"
+        "（変数ピッカーが書き込むものと同じです）：",
+        "Um nó seguinte lê cada saída com esta sintaxe de variável, com o id do nó da ferramenta no "
+        "lugar de node_id (o seletor de variáveis escreve o mesmo):",
+    ),
     "schemas_unavailable": (
         "Schema references are not resolved in this build.",
         "本次构建未解析 Schema 引用。",
@@ -174,6 +184,12 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "此工具没有示例运行。",
         "このツールの実行例はありません。",
         "Nenhuma execução de exemplo para esta ferramenta.",
+    ),
+    "examples_from_registry": (
+        "These examples come from this registry, not from the plugin's author:",
+        "这些示例来自本注册表，而非插件作者：",
+        "これらの例はプラグインの作者ではなく、このレジストリが用意したものです：",
+        "Estes exemplos vêm deste registro, não do autor do plugin:",
     ),
     "inputs": ("Inputs", "输入", "入力", "Entradas"),
     "output_text": ("Text", "文本", "テキスト", "Texto"),
