@@ -1,22 +1,34 @@
-"""Plugin environments: an interpreter chosen from `meta.runner.version` and a venv built with uv
-from the plugin's own requirements (see `build.py`), once per distinct set of requirements and of
-the local files they name, reused from the cache."""
+"""Plugin environments as Dify's daemon builds them: the daemon's one Python (not the one
+`meta.runner.version` names) and a venv built with uv from the file the daemon installs
+(`pyproject.toml` with `uv sync`, else `requirements.txt`; see `dependencies.py` and `build.py`),
+once per distinct set of requirements and of the local files they name, reused from the cache."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import hashlib
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic
-from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
+from generator.diagnostics import Diagnostic, Location
+from generator.interpreters import DAEMON_PYTHON, Interpreter, choose_interpreter, find_interpreters
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
-from generator.run.build import BuildPlan, build, uv_environment
+from generator.run.build import BuildPlan, build
+from generator.run.cache import MAX_HASHED_BYTES
+from generator.run.dependencies import (
+    LOCK,
+    PYPROJECT,
+    REQUIREMENTS,
+    disagreement,
+    failed_requirement,
+    installed_from,
+    pyproject_names,
+    requirement_names,
+    without_sdk,
+)
 from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
 from generator.run.reqfile import Scan, scan
@@ -31,6 +43,13 @@ class Requirements:
 
     text: str
     source: str
+    # pyproject.toml beside a uv.lock: installed as locked (`uv sync --frozen`)
+    frozen: bool = False
+
+    @property
+    def synced(self) -> bool:
+        """True when the daemon installs these with `uv sync` (from pyproject.toml)."""
+        return self.source == PYPROJECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +63,10 @@ class Environment:
     requested: str
     problem: str = ""
     findings: tuple[Diagnostic, ...] = ()
+    # what does not stop the runs (the two dependency files disagree)
+    warnings: tuple[Diagnostic, ...] = ()
+    # where the build failed: the line of the requirement uv names, else the dependency file
+    where: Location | None = None
 
     @property
     def built(self) -> bool:
@@ -52,29 +75,24 @@ class Environment:
 
     @property
     def substituted(self) -> bool:
-        """True when the plugin asked for a Python version this machine does not have."""
+        """True when the plugin asked for another Python version than the one it runs with."""
         return bool(self.requested) and not self.requested.startswith(self.interpreter.name)
 
 
-def read_requirements(reader: PluginReader, uv: Path) -> Requirements:
-    """`requirements.txt`, else `pyproject.toml` with `uv.lock` (exported by uv), else the SDK alone."""
-    # Read as the validator's dependency check reads it (the same bytes, through the same reader).
-    plain = reader.text("requirements.txt", MAX_REQUIREMENTS_BYTES)
+def read_requirements(reader: PluginReader) -> Requirements:
+    """What the daemon installs: `pyproject.toml` (its text and `uv.lock`'s, for the key) when the
+    plugin has one, else `requirements.txt`, else the SDK alone."""
+    # Read as the validator's dependency check reads them (the same bytes, through the same reader).
+    source = installed_from(reader)
+    if source == PYPROJECT:
+        project = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES)
+        if project is not None:
+            lock = reader.head(LOCK, MAX_HASHED_BYTES, keep=False)
+            locked = "" if lock is None else hashlib.sha256(lock).hexdigest()
+            return Requirements(f"{project}\0{LOCK} {locked}", PYPROJECT, frozen=lock is not None)
+    plain = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES) if source else None
     if plain is not None:
-        return Requirements(plain, "requirements.txt")
-    root = reader.root
-    if reader.is_file("pyproject.toml") and reader.is_file("uv.lock"):
-        exported = subprocess.run(
-            [str(uv), "export", "--frozen", "--no-hashes", "--no-header", "--no-emit-project", "--quiet"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=uv_environment(),
-            check=False,
-        )
-        if exported.returncode == 0:
-            return Requirements(exported.stdout, "uv.lock")
+        return Requirements(plain, REQUIREMENTS)
     return Requirements("\n".join(DEFAULT_REQUIREMENTS) + "\n", "")
 
 
@@ -120,13 +138,16 @@ def ensure_environment(
     """The environment for a plugin, built once per distinct set of requirements and reused.
     `shown` names a plugin file in findings."""
     uv = find_uv()
-    interpreter = choose_interpreter(requested, find_interpreters())
+    # the daemon's one Python, not meta.runner.version's (`requested` is only reported)
+    interpreter = choose_interpreter(DAEMON_PYTHON, find_interpreters())
     if interpreter is None:
         missing = Interpreter(Path(), (0, 0))
         return Environment("", Path(), missing, requested, "no Python 3 interpreter found on this machine")
-    requirements = read_requirements(reader, uv)
-    named = scan(reader, requirements.text, requirements.source) if requirements.source else Scan()
+    requirements = read_requirements(reader)
+    plain = requirements.source == REQUIREMENTS
+    named = scan(reader, requirements.text, requirements.source) if plain else Scan()
     refused = named.findings(shown)
+    warnings = tuple(disagreement(reader, shown))
     # without isolation, and offline (build backends come from the index), wheels only
     isolated = isolation.namespaces and not offline
     key = environment_key(interpreter, requirements, named.digest(reader), "sdists" if isolated else "wheels")
@@ -140,8 +161,33 @@ def ensure_environment(
             if unreachable:
                 return Environment(key, python, interpreter, requested, findings=tuple(unreachable))
             plan = BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline)
+            plan = replace(plan, synced=requirements.synced, frozen=requirements.frozen)
             problem = build(plan, isolated)
             if problem:
-                return Environment(key, python, interpreter, requested, problem)
+                where = failed_at(problem, requirements, reader, shown)
+                failed = Environment(key, python, interpreter, requested, problem, warnings=warnings)
+                return replace(failed, where=where)
             (target / ".complete").write_text(requirements.text, encoding="utf-8")
-    return Environment(key, python, interpreter, requested)
+    if requirements.source and not has_sdk(target):
+        empty = without_sdk(requirements.source, reader, shown)
+        return Environment(key, python, interpreter, requested, findings=(empty,), warnings=warnings)
+    return Environment(key, python, interpreter, requested, warnings=warnings)
+
+
+def failed_at(
+    problem: str, requirements: Requirements, reader: PluginReader, shown: Callable[[str], str]
+) -> Location | None:
+    """The line of the requirement uv's error names, else the file installed from."""
+    if not requirements.source:
+        return None
+    text = reader.text(requirements.source, MAX_REQUIREMENTS_BYTES) or ""
+    declared = pyproject_names(text) if requirements.synced else requirement_names(text)
+    found = failed_requirement(problem, declared or [])
+    if found is None:
+        return Location(shown(requirements.source), 1, 1)
+    return Location(shown(requirements.source), found.line, found.column)
+
+
+def has_sdk(target: Path) -> bool:
+    """True when the environment has dify_plugin installed."""
+    return any(target.glob("lib/python3*/site-packages/dify_plugin/__init__.py"))

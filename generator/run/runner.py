@@ -220,11 +220,13 @@ def plan(
             loaded.display_path,
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
-        findings.extend(environment.findings)
+        findings.extend([*environment.findings, *environment.warnings])
         if environment.problem:
             findings.append(
                 BROKEN_ENVIRONMENT.at(
-                    manifest_where, problem=environment.problem, python=environment.interpreter.name
+                    environment.where or manifest_where,
+                    problem=environment.problem,
+                    python=environment.interpreter.name,
                 )
             )
         if not environment.built:
