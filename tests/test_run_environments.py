@@ -16,6 +16,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
@@ -332,3 +333,22 @@ def test_stalled_build_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert "made no progress for 4 s" in broken.message
     assert report.runs == ()
     assert took < 90, took
+
+
+ENVIRONMENT_CASES = REPO / "tests" / "cases" / "environments"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in ENVIRONMENT_CASES.iterdir() if p.is_dir()))
+def test_environment_case(tmp_path: Path, name: str) -> None:
+    """Each case under tests/cases/environments/ builds (or refuses) as Dify's daemon does: its
+    expected findings (and no other error), its runs passed or not."""
+    expected = yaml.safe_load((ENVIRONMENT_CASES / name / "expected.yaml").read_text())
+    report, findings = run(ENVIRONMENT_CASES / name, tmp_path / "cache")
+    rules = {f.rule for f in findings}
+    assert set(expected["rules"]) <= rules, findings
+    errors = {f.rule for f in findings if f.severity.rank == 2}
+    assert errors <= set(expected["rules"]), findings
+    assert [r.passed for r in report.runs] == expected["runs"], findings
+    if "says" in expected:
+        assert any(expected["says"] in f.message for f in findings), findings
+    assert not list(ENVIRONMENT_CASES.glob(f"{name}/.venv")), "the build wrote into the plugin"
