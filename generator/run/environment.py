@@ -31,6 +31,7 @@ from generator.run.dependencies import (
 )
 from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
+from generator.run.native import foreign_libraries
 from generator.run.reqfile import Scan, scan
 from generator.run.sandbox import Isolation
 
@@ -134,9 +135,10 @@ def ensure_environment(
     offline: bool,
     isolation: Isolation,
     shown: Callable[[str], str],
+    arches: tuple[str, ...] = (),
 ) -> Environment:
     """The environment for a plugin, built once per distinct set of requirements and reused.
-    `shown` names a plugin file in findings."""
+    `shown` names a plugin file in findings; `arches` are the manifest's `meta.arch`."""
     uv = find_uv()
     # the daemon's one Python, not meta.runner.version's (`requested` is only reported)
     interpreter = choose_interpreter(DAEMON_PYTHON, find_interpreters())
@@ -147,7 +149,7 @@ def ensure_environment(
     plain = requirements.source == REQUIREMENTS
     named = scan(reader, requirements.text, requirements.source) if plain else Scan()
     refused = named.findings(shown)
-    warnings = tuple(disagreement(reader, shown))
+    warnings = (*disagreement(reader, shown), *foreign_libraries(reader, arches, shown))
     # without isolation, and offline (build backends come from the index), wheels only
     isolated = isolation.namespaces and not offline
     key = environment_key(interpreter, requirements, named.digest(reader), "sdists" if isolated else "wheels")

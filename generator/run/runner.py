@@ -218,6 +218,7 @@ def plan(
             options.offline,
             isolation,
             loaded.display_path,
+            _arches(loaded),
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
         findings.extend([*environment.findings, *environment.warnings])
@@ -254,6 +255,14 @@ def plan(
                     findings.extend(problems)
                     jobs.append(recorded)
     return jobs, findings
+
+
+def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
+    """The manifest's `meta.arch` (the machines Dify runs the plugin on)."""
+    manifest = loaded.documents["manifest.yaml"].data
+    meta = manifest.get("meta") if isinstance(manifest, dict) else None
+    arch = meta.get("arch") if isinstance(meta, dict) else None
+    return tuple(str(a) for a in arch) if isinstance(arch, list) else ()
 
 
 def _recorded(job: Job, options: RunOptions) -> tuple[Job, list[Diagnostic]]:
