@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -22,6 +23,7 @@ from generator.run.dependencies import (
     LOCK,
     PYPROJECT,
     REQUIREMENTS,
+    Declared,
     disagreement,
     failed_requirement,
     installed_from,
@@ -32,7 +34,7 @@ from generator.run.dependencies import (
 from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
 from generator.run.native import foreign_libraries
-from generator.run.reqfile import Scan, scan
+from generator.run.reqfile import Named, Scan, scan
 from generator.run.sandbox import Isolation
 
 ENVIRONMENT_FORMAT = "2"
@@ -64,10 +66,20 @@ class Environment:
     requested: str
     problem: str = ""
     findings: tuple[Diagnostic, ...] = ()
-    # what does not stop the runs (the two dependency files disagree)
+    # what does not stop the runs (the two dependency files disagree, foreign native libraries)
     warnings: tuple[Diagnostic, ...] = ()
-    # where the build failed: the line of the requirement uv names, else the dependency file
+    # where a failed build stands: the line of the requirement uv names, else the dependency file
+    source: str = ""
+    declared: tuple[Declared, ...] = ()
+    # the error for an environment that ends up without dify_plugin
+    without_sdk: Diagnostic | None = None
     where: Location | None = None
+    # the key without this machine's interpreter path (what run results depend on)
+    portable_key: str = ""
+    # how to build it (describe_environment), None when there is nothing to build
+    plan: BuildPlan | None = None
+    isolated: bool = False
+    indexes: tuple[Named, ...] = ()
 
     @property
     def built(self) -> bool:
@@ -128,7 +140,7 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def ensure_environment(
+def describe_environment(
     reader: PluginReader,
     requested: str,
     cache: Path,
@@ -137,8 +149,10 @@ def ensure_environment(
     shown: Callable[[str], str],
     arches: tuple[str, ...] = (),
 ) -> Environment:
-    """The environment for a plugin, built once per distinct set of requirements and reused.
-    `shown` names a plugin file in findings; `arches` are the manifest's `meta.arch`."""
+    """The environment a plugin gets, named and located but not built (`ensure_environment`
+    builds it): the run planner keys runs by it, and a plugin whose every run is cached needs no
+    environment at all. `shown` names a plugin file in findings; `arches` are the manifest's
+    `meta.arch`."""
     uv = find_uv()
     # the daemon's one Python, not meta.runner.version's (`requested` is only reported)
     interpreter = choose_interpreter(DAEMON_PYTHON, find_interpreters())
@@ -152,42 +166,87 @@ def ensure_environment(
     warnings = (*disagreement(reader, shown), *foreign_libraries(reader, arches, shown))
     # without isolation, and offline (build backends come from the index), wheels only
     isolated = isolation.namespaces and not offline
-    key = environment_key(interpreter, requirements, named.digest(reader), "sdists" if isolated else "wheels")
+    mode = "sdists" if isolated else "wheels"
+    local = named.digest(reader)
+    key = environment_key(interpreter, requirements, local, mode)
     target = cache / "envs" / key
     python = target / "bin" / "python"
-    if refused:
-        return Environment(key, python, interpreter, requested, findings=tuple(refused))
-    with locked(cache / "envs" / f"{key}.lock"):
-        if not (target / ".complete").is_file():
-            unreachable = [] if offline else unreachable_indexes(named.indexes, shown)
-            if unreachable:
-                return Environment(key, python, interpreter, requested, findings=tuple(unreachable))
-            plan = BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline)
-            plan = replace(plan, synced=requirements.synced, frozen=requirements.frozen)
-            problem = build(plan, isolated)
-            if problem:
-                where = failed_at(problem, requirements, reader, shown)
-                failed = Environment(key, python, interpreter, requested, problem, warnings=warnings)
-                return replace(failed, where=where)
-            (target / ".complete").write_text(requirements.text, encoding="utf-8")
-    if requirements.source and not has_sdk(target):
-        empty = without_sdk(requirements.source, reader, shown)
-        return Environment(key, python, interpreter, requested, findings=(empty,), warnings=warnings)
-    return Environment(key, python, interpreter, requested, warnings=warnings)
+    # What the runs' results depend on, without the interpreter's place on this machine: a run
+    # cache keyed by it moves between machines (`--shard`, `cache merge`).
+    portable = hashlib.sha256(
+        "\0".join((ENVIRONMENT_FORMAT, interpreter.name, requirements.text, local, mode)).encode()
+    ).hexdigest()[:24]
+    return Environment(
+        key,
+        python,
+        interpreter,
+        requested,
+        findings=tuple(refused),
+        warnings=warnings,
+        source=requirements.source,
+        declared=tuple(_declared(reader, requirements)),
+        without_sdk=without_sdk(requirements.source, reader, shown) if requirements.source else None,
+        portable_key=portable,
+        plan=replace(
+            BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline),
+            synced=requirements.synced,
+            frozen=requirements.frozen,
+        ),
+        isolated=isolated,
+        indexes=tuple(named.indexes),
+    )
 
 
-def failed_at(
-    problem: str, requirements: Requirements, reader: PluginReader, shown: Callable[[str], str]
-) -> Location | None:
-    """The line of the requirement uv's error names, else the file installed from."""
+def _declared(reader: PluginReader, requirements: Requirements) -> list[Declared]:
+    """The packages of the file installed from, with their lines."""
     if not requirements.source:
-        return None
+        return []
     text = reader.text(requirements.source, MAX_REQUIREMENTS_BYTES) or ""
-    declared = pyproject_names(text) if requirements.synced else requirement_names(text)
-    found = failed_requirement(problem, declared or [])
+    return (pyproject_names(text) or []) if requirements.synced else requirement_names(text)
+
+
+def ensure_environment(
+    reader: PluginReader,
+    requested: str,
+    cache: Path,
+    offline: bool,
+    isolation: Isolation,
+    shown: Callable[[str], str],
+) -> Environment:
+    """The environment for a plugin, built once per distinct set of requirements and reused.
+    `shown` names a plugin file in findings."""
+    return build_environment(describe_environment(reader, requested, cache, offline, isolation, shown), shown)
+
+
+def build_environment(environment: Environment, shown: Callable[[str], str]) -> Environment:
+    """A described environment, built when it is not already (or why it could not be)."""
+    plan = environment.plan
+    if not environment.built or plan is None:
+        return environment
+    target = plan.target
+    with locked(target.parent / f"{environment.key}.lock"):
+        if not (target / ".complete").is_file():
+            unreachable = [] if plan.offline else unreachable_indexes(list(environment.indexes), shown)
+            if unreachable:
+                return replace(environment, findings=tuple(unreachable))
+            problem = build(plan, environment.isolated)
+            if problem:
+                return replace(environment, problem=problem, where=failed_at(problem, environment, shown))
+            (target / ".complete").write_text(plan.requirements, encoding="utf-8")
+        os.utime(target)  # its last use, for `cache prune` (cachedir.py)
+    if environment.without_sdk is not None and not has_sdk(target):
+        return replace(environment, findings=(environment.without_sdk,))
+    return environment
+
+
+def failed_at(problem: str, environment: Environment, shown: Callable[[str], str]) -> Location | None:
+    """The line of the requirement uv's error names, else the file installed from."""
+    if not environment.source:
+        return None
+    found = failed_requirement(problem, environment.declared)
     if found is None:
-        return Location(shown(requirements.source), 1, 1)
-    return Location(shown(requirements.source), found.line, found.column)
+        return Location(shown(environment.source), 1, 1)
+    return Location(shown(environment.source), found.line, found.column)
 
 
 def has_sdk(target: Path) -> bool:
