@@ -147,7 +147,8 @@ def test_overlay_examples_run_and_stale_ones_do_not(
     workdir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """The registry's example of a plugin without examples runs and passes; a stale one is not run
-    (the tool gets a smoke run), so the plugin is never blamed for the registry's file."""
+    (the tool gets a smoke run), so the plugin is never blamed for the registry's file; the runs
+    name no folder of the machine."""
     plugins = [
         str(workdir.parent / "collection" / "tools" / name) for name in ("word_counter", "text_reverser")
     ]
@@ -159,6 +160,8 @@ def test_overlay_examples_run_and_stale_ones_do_not(
     assert ("text_reverser/text_reverser/reverse_text", "basic", False, False) not in runs
     assert not [d for d in document["diagnostics"] if d["severity"] == "error"]
     assert code == 0
+    for path in _machine_paths(workdir):  # the runs' messages, outputs and findings included
+        assert path not in out, path
 
 
 def _readme_commands() -> list[list[str]]:
