@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "diff",
     "cache",
     "check_site",
+    "workflow",
 )
 
 # What validate, run and build accept, each of their paths.

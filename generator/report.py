@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.published import SITE_URL
+from generator.shorten import shorten
 
 if TYPE_CHECKING:
     from generator.catalog import Catalog
@@ -190,7 +191,7 @@ def write_json(
 
 def _short(value: Any, limit: int = 300) -> str:
     text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:

@@ -10,8 +10,10 @@ import contextlib
 import hashlib
 import json
 import os
+import re
+import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -47,24 +49,46 @@ def run_key(parts: Iterable[Any]) -> str:
 
 
 PLACE_LABELS = ("<environment>", "<python>", "<cache>")
+# A worker without namespaces works in a fresh temporary folder (worker.py); with them, in a fixed
+# one. The tool sees its copy of the plugin in `plugin/` there.
+SCRATCH = re.compile(re.escape(tempfile.gettempdir()) + r"/dify-run-[A-Za-z0-9_]+/work")
 
 
-def machine_places(plugin: Path, display: str, folders: Sequence[Path]) -> dict[str, str]:
-    """This machine's folders a run may name, each with what a cached run says instead: the
-    plugin's folder becomes its display path; `folders` (the environment, the interpreter's
-    prefix, the cache) the labels of PLACE_LABELS; the home folder `~`."""
-    places = {str(plugin): display or ".", **dict(zip(map(str, folders), PLACE_LABELS, strict=True))}
-    places.setdefault(str(Path.home()), "~")
-    return {place: label for place, label in places.items() if len(place) > 1}
+@dataclass(frozen=True, slots=True)
+class Places:
+    """This machine's folders a run may name, each with what a cached run says instead."""
+
+    work: str
+    labels: tuple[tuple[str, str], ...]  # longest place first (the environment lies in the cache)
+
+    def rewrite(self, text: str) -> str:
+        """`text` with every place replaced by its label."""
+        text = SCRATCH.sub(self.work, text)
+        for place, label in self.labels:
+            text = text.replace(place, label)
+        return text
 
 
-def without_places(value: Any, places: dict[str, str]) -> Any:
-    """A JSON-like value with every place of `places` in its texts replaced by its label, the
-    longest place first (the environment lies inside the cache)."""
+def machine_places(plugin: Path, display: str, folders: Sequence[Path], work: str) -> Places:
+    """The plugin's folder, and its copy in the working folder `work` the tool runs in, become
+    its display path; `folders` (the environment, the interpreter's prefix, the cache) the labels
+    of PLACE_LABELS; the working folder `<work>`; the home folder `~`."""
+    shown = display or "."
+    places = {f"{work}/plugin": shown, str(plugin): shown, f"{work}/": "<work>/"}
+    places.update(zip(map(str, folders), PLACE_LABELS, strict=True))
+    places.setdefault(str(Path.home()) + "/", "~/")
+    ordered = sorted(((place, label) for place, label in places.items() if len(place) > 1), key=_longest)
+    return Places(work, tuple(ordered))
+
+
+def _longest(item: tuple[str, str]) -> int:
+    return -len(item[0])
+
+
+def without_places(value: Any, places: Places) -> Any:
+    """A JSON-like value with every place in its texts replaced by its label."""
     if isinstance(value, str):
-        for place in sorted(places, key=len, reverse=True):
-            value = value.replace(place, places[place])
-        return value
+        return places.rewrite(value)
     if isinstance(value, dict):
         return {key: without_places(item, places) for key, item in value.items()}
     if isinstance(value, list | tuple):

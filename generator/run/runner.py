@@ -45,7 +45,7 @@ from generator.run.replay import (
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
 from generator.run.verdict import weigh
-from generator.run.worker import Access, Workers
+from generator.run.worker import EXAMPLE_FOLDER, Access, Workers
 from generator.schemas import SchemaSet
 
 
@@ -182,6 +182,7 @@ def _placeless(run: ExampleRun, job: Job, options: RunOptions) -> ExampleRun:
         job.loaded.root.resolve(),
         job.loaded.display,
         [environment.python.parent.parent, environment.interpreter.path.parent.parent, options.cache_dir],
+        EXAMPLE_FOLDER,
     )
     return _rewritten(run, lambda value: cache.without_places(value, places))
 
@@ -258,7 +259,7 @@ def plan(
         for provider in plugin.providers:
             credentials = tuple(c.name for c in provider.credentials)
             secret = tuple(c.name for c in provider.credentials if c.type == "secret-input")
-            for tool in (t for t in provider.tools if t.key in chosen):
+            for tool in (t for t in provider.reachable_tools if t.key in chosen):
                 examples, problems = load_examples(loaded, tool, smoke=smoke_example)
                 findings.extend(problems)
                 for example in _with_required_only(tool, examples, options.example):
@@ -371,7 +372,8 @@ def run_plugins(
         d for job, run in zip(jobs, every, strict=True) if job.example.required_only for d in run.diagnostics
     )
     for loaded in plugins:
-        for tool in loaded.plugin.tools if loaded.plugin else ():
+        providers = loaded.plugin.providers if loaded.plugin else ()
+        for tool in (tool for provider in providers for tool in provider.reachable_tools):
             tool_runs = [run for run in runs if run.tool == tool.key]
             findings.extend(never_set(tool, tool_runs, _schema_where(loaded, tool)))
     return RunReport(tuple(runs), tuple(sort_diagnostics(findings)))

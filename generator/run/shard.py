@@ -53,11 +53,20 @@ def parse_shard(text: str) -> Shard:
 
 def estimated_cost(loaded: LoadedPlugin) -> int:
     """What running this plugin is expected to cost, in arbitrary units (see the module's text)."""
-    requirements = loaded.reader.text("requirements.txt", MAX_REQUIREMENTS_BYTES) or ""
-    lines = [line for line in requirements.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     size = sum(f.size for f in loaded.reader.local_files())
     tools = len(loaded.plugin.tools) if loaded.plugin else 0
-    return REQUIREMENT_COST * (1 + len(lines)) + size // KIB + TOOL_COST * tools
+    return REQUIREMENT_COST * (1 + _requirement_count(loaded)) + size // KIB + TOOL_COST * tools
+
+
+def _requirement_count(loaded: LoadedPlugin) -> int:
+    """Requirement lines of `requirements.txt`, else the packages locked in `uv.lock` (what the
+    environment builder installs from, environment.py)."""
+    reader = loaded.reader
+    plain = reader.text("requirements.txt", MAX_REQUIREMENTS_BYTES)
+    if plain is not None:
+        return sum(1 for line in plain.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    locked = reader.text("uv.lock", MAX_REQUIREMENTS_BYTES) or ""
+    return locked.count("[[package]]")
 
 
 def split(costs: Sequence[tuple[str, int]], count: int) -> list[int]:
