@@ -164,6 +164,25 @@ def test_overlay_examples_run_and_stale_ones_do_not(
         assert path not in out, path
 
 
+def test_text_groups_findings_per_plugin_and_counts_each_rule(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each plugin's findings under its name, at most three of a rule per plugin with the rest
+    counted, the count of each rule, the summary, and the plugins of other kinds: exactly
+    `validate.txt`."""
+    monkeypatch.chdir(CASE.parent)
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out = _output(capsys, "validate", "official", "--overlays", "overlays")
+    assert out == (CASE.parent / "validate.txt").read_text(encoding="utf-8")
+    assert code == 0
+    _, every = _output(capsys, "validate", "official", "--overlays", "overlays", "--show-all")
+    shown = [line for line in every.splitlines() if " warning A010 " in line]
+    assert len(shown) == 5
+    assert "--show-all shows" not in every
+    assert every.count("\n-- ") == out.count("\n-- ")
+    assert every.split("findings by rule:")[1] == out.split("findings by rule:")[1]
+
+
 def _readme_commands() -> list[list[str]]:
     """The `dify-registry` lines of the README's section "Catalog an existing collection"."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
