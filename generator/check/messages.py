@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_module_tree
+from generator.check.common import every_node, tool_modules
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.model import Tool
@@ -41,13 +41,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
 
 def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnostic]:
     """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
-    done: set[str] = set()
-    for tool in tools:
-        found = tool_module_tree(loaded, tool)
-        if found is None or found[0] in done:
-            continue
-        file, tree = found
-        done.add(file)
+    for file, tree, _tool in tool_modules(loaded, tools):
         display = loaded.display_path(file)
         for call in _discarded_helper_calls(tree):
             yield UNYIELDED.at(Location(display, call.lineno, call.col_offset + 1), call=_name(call))

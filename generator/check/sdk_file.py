@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_module_tree
+from generator.check.common import every_node, tool_modules
 from generator.check.undeclared import dictionary_name, invoke_of, sdk_names
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -81,13 +81,7 @@ Source = ast.AST | _Element | str | None
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Misuses of the SDK's File in every tool's module, each file once."""
-    done: set[str] = set()
-    for tool in loaded.plugin.tools if loaded.plugin else ():
-        found = tool_module_tree(loaded, tool)
-        if found is None or found[0] in done:
-            continue
-        file, tree = found
-        done.add(file)
+    for file, tree, tool in tool_modules(loaded, loaded.plugin.tools if loaded.plugin else ()):
         display = loaded.display_path(file)
         for node, problem, receiver, severity in misuses(tree, tool):
             where = Location(display, node.lineno, node.col_offset + 1)
