@@ -31,17 +31,28 @@ COMMAND_MODULES: tuple[str, ...] = (
     "diff",
     "cache",
     "check_site",
+    "workflow",
 )
+
+# What validate, run and build accept, each of their paths.
+PATH_HELP = "a plugin folder, a .difypkg, a registry, or a folder holding any of these at any depth"
 
 Command = Callable[[argparse.Namespace], int]
 
 
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """`--format` and `--strict`, shared by every command that reports findings."""
+def add_output_options(parser: argparse.ArgumentParser, *, collections: bool = False) -> None:
+    """`--format` and `--strict`, shared by every command that reports findings; `--show-all` for the
+    commands that read collections of plugins."""
     parser.add_argument(
         "--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)"
     )
     parser.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
+    if collections:
+        parser.add_argument(
+            "--show-all",
+            action="store_true",
+            help="text output: every finding (by default, a few of each rule per plugin of a collection)",
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:

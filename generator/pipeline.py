@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -133,6 +133,7 @@ class Pipeline:
             ),
             schemas=self.schemas,
             runs=runs,
+            others=inputs.others,
         )
         if self.site:
             catalog = self._with_site_data(catalog, site)
@@ -149,12 +150,8 @@ class Pipeline:
 
     def _with_site_data(self, catalog: Catalog, site: SiteParts) -> Catalog:
         plugins: Sequence[LoadedPlugin] = catalog.plugins
-        return Catalog(
-            plugins=catalog.plugins,
-            diagnostics=catalog.diagnostics,
-            plugin_findings=catalog.plugin_findings,
-            schemas=catalog.schemas,
-            runs=catalog.runs,
+        return replace(
+            catalog,
             icons=MappingProxyType(site.icons),
             domains=MappingProxyType(site.domains),
             histories=MappingProxyType(histories_of(plugins, self.schemas)),

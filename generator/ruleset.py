@@ -38,6 +38,8 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.diff.plugin",
     "generator.diff.tools",
     "generator.diff.version",
+    "generator.workflow.dsl",
+    "generator.workflow.check",
     *(f"generator.check.{name}" for name in CHECK_MODULES),
 )
 

@@ -235,3 +235,26 @@ def test_a_replayed_run_says_so_and_lists_its_requests(cases_site: BuiltSite) ->
     pages = [path.read_text(encoding="utf-8") for path in html_files(cases_site.root)]
     for secret in (BOOK_KEY, RATES_TOKEN):
         assert not [page for page in pages if secret in page]
+
+
+def test_tool_page_shows_how_a_workflow_references_each_output(cases_site: BuiltSite) -> None:
+    """Each output a workflow can name gets its `{{#node_id.path#}}` line, in every language;
+    paths through an array (no selector reaches inside one) are left out."""
+    page = cases_site.page("plugins/weather_demo/weather/forecast")
+    listed = re.search(r'<ul class="dr-references">(.*?)</ul>', page, re.S)
+    assert listed is not None
+    shown = [html.unescape(code) for code in re.findall(r"<code>(.*?)</code>", listed.group(1))]
+    assert shown == [
+        "{{#node_id." + path + "#}}"
+        for path in (
+            "text",
+            "files",
+            "json",
+            "temperature",
+            "conditions",
+            "conditions.sky",
+            "conditions.wind",
+            "result",
+        )
+    ]
+    assert "工作流" in cases_site.page("zh/plugins/weather_demo/weather/forecast")

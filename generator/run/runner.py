@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,6 +15,7 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
 from generator.model import Tool
+from generator.progress import Stage
 from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
@@ -222,11 +222,13 @@ def plan(
         repr(options.limits),
         _schemas_digest(schemas),
     ]
-    for loaded in plugins:
+    chosen_tools = [_tools_to_run(loaded, options) for loaded in plugins]
+    built = Stage.shown_if(options.progress, "environments", sum(map(bool, chosen_tools)))
+    for loaded, tools in zip(plugins, chosen_tools, strict=True):
         plugin = loaded.plugin
-        tools = [t for t in (plugin.tools if plugin else ()) if options.tool in (None, t.name) and t.source]
         if plugin is None or not tools:
             continue
+        built.advance(loaded.display)
         environment = describe_environment(
             loaded.reader,
             plugin.runner_version,
@@ -257,7 +259,7 @@ def plan(
         for provider in plugin.providers:
             credentials = tuple(c.name for c in provider.credentials)
             secret = tuple(c.name for c in provider.credentials if c.type == "secret-input")
-            for tool in (t for t in provider.tools if t.key in chosen):
+            for tool in (t for t in provider.reachable_tools if t.key in chosen):
                 examples, problems = load_examples(loaded, tool, smoke=smoke_example)
                 findings.extend(problems)
                 for example in _with_required_only(tool, examples, options.example):
@@ -268,6 +270,7 @@ def plan(
         # runs nothing); otherwise it is built now, once for all its jobs.
         complete = options.use_cache and not options.record and all(_cached(job, options) for job in planned)
         if not complete:
+            built.show(f"{loaded.display}: building its environment")
             environment = build_environment(environment, loaded.display_path)
             findings.extend(environment.findings)
             if environment.problem:
@@ -282,7 +285,14 @@ def plan(
             recorded, problems = _recorded(replace(job, environment=environment), options, not complete)
             findings.extend(problems)
             jobs.append(recorded)
+    built.close()
     return jobs, findings
+
+
+def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
+    """The tools of a plugin that run (all, or the one `--tool` names), those with code."""
+    every = loaded.plugin.tools if loaded.plugin else ()
+    return [t for t in every if options.tool in (None, t.name) and t.source]
 
 
 def _cached(job: Job, options: RunOptions) -> bool:
@@ -352,16 +362,9 @@ def run_plugins(
             cache.save(options.cache_dir, job.key, run)
             return run
 
-        fresh = iter(
-            run_parallel(
-                pending,
-                work,
-                options.jobs,
-                _describe,
-                sys.stderr if options.progress else None,
-                batch=_batch,
-            )
-        )
+        running = Stage.shown_if(options.progress, "runs", len(pending))
+        fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
+        running.close()
     every = [cached[index] or next(fresh) for index in range(len(jobs))]
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
@@ -369,7 +372,8 @@ def run_plugins(
         d for job, run in zip(jobs, every, strict=True) if job.example.required_only for d in run.diagnostics
     )
     for loaded in plugins:
-        for tool in loaded.plugin.tools if loaded.plugin else ():
+        providers = loaded.plugin.providers if loaded.plugin else ()
+        for tool in (tool for provider in providers for tool in provider.reachable_tools):
             tool_runs = [run for run in runs if run.tool == tool.key]
             findings.extend(never_set(tool, tool_runs, _schema_where(loaded, tool)))
     return RunReport(tuple(runs), tuple(sort_diagnostics(findings)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from generator.diff.changes import Change, class_of
 from generator.model import I18n, Parameter
 from generator.published import SCHEMA_BASE
 from generator.site.languages import LANGUAGE_SITES
@@ -94,6 +95,32 @@ class _Indexer:
             },
             "pages": self.pages(entry.src),
             "tools": [self.tool(tool) for tool in entry.tools],
+            **self.versions(entry),
+        }
+
+    def versions(self, entry: PluginEntry) -> dict[str, Any]:
+        """The plugin's releases with what each breaks (absent outside git): what the workflow check
+        needs to judge a pinned older version."""
+        history = self.model.catalog.histories.get(entry.loaded.display)
+        if history is None:
+            return {}
+        return {
+            "versions": [
+                {
+                    "version": release.version,
+                    "date": release.date,
+                    "breaking": [
+                        d.message.removeprefix("breaking: ")
+                        for d in release.changes
+                        if class_of(d) is Change.BREAKING
+                    ],
+                    "removed_outputs": [
+                        {"provider": provider, "tool": tool, "path": path}
+                        for provider, tool, path in sorted(release.removed_outputs)
+                    ],
+                }
+                for release in history.releases
+            ]
         }
 
     def schemas(self) -> list[dict[str, Any]]:
