@@ -188,5 +188,6 @@ def build_environment(environment: Environment, shown: Callable[[str], str]) -> 
             if problem:
                 return replace(environment, problem=problem)
             (target / ".complete").write_text(plan.requirements, encoding="utf-8")
-        os.utime(target)  # its last use, for `cache prune` (cachedir.py)
+        with contextlib.suppress(OSError):  # its last use, for `cache prune` (cachedir.py)
+            os.utime(target)
     return environment
