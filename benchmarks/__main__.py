@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "scale": "benchmarks.scale",
     "runner": "benchmarks.runner",
     "shards": "benchmarks.shards",
+    "weight": "benchmarks.weight",
 }
 
 

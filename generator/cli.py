@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from generator import __version__
 from generator.errors import BrokenRegistry
@@ -52,6 +53,14 @@ def add_output_options(parser: argparse.ArgumentParser, *, collections: bool = F
             "--show-all",
             action="store_true",
             help="text output: every finding (by default, a few of each rule per plugin of a collection)",
+        )
+        parser.add_argument(
+            "--overlays",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help="the registry's examples for plugins it does not own, as overlays/<author>/<plugin>/ "
+            "(default: overlays/ of the registry or of the working folder)",
         )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from generator.diagnostics import Diagnostic, Location
 from generator.load.crawl import NO_MANIFEST, LoadedPlugin, load_plugin
 from generator.load.package import unpack
+from generator.load.registry_examples import OVERLAYS, find_registry_examples, unused_files
 
 # Folders a collection walk never enters: tool caches and installed packages hold no plugin of the
 # collection (a plugin's own `.venv` may hold thousands of folders).
@@ -123,11 +124,22 @@ def other_kind(loaded: LoadedPlugin) -> str | None:
     return next((label for key, label in OTHER_KINDS if key in listed), None)
 
 
+def overlays_of(paths: Sequence[Path]) -> Path | None:
+    """The registry's folder of examples for plugins it does not own: `overlays/` of the first
+    registry among `paths`, else of the working folder; None when there is none."""
+    for path in [*(p for p in paths if is_registry(p)), Path()]:
+        if (path / OVERLAYS).is_dir():
+            return path / OVERLAYS
+    return None
+
+
 class _Opened:
     """What the paths named so far, with the temporary folders of unpacked packages."""
 
-    def __init__(self, stack: contextlib.ExitStack) -> None:
+    def __init__(self, stack: contextlib.ExitStack, overlays: Path | None) -> None:
         self.stack = stack
+        self.overlays = overlays
+        self.overlays_shown = display_root(overlays) if overlays is not None else ""
         self.plugins: list[LoadedPlugin] = []
         self.findings: list[Diagnostic] = []
         self.others: list[OtherPlugin] = []
@@ -143,6 +155,8 @@ class _Opened:
             loaded = replace(loaded, diagnostics=(*unpacked, *loaded.diagnostics))
         else:
             loaded = load_plugin(path, shown)
+        loaded = find_registry_examples(self.overlays, self.overlays_shown, loaded)
+        loaded = replace(loaded, diagnostics=(*loaded.diagnostics, *unused_files(loaded)))
         kind = other_kind(loaded) if collected else None
         if kind is None:
             self.plugins.append(loaded)
@@ -174,10 +188,11 @@ class _Opened:
 
 
 @contextlib.contextmanager
-def open_inputs(paths: Sequence[Path]) -> Iterator[Inputs]:
-    """Load every plugin the paths name; packages live in a temporary folder until exit."""
+def open_inputs(paths: Sequence[Path], overlays: Path | None = None) -> Iterator[Inputs]:
+    """Load every plugin the paths name, with the registry's examples from `overlays` (default:
+    `overlays_of(paths)`); packages live in a temporary folder until exit."""
     with contextlib.ExitStack() as stack:
-        opened = _Opened(stack)
+        opened = _Opened(stack, overlays or overlays_of(paths))
         for path in paths:
             opened.add_root(path)
         yield Inputs(tuple(opened.plugins), tuple(opened.findings), tuple(opened.others))

@@ -63,6 +63,8 @@ class Pipeline:
     run: RunOptions | None = None
     # What only the site shows: icons, the domain scan and the plugins' git histories.
     site: bool = False
+    # The registry's examples for plugins it does not own (None: `overlays/` of the registry).
+    overlays: Path | None = None
     context: CheckContext = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -72,7 +74,7 @@ class Pipeline:
     @contextlib.contextmanager
     def load(self) -> Iterator[Inputs]:
         """The load stage; unpacked packages live until the block exits."""
-        with open_inputs(self.paths) as inputs:
+        with open_inputs(self.paths, self.overlays) as inputs:
             yield inputs
 
     def check(self, inputs: Inputs, site: SiteParts | None = None) -> dict[str, list[Diagnostic]]:

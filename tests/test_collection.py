@@ -18,6 +18,7 @@ from generator.cli import main
 from tests.conftest import REPO
 
 CASE = REPO / "tests" / "cases" / "collection" / "official"
+OVERLAYS = CASE.parent / "overlays"
 TOOL_PLUGINS = 11
 
 
@@ -88,6 +89,8 @@ def test_catalog_site_of_a_linked_collection_names_no_machine_path(
         capsys,
         "build",
         str(link),
+        "--overlays",
+        str(OVERLAYS),
         "--no-run",
         "--site-dir",
         "catalog",
@@ -105,6 +108,10 @@ def test_catalog_site_of_a_linked_collection_names_no_machine_path(
     paths = sorted(plugin["path"] for plugin in index["plugins"])
     assert len(paths) == TOOL_PLUGINS
     assert all(re.fullmatch(r"collection/tools/[a-z_]+", path) for path in paths), paths
+    for prefix in ("", "zh/", "ja/", "pt/"):
+        page = (site / prefix / "plugins/word_counter/word_counter/count_words/index.html").read_text()
+        assert "overlays/collection_cases/word_counter/tools/count_words.examples.yaml" in page
+        assert 'class="dr-run__origin"' in page
     forbidden = _machine_paths(workdir)
     files = [f for f in site.rglob("*") if f.is_file()]
     assert len(files) > 100
@@ -112,6 +119,68 @@ def test_catalog_site_of_a_linked_collection_names_no_machine_path(
         text = file.read_bytes().decode("utf-8", errors="replace")
         for path in forbidden:
             assert path not in text, (file.relative_to(site), path)
+
+
+def test_stale_overlay_is_a_warning_on_the_registrys_file(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An overlay written for an older tool (a parameter renamed, a tool gone) is reported on the
+    registry's file as X001, never as an error of the plugin's."""
+    argv = ["validate", "../collection", "--overlays", str(OVERLAYS), "--format", "json"]
+    code, out = _output(capsys, *argv)
+    found = [
+        (d["rule"], d["severity"], d["file"], d["line"])
+        for d in json.loads(out)["diagnostics"]
+        if d["rule"] != "A010"
+    ]
+    stale = "overlays/collection_cases/text_reverser/tools"
+    assert found == [
+        ("X001", "warning", f"{stale}/reverse_text.examples.yaml", 4),
+        ("X001", "warning", f"{stale}/reverse_text.examples.yaml", 7),
+        ("X001", "warning", f"{stale}/reverse_words.examples.yaml", 1),
+    ]
+    assert code == 0
+
+
+@pytest.mark.slow
+def test_overlay_examples_run_and_stale_ones_do_not(
+    workdir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The registry's example of a plugin without examples runs and passes; a stale one is not run
+    (the tool gets a smoke run), so the plugin is never blamed for the registry's file; the runs
+    name no folder of the machine."""
+    plugins = [
+        str(workdir.parent / "collection" / "tools" / name) for name in ("word_counter", "text_reverser")
+    ]
+    argv = ["run", *plugins, "--overlays", str(OVERLAYS), "--cache-dir", str(tmp_path / "cache")]
+    code, out = _output(capsys, *argv, "--format", "json")
+    document = json.loads(out)
+    runs = {(run["tool"], run["example"], run["smoke"], run["passed"]) for run in document["runs"]}
+    assert ("word_counter/word_counter/count_words", "basic", False, True) in runs
+    assert ("text_reverser/text_reverser/reverse_text", "basic", False, False) not in runs
+    assert not [d for d in document["diagnostics"] if d["severity"] == "error"]
+    assert code == 0
+    for path in _machine_paths(workdir):  # the runs' messages, outputs and findings included
+        assert path not in out, path
+
+
+def test_text_groups_findings_per_plugin_and_counts_each_rule(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each plugin's findings under its name, at most three of a rule per plugin with the rest
+    counted, the count of each rule, the summary, and the plugins of other kinds: exactly
+    `validate.txt`."""
+    monkeypatch.chdir(CASE.parent)
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out = _output(capsys, "validate", "official", "--overlays", "overlays")
+    assert out == (CASE.parent / "validate.txt").read_text(encoding="utf-8")
+    assert code == 0
+    _, every = _output(capsys, "validate", "official", "--overlays", "overlays", "--show-all")
+    shown = [line for line in every.splitlines() if " warning A010 " in line]
+    assert len(shown) == 5
+    assert "--show-all shows" not in every
+    assert every.count("\n-- ") == out.count("\n-- ")
+    assert every.split("findings by rule:")[1] == out.split("findings by rule:")[1]
 
 
 def _readme_commands() -> list[list[str]]:

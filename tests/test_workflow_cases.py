@@ -128,3 +128,66 @@ def test_hostile_files_end_in_findings(
     lines = capsys.readouterr().out.splitlines()
     assert all(line.startswith("::") or line.endswith("info") for line in lines)
     assert sum("::error" in line.split("::", 2)[1] for line in lines if line.startswith("::")) == 0
+
+
+def test_the_legacy_map_is_derived_from_official_plugins(tmp_path: Path) -> None:
+    """`python -m generator.workflow.legacy` maps each provider of a `langgenius` plugin to it (a
+    plugin of another author is no replacement); the committed map reads as Dify's names."""
+    import shutil
+
+    from generator.workflow.legacy import derive, legacy_map
+    from generator.workflow.uses import provider_parts
+
+    official = tmp_path / "tools"
+    shutil.copytree(CASES / "plugins" / "forecast-2.0.0", official / "weather_tools")
+    manifest = official / "weather_tools" / "manifest.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8")
+        .replace("author: case_author", "author: langgenius", 1)
+        .replace("name: forecast", "name: weather_tools", 1),
+        encoding="utf-8",
+    )
+    shutil.copytree(CASES / "plugins" / "forecast-1.0.0", official / "not_official")
+    assert derive(official)["providers"] == {"forecast": "langgenius/weather_tools/forecast"}
+    mapped = legacy_map()
+    assert mapped["tavily"] == "langgenius/tavily/tavily"
+    assert all(value.count("/") == 2 for value in mapped.values())
+    assert provider_parts("jina", mapped) == ("langgenius/jina_tool", "jina")
+    assert provider_parts("nobody_knows", mapped) == ("langgenius/nobody_knows", "nobody_knows")
+    assert provider_parts("plugin/provider", mapped) == ("langgenius/plugin", "provider")
+    assert provider_parts("../../etc", mapped) is None
+
+
+def test_any_value_of_any_shape_anywhere_never_raises(catalog: Catalog) -> None:
+    """Every value of the clean case replaced in turn by values of every other shape: the check
+    ends in findings (or none), never in an exception."""
+    clean = yaml.safe_load((CASES / "dsl" / "clean.yml").read_text(encoding="utf-8"))
+    shapes: list[object] = [
+        None,
+        7,
+        True,
+        "x",
+        "{{#",
+        [],
+        {},
+        ["2000"],
+        [1, 2],
+        {"type": "variable", "value": [3]},
+    ]
+    paths: list[tuple[object, ...]] = []
+    stack: list[tuple[object, tuple[object, ...]]] = [(clean, ())]
+    while stack:
+        value, path = stack.pop()
+        paths.append(path)
+        items = (
+            value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+        )
+        stack.extend((child, (*path, key)) for key, child in items)
+    for path in paths[1:]:
+        for shape in shapes:
+            data = json.loads(json.dumps(clean))
+            parent = data
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = shape
+            check(read_dsl(yaml.safe_dump(data, allow_unicode=True).encode(), "shape.yml"), catalog)

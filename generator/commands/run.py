@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     # `run` reports loading findings and the runs' own, not the checks' (that is `validate --run`).
-    pipeline = Pipeline(tuple(paths), load_schema_set(paths), checks=False, run=options)
+    pipeline = Pipeline(
+        tuple(paths), load_schema_set(paths), checks=False, run=options, overlays=args.overlays
+    )
     with pipeline.load() as inputs:
         if args.record:
             problem = recording_problem(inputs.plugins, options)

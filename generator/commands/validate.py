@@ -40,7 +40,13 @@ def run(args: argparse.Namespace) -> int:
 
     paths = [Path(p) for p in args.paths]
     run_options = options_from(args) if args.run else None
-    pipeline = Pipeline(tuple(paths), load_schema_set(paths), submission=args.submission, run=run_options)
+    pipeline = Pipeline(
+        tuple(paths),
+        load_schema_set(paths),
+        submission=args.submission,
+        run=run_options,
+        overlays=args.overlays,
+    )
     catalog = pipeline.catalog()
     report(catalog, args.format, sys.stdout, show_all=args.show_all)
     return exit_code(catalog.diagnostics, args.strict)

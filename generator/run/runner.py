@@ -236,9 +236,10 @@ def plan(
             options.offline,
             isolation,
             loaded.display_path,
+            _arches(loaded),
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
-        findings.extend(_environment_findings(environment, manifest_where))
+        findings.extend([*environment.warnings, *_environment_findings(environment, manifest_where)])
         if not environment.built:
             continue
         if environment.substituted:
@@ -277,6 +278,14 @@ def plan(
     return jobs, findings
 
 
+def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
+    """The manifest's `meta.arch` (the machines Dify runs the plugin on)."""
+    manifest = loaded.documents["manifest.yaml"].data
+    meta = manifest.get("meta") if isinstance(manifest, dict) else None
+    arch = meta.get("arch") if isinstance(meta, dict) else None
+    return tuple(str(a) for a in arch) if isinstance(arch, list) else ()
+
+
 def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
     """The tools of a plugin that run (all, or the one `--tool` names), those with code."""
     every = loaded.plugin.tools if loaded.plugin else ()
@@ -287,8 +296,9 @@ def _environment_findings(environment: Environment, where: Location) -> list[Dia
     """Why the environment cannot be used: requirements not followed, or its build failed."""
     if not environment.problem:
         return list(environment.findings)
+    place = environment.where or where  # the requirement uv's error names, else the manifest
     python = environment.interpreter.name
-    return [*environment.findings, BROKEN_ENVIRONMENT.at(where, problem=environment.problem, python=python)]
+    return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=environment.problem, python=python)]
 
 
 def _cached(job: Job, options: RunOptions) -> bool:

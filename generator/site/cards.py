@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from generator.model import I18n
 from generator.site.model import Counts, PluginEntry
-from generator.site.safe import clip
+from generator.site.untrusted import word_cut
 
 CARDS_JSON = "cards.json"
 # Cards the home page holds as HTML: a screen and more, so the page works without JavaScript and
@@ -30,8 +30,8 @@ class Shown(NamedTuple):
     def of(cls, value: I18n, language: str, limit: int) -> Shown:
         """`value` as the page of `language` shows it."""
         text = value.get(language)
-        cut_text, cut = clip(text, limit)
-        return cls(cut_text, bool(text) and not value.has(language), cut)
+        cut = len(text) > limit
+        return cls(word_cut(text, limit) if cut else text, bool(text) and not value.has(language), cut)
 
 
 class Card(NamedTuple):
@@ -98,9 +98,10 @@ def cards_json(
                 "icon": icons.get(card.entry.src, ""),
                 "label": card.label.text or card.entry.plugin.name,
                 "labelEn": card.label.fallback,
+                "labelCut": card.label.cut,
                 "description": card.description.text,
                 "descriptionEn": card.description.fallback,
-                "cut": card.description.cut,
+                "descriptionCut": card.description.cut,
                 "tags": list(card.entry.plugin.tags),
                 "author": card.entry.plugin.author,
                 "version": card.entry.plugin.version,

@@ -10,6 +10,7 @@ from generator.diff.changes import Change, class_of
 from generator.model import I18n, Parameter
 from generator.published import SCHEMA_BASE
 from generator.site.languages import LANGUAGE_SITES
+from generator.site.llms import LLMS_TXT
 from generator.site.model import PluginEntry, SiteModel, ToolEntry
 from generator.site.texts import texts_for
 from generator.site.views import fixed_rows
@@ -57,6 +58,10 @@ class _Indexer:
     def pages(self, src: str) -> dict[str, str]:
         return {code: self.site_url + path for code, path in self.model.paths(src).items()}
 
+    def markdown(self, path: str) -> dict[str, str]:
+        """The URL in each language of a file served as it is (`llms.txt`, a page's Markdown)."""
+        return {lang.code: f"{self.site_url}{lang.folder}{path}" for lang in LANGUAGE_SITES}
+
     def tool(self, entry: ToolEntry) -> dict[str, Any]:
         tool = entry.tool
         return {
@@ -74,6 +79,7 @@ class _Indexer:
             "checksum": entry.checksum,
             "examples": [{"name": run.name, "passed": run.passed, "smoke": run.smoke} for run in entry.runs],
             "pages": self.pages(entry.src),
+            "markdown": self.markdown(entry.src),
         }
 
     def plugin(self, entry: PluginEntry) -> dict[str, Any]:
@@ -94,6 +100,7 @@ class _Indexer:
                 "infos": entry.counts.infos,
             },
             "pages": self.pages(entry.src),
+            "markdown": self.markdown(entry.src),
             "tools": [self.tool(tool) for tool in entry.tools],
             **self.versions(entry),
         }
@@ -143,6 +150,7 @@ def registry_index(model: SiteModel, site_url: str) -> dict[str, Any]:
         "version": INDEX_VERSION,
         "site_url": indexer.site_url,
         "languages": [lang.code for lang in LANGUAGE_SITES],
+        "llms": indexer.markdown(LLMS_TXT),
         "plugins": [indexer.plugin(entry) for entry in model.plugins],
         "schemas": indexer.schemas(),
     }

@@ -24,6 +24,7 @@ from generator.check.domains import AccessDomains
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.diff.history import History
 from generator.load.crawl import LoadedPlugin
+from generator.load.examples import examples_origin
 from generator.media import MAX_IMAGE_BYTES, Image, judge
 from generator.model import Plugin, Tool, ToolKey
 from generator.rules import Rule
@@ -78,6 +79,8 @@ class ToolEntry:
     checksum: str  # of its YAML document
     added_parameters: frozenset[str]  # new in the plugin's version
     added_outputs: frozenset[str]
+    # The registry's examples file the runs were made from (an overlay), or "" for the plugin's own.
+    examples_from: str = ""
 
     @property
     def has_schema(self) -> bool:
@@ -280,7 +283,12 @@ class _Builder:
         findings: tuple[Diagnostic, ...],
         history: History | None,
     ) -> ToolEntry:
-        files = {loaded.display_path(tool.file), loaded.display_path(_examples_file(tool.file))}
+        examples_from = examples_origin(loaded, tool)
+        files = {
+            loaded.display_path(tool.file),
+            loaded.display_path(_examples_file(tool.file)),
+            examples_from,
+        }
         document = loaded.documents.get(tool.file)
         key = (tool.key.provider, tool.name)
         return ToolEntry(
@@ -297,6 +305,7 @@ class _Builder:
             added_outputs=frozenset(
                 p for *k, p in (history.added_outputs if history else ()) if tuple(k) == key
             ),
+            examples_from=examples_from,
         )
 
     def outputs(self, tool: Tool) -> tuple[OutputRow, ...]:

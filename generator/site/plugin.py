@@ -27,6 +27,7 @@ from generator.run import RunOptions
 from generator.site.cards import CARDS_JSON, Card
 from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
+from generator.site.llms import LlmsText
 from generator.site.model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import SitePages
@@ -139,6 +140,8 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         for page in self.pages.all():
             files.append(File.generated(config, page.src, content=page.markdown()))
             self.bodies[page.src] = page.html
+        for path, text in LlmsText(self.model, self.language, self.pages.words).files():
+            files.append(_served_as(File.generated(config, path + ".txt", content=text), path))
         self.cards = self.pages.cards()
         files.append(File.generated(config, CARDS_JSON, content=self.pages.cards_json(self.cards)))
         if self.shares_assets:
@@ -179,7 +182,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             if "/" in src:
                 sections.setdefault(src.split("/", 1)[0], []).append(src)
         nav: list[Any] = [{words["catalog"]: "index.md"}, *top]
-        nav.extend({folder.capitalize(): pages} for folder, pages in sections.items())
+        nav.extend({words.get(folder, folder.capitalize()): pages} for folder, pages in sections.items())
         nav.extend(
             [
                 {words["schemas"]: SCHEMAS_INDEX},
@@ -249,6 +252,12 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             elif path.exists():
                 server.watch(os.fspath(path))
         return server
+
+
+def _served_as(file: File, path: str) -> File:
+    """A generated file copied as it is to `path` (a `.md` name would make MkDocs render it)."""
+    file.dest_uri = path
+    return file
 
 
 def _drop_theme_assets(files: Files, config: MkDocsConfig) -> None:

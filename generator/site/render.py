@@ -127,7 +127,7 @@ def environment(language: str) -> jinja2.Environment:
         return cells
 
     env.filters.update(pre=pre, pretty=pretty_json, value=value, text=text, cell=cell, link=_link)
-    env.filters.update(readme=_readme, tag=tag, badge=status)
+    env.filters.update(readme=_readme, tag=tag, badge=status, slashed=_slashed)
     env.filters["finding_cells"] = finding_cells
     env.bytecode_cache = _compiled_templates(language, env.filters)
     env.globals["t"] = texts_for(language)
@@ -189,6 +189,11 @@ class PageContext:
     def url_of(self, value: object) -> str | None:
         """The value as a link target if it is an http(s) URL, else None."""
         return safe_url(value)
+
+
+def _slashed(address: str) -> Markup:
+    """An address that may break after a slash, never inside a word."""
+    return Markup("/<wbr>".join(str(escape(part)) for part in address[:MAX_CELL].split("/")))
 
 
 def _readme(html: Markup, page: PageContext) -> Markup:

@@ -40,6 +40,23 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "その他のプラグイン（JavaScript が動くとカードで表示されます）:",
         "Os demais plugins (com JavaScript, o catálogo os mostra como cartões):",
     ),
+    "llms_title": (
+        "Dify Plugin Registry",
+        "Dify 插件注册表",
+        "Dify プラグインレジストリ",
+        "Registro de plugins do Dify",
+    ),
+    "llms_summary": (
+        "Every Dify tool plugin of this registry and its tools, one line each, linked to a Markdown "
+        "page with the parameters, output variables and example runs.",
+        "本注册表中的每个 Dify 工具插件及其工具，每项一行，"
+        "链接到包含参数、输出变量和示例运行的 Markdown 页面。",
+        "このレジストリのすべての Dify ツールプラグインとそのツールを 1 行ずつ挙げ、"
+        "パラメーター・出力変数・実行例を載せた Markdown ページへリンクします。",
+        "Cada plugin de ferramentas do Dify deste registro e suas ferramentas, uma linha cada, com link "
+        "para uma página Markdown com parâmetros, variáveis de saída e execuções de exemplo.",
+    ),
+    "llms_languages": ("Other languages:", "其他语言：", "他の言語:", "Outros idiomas:"),
     "docs": ("Docs", "文档", "ドキュメント", "Documentação"),
     # Dify's plugin tags (the marketplace's fixed list); a tag outside it is shown as written
     "tag_agent": ("Agent", "智能体", "エージェント", "Agente"),
@@ -168,6 +185,12 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このツールの実行例はありません。",
         "Nenhuma execução de exemplo para esta ferramenta.",
     ),
+    "examples_from_registry": (
+        "These examples come from this registry, not from the plugin's author:",
+        "这些示例来自本注册表，而非插件作者：",
+        "これらの例はプラグインの作者ではなく、このレジストリが用意したものです：",
+        "Estes exemplos vêm deste registro, não do autor do plugin:",
+    ),
     "inputs": ("Inputs", "输入", "入力", "Entradas"),
     "output_text": ("Text", "文本", "テキスト", "Texto"),
     "output_json": ("JSON", "JSON", "JSON", "JSON"),
@@ -240,7 +263,7 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このページはまだ翻訳されていないため、英語で表示しています。",
         "Esta página ainda não foi traduzida; ela é exibida em inglês.",
     ),
-    "truncated": ("(shortened)", "（已截断）", "（省略）", "(encurtado)"),
+    "truncated": ("shortened", "已截断", "省略", "encurtado"),
     "findings_of_rule": (
         "Every finding of this rule links to this page.",
         "此规则的每条检查结果都链接到本页。",

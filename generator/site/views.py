@@ -54,7 +54,9 @@ class OutputRow(NamedTuple):
     anchor: str
     type: str
     required: bool
-    description: str
+    # A schema's description is English (schemas have no translations): the other languages' pages
+    # mark it so. The fixed variables' descriptions are the site's own words, in the page's language.
+    description: I18n | str
     ref: str | None
     ref_src: str | None
 
@@ -166,7 +168,9 @@ _FIXED_TYPES = {"text": "string", "files": "array[file]", "json": "array[object]
 def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[OutputRow]:
     """Property rows with links to the hosted page of every `$ref`."""
     return [
-        OutputRow(r.path, r.anchor, r.type, r.required, r.description, r.ref, _ref_page(r.ref, schemas))
+        OutputRow(
+            r.path, r.anchor, r.type, r.required, I18n.of(r.description), r.ref, _ref_page(r.ref, schemas)
+        )
         for r in rows
     ]
 

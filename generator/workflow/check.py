@@ -76,10 +76,11 @@ REQUIRED_UNSET = rule(
     """
 A required parameter with no default has no value in the node. Dify's editor checks each tool node
 before it publishes or runs a workflow (`checkValid` in
-web/app/components/workflow/nodes/tool/default.ts: a required input or setting whose value is
-missing, null or empty gives `fieldRequired`), and a workflow whose checklist has an error is
-neither published nor run. Older Dify versions refused it at run time as well
-(`init_frontend_parameter`: "tool parameter ... not found in tool config").
+web/app/components/workflow/nodes/tool/default.ts: a required input or setting whose value, or the
+`value` inside its `{type, value}`, is missing, null, empty text or an empty list gives
+`fieldRequired`; an empty list is allowed as a constant for `any` and `array` parameters), and a
+workflow whose checklist has an error is neither published nor run. Older Dify versions refused it
+at run time as well (`init_frontend_parameter`: "tool parameter ... not found in tool config").
 """,
 )
 OPTION_UNKNOWN = rule(
@@ -102,7 +103,9 @@ WRONG_TYPE = rule(
     "Give a value of the parameter's type, or a variable that holds one.",
     """
 A constant does not fit the parameter's type: text for a number, a list for a string, a constant
-for a file. Dify casts what it can (`cast_parameter_value`) and fails the node on what it cannot.
+for a file, a word other than true/false/yes/no/y/n/1/0 for a boolean. Dify casts what it can
+(`cast_parameter_value`: any other text is read as True for a boolean) and fails the node on what
+it cannot (text that is no number).
 """,
 )
 OUTPUT_UNKNOWN = rule(
@@ -150,6 +153,7 @@ _NUMBER = ("number",)
 _TEXT = ("string", "secret-input", "select", "dynamic-select", "text-input", "paragraph")
 _FILES = ("file", "files", "system-files")
 _EMPTY: tuple[object, ...] = (None, "", [])
+_BOOLEAN_WORDS = ("true", "false", "yes", "no", "y", "n", "1", "0")
 
 
 def check(dsl: Dsl, catalog: Catalog) -> list[Diagnostic]:
@@ -223,7 +227,11 @@ def _inputs(use: ToolUse, spec: ToolSpec, plugin: PluginSpec) -> Iterator[Diagno
         return  # the agent's model fills what the builder left to it
     for parameter in spec.parameters.values():
         unset = given.get(parameter.name)
-        if parameter.required and parameter.default in _EMPTY and (unset is None or not _set(unset)):
+        if (
+            parameter.required
+            and parameter.default in _EMPTY
+            and (unset is None or not _set(unset, parameter))
+        ):
             where = unset.where if unset is not None else use.where
             # Judged against the catalog's version: a node pinned to another version may be right
             # for the version it runs, so there the finding is a warning about the upgrade.
@@ -240,8 +248,14 @@ def _inputs(use: ToolUse, spec: ToolSpec, plugin: PluginSpec) -> Iterator[Diagno
             )
 
 
-def _set(item: Input) -> bool:
-    return item.kind == "auto" or item.value not in _EMPTY
+def _set(item: Input, parameter: ParameterSpec | None = None) -> bool:
+    """True when the node gives a value, as the editor's `isMissingValue` judges it: not missing,
+    null or empty text, nor an empty list (which a constant for an `any` or `array` parameter may be)."""
+    if item.kind == "auto":
+        return True
+    if item.value == [] and parameter is not None:
+        return item.kind != "variable" and parameter.type in ("any", "array")
+    return item.value not in _EMPTY
 
 
 def _value(use: ToolUse, parameter: ParameterSpec, item: Input) -> Iterator[Diagnostic]:
@@ -282,8 +296,9 @@ def _type_problem(kind: str, value: object) -> str:
                 return f"the text {value!r}"
         return ""
     if kind == "boolean":
-        fits = isinstance(value, bool) or value in (0, 1) or str(value).lower() in ("true", "false")
-        return "" if fits else _kind(value)
+        # Dify's cast (`cast_parameter_value`) reads these words; any other text becomes True
+        fits = isinstance(value, bool) or value in (0, 1) or str(value).lower() in _BOOLEAN_WORDS
+        return "" if fits else (f"the text {value!r}" if isinstance(value, str) else _kind(value))
     if kind in _TEXT and isinstance(value, list | dict):
         return _kind(value)
     if kind in _FILES:

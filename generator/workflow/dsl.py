@@ -12,9 +12,10 @@ reads them all.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
+
+from packaging.version import InvalidVersion, Version
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.yamlload import YamlDocument, read_yaml
@@ -23,7 +24,6 @@ from generator.rules import rule
 # The newest DSL version this check was written against (`api/constants/dsl_version.py`).
 CURRENT_DSL_VERSION = "0.6.0"
 WORKFLOW_MODES = ("workflow", "advanced-chat")
-_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
 
 DSL_REFUSED = rule(
     "W001",
@@ -123,8 +123,9 @@ def _header(document: YamlDocument, data: dict[str, Any]) -> list[Diagnostic]:
     if not isinstance(version, str):
         problem = f"`version` is {type(version).__name__} {version!r}, not a string (quote it)"
         return [DSL_REFUSED.at(document.at("version"), problem=problem)]
-    matched = _VERSION.match(version)
-    if matched is None:
+    try:  # as Dify parses it (packaging), so exactly what Dify refuses is refused
+        parsed = Version(version)
+    except InvalidVersion:
         return [DSL_REFUSED.at(document.at("version"), problem=f"`version` {version!r} is not a version")]
     app = data.get("app")
     if not isinstance(app, dict) or not app:
@@ -136,7 +137,7 @@ def _header(document: YamlDocument, data: dict[str, Any]) -> list[Diagnostic]:
         return [DSL_NOT_WORKFLOW.at(document.at("app", "mode"), mode=mode)]
     if not isinstance(data.get("workflow"), dict) or not data["workflow"]:
         return [DSL_REFUSED.at(document.at("workflow"), problem="a workflow app without `workflow`")]
-    why = _confirmation(matched)
+    why = _confirmation(parsed)
     if why:
         found.append(
             DSL_VERSION_CONFIRM.at(
@@ -146,12 +147,12 @@ def _header(document: YamlDocument, data: dict[str, Any]) -> list[Diagnostic]:
     return found
 
 
-def _confirmation(matched: re.Match[str]) -> str:
-    mine = tuple(int(p) for p in CURRENT_DSL_VERSION.split("."))
-    theirs = (int(matched.group(1)), int(matched.group(2)), int(matched.group(3) or 0))
+def _confirmation(theirs: Version) -> str:
+    """Why Dify leaves the import pending (`check_version_compatibility`), or ""."""
+    mine = Version(CURRENT_DSL_VERSION)
     if theirs > mine:
         return f"is newer than the Dify version this check knows ({CURRENT_DSL_VERSION})"
-    if theirs[0] < mine[0]:
+    if theirs.major < mine.major:
         return "is of an older major version"
     return ""
 

@@ -192,11 +192,13 @@ def provider_parts(provider_id: str, legacy: dict[str, str]) -> tuple[str, str] 
     short form `plugin/provider` (Dify reads it as `langgenius/plugin/provider`), or a legacy
     built-in name, mapped to the official plugin that replaced it."""
     parts = provider_id.split("/")
-    if len(parts) == 3 and all(parts):
+    if not all(_NAME.match(part) for part in parts):
+        return None  # Dify refuses it too (GenericProviderID: "Invalid plugin id")
+    if len(parts) == 3:
         return f"{parts[0]}/{parts[1]}", parts[2]
-    if len(parts) == 2 and all(parts):
+    if len(parts) == 2:
         return f"langgenius/{parts[0]}", parts[1]
-    if len(parts) == 1 and _NAME.match(provider_id):
+    if len(parts) == 1:
         mapped = legacy.get(provider_id)
         if mapped is not None:
             author, plugin, provider = mapped.split("/")

@@ -25,6 +25,12 @@ function shown(tag, text, english, words) {
   return node;
 }
 
+function cut(words) {
+  var mark = element("span", "dr-cut", "…");
+  mark.title = words.cut;
+  return mark;
+}
+
 function card(data, item) {
   var words = data.words;
   var li = element("li", "dr-card");
@@ -41,11 +47,13 @@ function card(data, item) {
     icon.loading = "lazy";
     title.appendChild(icon);
   }
-  title.appendChild(shown("strong", item.label, item.labelEn, words));
+  var label = shown("strong", item.label, item.labelEn, words);
+  if (item.labelCut) label.appendChild(cut(words));
+  title.appendChild(label);
   li.appendChild(title);
   var description = shown("p", item.description, item.descriptionEn, words);
   description.className = "dr-card__description";
-  if (item.cut) description.appendChild(element("span", "dr-cut", "…"));
+  if (item.descriptionCut) description.appendChild(cut(words));
   li.appendChild(description);
   var meta = element("p", "dr-card__meta");
   item.tags.forEach(function (tag) {
@@ -86,7 +94,10 @@ function catalogPage(catalog) {
       filter();
     });
   });
-  if (!rest) return;
+  if (!rest) {
+    catalog.setAttribute("data-dr-loaded", "");
+    return;
+  }
   var first = Number(catalog.getAttribute("data-dr-first"));
   fetch(catalog.getAttribute("data-dr-cards"))
     .then(function (response) { return response.json(); })
