@@ -184,6 +184,8 @@ def _misuse(problem: BaseException, plugin_root: str) -> str | None:
         return None
     try:  # the objects are the tool's: nothing about them may stop the report
         if isinstance(problem, AttributeError) and isinstance(problem.name, str):
+            if _looks_up_data(problem.obj):
+                return None
             owner = _library_owner(problem.obj, plugin_root)
             return f"{owner} has no attribute `{problem.name}`" if owner else None
         if isinstance(problem, TypeError) and "object is not callable" in str(problem):
@@ -218,6 +220,16 @@ def _called_attribute(frame: types.FrameType, line: int, plugin_root: str) -> st
         if not callable(found):
             return f"`{call.attr}` of {owner} is a {type(found).__name__}, not a method, and is called as one"
     return None
+
+
+def _looks_up_data(target: object) -> bool:
+    """True for an object whose attributes come from its data (a `__getattr__` of its own: a data
+    frame's columns, a parsed document's tags, a model's extra fields): a missing one may depend
+    on the input."""
+    if isinstance(target, types.ModuleType):
+        return "__getattr__" in vars(target)
+    cls = target if isinstance(target, type) else type(target)
+    return getattr(cls, "__getattr__", None) is not None
 
 
 def _looked_up(node: ast.expr, frame: types.FrameType) -> object | None:
