@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -78,6 +78,8 @@ class Pipeline:
     run: RunOptions | None = None
     # What only the site shows: icons, the domain scan and the plugins' git histories.
     site: bool = False
+    # The registry's examples for plugins it does not own (None: `overlays/` of the registry).
+    overlays: Path | None = None
     context: CheckContext = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -87,7 +89,7 @@ class Pipeline:
     @contextlib.contextmanager
     def load(self) -> Iterator[Inputs]:
         """The load stage; unpacked packages live until the block exits."""
-        with open_inputs(self.paths) as inputs:
+        with open_inputs(self.paths, self.overlays) as inputs:
             yield inputs
 
     def check(self, inputs: Inputs, site: SiteParts | None = None) -> dict[str, list[Diagnostic]]:
@@ -149,6 +151,7 @@ class Pipeline:
             ),
             schemas=self.schemas,
             runs=runs,
+            others=inputs.others,
         )
         if self.site:
             catalog = self._with_site_data(catalog, site)
@@ -165,12 +168,8 @@ class Pipeline:
 
     def _with_site_data(self, catalog: Catalog, site: SiteParts) -> Catalog:
         plugins: Sequence[LoadedPlugin] = catalog.plugins
-        return Catalog(
-            plugins=catalog.plugins,
-            diagnostics=catalog.diagnostics,
-            plugin_findings=catalog.plugin_findings,
-            schemas=catalog.schemas,
-            runs=catalog.runs,
+        return replace(
+            catalog,
             icons=MappingProxyType(site.icons),
             domains=MappingProxyType(site.domains),
             histories=MappingProxyType(histories_of(plugins, self.schemas)),

@@ -30,6 +30,9 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ('(folder / "stdout").open(', "a worker's own output file"),
         ('(folder / "stderr").open(', "a worker's own output file"),
     ),
+    "generator/inputs.py": (
+        ("os.walk(root)", "a collection's folders, to find its plugin folders (it never enters one)"),
+    ),
     "generator/run/invented.py": (("wave.open(buffer", "an invented sound file in memory"),),
     "generator/run/environment.py": (('path.open("a")', "the lock file of a built environment"),),
     "generator/run/build.py": (("os.walk(tree)", "a built environment, to give it to its owner"),),

@@ -7,10 +7,11 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic
@@ -19,7 +20,7 @@ from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.run.build import BuildPlan, build, uv_environment
 from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
-from generator.run.reqfile import Scan, scan
+from generator.run.reqfile import Named, Scan, scan
 from generator.run.sandbox import Isolation
 
 ENVIRONMENT_FORMAT = "2"
@@ -44,6 +45,12 @@ class Environment:
     requested: str
     problem: str = ""
     findings: tuple[Diagnostic, ...] = ()
+    # the key without this machine's interpreter path (what run results depend on)
+    portable_key: str = ""
+    # how to build it (describe_environment), None when there is nothing to build
+    plan: BuildPlan | None = None
+    isolated: bool = False
+    indexes: tuple[Named, ...] = ()
 
     @property
     def built(self) -> bool:
@@ -109,7 +116,7 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def ensure_environment(
+def describe_environment(
     reader: PluginReader,
     requested: str,
     cache: Path,
@@ -117,8 +124,9 @@ def ensure_environment(
     isolation: Isolation,
     shown: Callable[[str], str],
 ) -> Environment:
-    """The environment for a plugin, built once per distinct set of requirements and reused.
-    `shown` names a plugin file in findings."""
+    """The environment a plugin gets, named and located but not built (`ensure_environment`
+    builds it): the run planner keys runs by it, and a plugin whose every run is cached needs no
+    environment at all. `shown` names a plugin file in findings."""
     uv = find_uv()
     interpreter = choose_interpreter(requested, find_interpreters())
     if interpreter is None:
@@ -129,19 +137,56 @@ def ensure_environment(
     refused = named.findings(shown)
     # without isolation, and offline (build backends come from the index), wheels only
     isolated = isolation.namespaces and not offline
-    key = environment_key(interpreter, requirements, named.digest(reader), "sdists" if isolated else "wheels")
+    mode = "sdists" if isolated else "wheels"
+    local = named.digest(reader)
+    key = environment_key(interpreter, requirements, local, mode)
     target = cache / "envs" / key
     python = target / "bin" / "python"
-    if refused:
-        return Environment(key, python, interpreter, requested, findings=tuple(refused))
-    with locked(cache / "envs" / f"{key}.lock"):
+    # What the runs' results depend on, without the interpreter's place on this machine: a run
+    # cache keyed by it moves between machines (`--shard`, `cache merge`).
+    portable = hashlib.sha256(
+        "\0".join((ENVIRONMENT_FORMAT, interpreter.name, requirements.text, local, mode)).encode()
+    ).hexdigest()[:24]
+    return Environment(
+        key,
+        python,
+        interpreter,
+        requested,
+        findings=tuple(refused),
+        portable_key=portable,
+        plan=BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline),
+        isolated=isolated,
+        indexes=tuple(named.indexes),
+    )
+
+
+def ensure_environment(
+    reader: PluginReader,
+    requested: str,
+    cache: Path,
+    offline: bool,
+    isolation: Isolation,
+    shown: Callable[[str], str],
+) -> Environment:
+    """The environment for a plugin, built once per distinct set of requirements and reused.
+    `shown` names a plugin file in findings."""
+    return build_environment(describe_environment(reader, requested, cache, offline, isolation, shown), shown)
+
+
+def build_environment(environment: Environment, shown: Callable[[str], str]) -> Environment:
+    """A described environment, built when it is not already (or why it could not be)."""
+    plan = environment.plan
+    if not environment.built or plan is None:
+        return environment
+    target = plan.target
+    with locked(target.parent / f"{environment.key}.lock"):
         if not (target / ".complete").is_file():
-            unreachable = [] if offline else unreachable_indexes(named.indexes, shown)
+            unreachable = [] if plan.offline else unreachable_indexes(list(environment.indexes), shown)
             if unreachable:
-                return Environment(key, python, interpreter, requested, findings=tuple(unreachable))
-            plan = BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline)
-            problem = build(plan, isolated)
+                return replace(environment, findings=tuple(unreachable))
+            problem = build(plan, environment.isolated)
             if problem:
-                return Environment(key, python, interpreter, requested, problem)
-            (target / ".complete").write_text(requirements.text, encoding="utf-8")
-    return Environment(key, python, interpreter, requested)
+                return replace(environment, problem=problem)
+            (target / ".complete").write_text(plan.requirements, encoding="utf-8")
+        os.utime(target)  # its last use, for `cache prune` (cachedir.py)
+    return environment

@@ -12,6 +12,7 @@ from generator.diagnostics import Diagnostic
 from generator.model import I18n, ToolKey
 from generator.published import SITE_URL
 from generator.run.result import RunResult
+from generator.run.shard import Shard
 
 DEFAULT_CACHE = Path(".dify-registry-cache")
 # The SDK release the registry's own plugins are written against; used when a plugin names no
@@ -50,6 +51,8 @@ class RunOptions:
     offline: bool = False
     # Run the chosen examples with network access and write their recordings (run --record).
     record: bool = False
+    # Run only the tools of this shard's plugins (`--shard I/N`, generator/run/shard.py).
+    shard: Shard | None = None
 
 
 @dataclass(frozen=True, slots=True)

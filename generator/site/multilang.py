@@ -61,6 +61,7 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteMode
     plugin.config["language"] = language.code
     plugin.config["languages"] = False
     plugin.model = model
+    plugin.shares_assets = True
     build(nested)
 
 

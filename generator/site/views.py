@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -10,7 +9,6 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from generator.catalog import Icon
 from generator.diagnostics import Diagnostic
 from generator.diff.changes import class_of
 from generator.diff.history import History
@@ -32,14 +30,6 @@ INERT_SUFFIXES = frozenset(
     "zip gz tar tgz bz2 xz 7z docx xlsx pptx doc xls ppt odt ods parquet".split()
 )
 DOWNLOAD_SUFFIX = ".download"
-_ICON_TYPES = {
-    "svg": "image/svg+xml",
-    "png": "image/png",
-    "jpg": "image/jpeg",
-    "jpeg": "image/jpeg",
-    "webp": "image/webp",
-    "gif": "image/gif",
-}
 
 
 # The views a table shows by the hundred are tuples: a template unpacks a row in its loop instead
@@ -65,7 +55,9 @@ class OutputRow(NamedTuple):
     anchor: str
     type: str
     required: bool
-    description: str
+    # A schema's description is English (schemas have no translations): the other languages' pages
+    # mark it so. The fixed variables' descriptions are the site's own words, in the page's language.
+    description: I18n | str
     ref: str | None
     ref_src: str | None
 
@@ -179,7 +171,9 @@ _FIXED_TYPES = {"text": "string", "files": "array[file]", "json": "array[object]
 def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[OutputRow]:
     """Property rows with links to the hosted page of every `$ref`."""
     return [
-        OutputRow(r.path, r.anchor, r.type, r.required, r.description, r.ref, _ref_page(r.ref, schemas))
+        OutputRow(
+            r.path, r.anchor, r.type, r.required, I18n.of(r.description), r.ref, _ref_page(r.ref, schemas)
+        )
         for r in rows
     ]
 
@@ -187,16 +181,6 @@ def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[Outpu
 def _ref_page(ref: str | None, schemas: SchemaSet) -> str | None:
     hosted = schemas.get(ref) if ref else None
     return schema_src(hosted) if hosted is not None else None
-
-
-def icon_uri(icon: Icon | None) -> str:
-    """An icon inlined as a data: URI: shown by <img>, never served as a page of the site."""
-    if icon is None:
-        return ""
-    mime = _ICON_TYPES.get(icon.name.rsplit(".", 1)[-1].lower())
-    if mime is None:
-        return ""
-    return f"data:{mime};base64,{base64.b64encode(icon.content).decode('ascii')}"
 
 
 def run_view(run: ExampleRun) -> RunView:
