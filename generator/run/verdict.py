@@ -62,7 +62,8 @@ OPTIONAL_READ = rule(
 Every tool also runs once with only its required parameters, in the form Dify passes a tool whose
 workflow user left the optional fields empty: Dify's tool node passes only the parameters the node
 configures (`ToolNode._generate_parameters`), so an optional `llm` or `schema` parameter is absent,
-and a `form` parameter holds its default or None (`ToolManager._init_runtime_parameter`). A crash
+and a `form` parameter holds its default or nothing (`ToolManager._init_runtime_parameter`), cast by
+`cast_parameter_value`: "" for an empty string, secret-input or select, False for a boolean. A crash
 there that reading the optional parameter causes (`tool_parameters["x"]`, or a method called on its
 None) is what every such user hits.
 """,
@@ -288,6 +289,20 @@ def _cause(
                 "back into Dify (the runner serves only file upload and storage)."
             ),
         )
+    refused = _network_failure(said)
+    if refused is not None:
+        return Cause(
+            RunResult.NETWORK,
+            refused,
+            Phrase(
+                f"it failed to reach {refused or 'a host'} (a library that opens its own connections "
+                "said so: example runs are offline)"
+            ),
+            Phrase(
+                f"Add {examples_file} with an example on real inputs and record its requests once "
+                "with `dify-registry run --record`: the registry then replays them offline."
+            ),
+        )
     key = crash.key if crash is not None else None
     named = key if key in credentials else _unset_credential(events, credentials)
     named = named or _mentioned(said, credentials)
@@ -333,6 +348,25 @@ def _cause(
         Phrase(f"the tool may have rejected the invented inputs ({_invented(example)})"),
         Phrase(f"Add {examples_file} with an example on real inputs."),
     )
+
+
+# What a failed connection says in the error of a library that opens its own connections (a client
+# written in Rust or C, which the sandbox's Python-level guard does not see).
+_NETWORK_WORDS = re.compile(
+    r"ConnectError|ConnectionError|Connection refused|error sending request|Name or service not known|"
+    r"Temporary failure in name resolution|Failed to resolve|Max retries exceeded|nodename nor servname|"
+    r"Network is unreachable|getaddrinfo failed|Could not resolve host",
+    re.IGNORECASE,
+)
+_URL_HOST = re.compile(r"https?://([A-Za-z0-9.-]{1,253})")
+
+
+def _network_failure(text: str) -> str | None:
+    """The hosts a failed connection names ("" when it names none), or None when the text does not
+    speak of one."""
+    if not _NETWORK_WORDS.search(text):
+        return None
+    return str(Listing(list(dict.fromkeys(_URL_HOST.findall(text))), most=5))
 
 
 # what `subprocess` raises when the program it was asked to start is not on the PATH
@@ -452,6 +486,9 @@ def run_result(
     answer = _error_answer(messages)
     if answer is None:
         return RunResult.OUTPUT, ""
+    refused = _network_failure(answer)
+    if refused is not None:
+        return RunResult.NETWORK, refused
     named = _unset_credential(events, credentials)
     if named is None and credentials and _CREDENTIAL_WORDS.search(answer):
         named = _mentioned(answer, credentials) or credentials[0]
