@@ -147,7 +147,8 @@ def test_overlay_examples_run_and_stale_ones_do_not(
     workdir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """The registry's example of a plugin without examples runs and passes; a stale one is not run
-    (the tool gets a smoke run), so the plugin is never blamed for the registry's file."""
+    (the tool gets a smoke run), so the plugin is never blamed for the registry's file; the runs
+    name no folder of the machine."""
     plugins = [
         str(workdir.parent / "collection" / "tools" / name) for name in ("word_counter", "text_reverser")
     ]
@@ -159,6 +160,27 @@ def test_overlay_examples_run_and_stale_ones_do_not(
     assert ("text_reverser/text_reverser/reverse_text", "basic", False, False) not in runs
     assert not [d for d in document["diagnostics"] if d["severity"] == "error"]
     assert code == 0
+    for path in _machine_paths(workdir):  # the runs' messages, outputs and findings included
+        assert path not in out, path
+
+
+def test_text_groups_findings_per_plugin_and_counts_each_rule(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each plugin's findings under its name, at most three of a rule per plugin with the rest
+    counted, the count of each rule, the summary, and the plugins of other kinds: exactly
+    `validate.txt`."""
+    monkeypatch.chdir(CASE.parent)
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out = _output(capsys, "validate", "official", "--overlays", "overlays")
+    assert out == (CASE.parent / "validate.txt").read_text(encoding="utf-8")
+    assert code == 0
+    _, every = _output(capsys, "validate", "official", "--overlays", "overlays", "--show-all")
+    shown = [line for line in every.splitlines() if " warning A010 " in line]
+    assert len(shown) == 5
+    assert "--show-all shows" not in every
+    assert every.count("\n-- ") == out.count("\n-- ")
+    assert every.split("findings by rule:")[1] == out.split("findings by rule:")[1]
 
 
 def _readme_commands() -> list[list[str]]:

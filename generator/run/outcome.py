@@ -192,11 +192,14 @@ PYTHON_SUBSTITUTED = rule(
     "R032",
     "python-substituted",
     Severity.INFO,
-    "meta.runner.version asks for Python {requested}; ran with Python {used}, the nearest available",
-    "Install Python {requested} on this machine to run with the exact version.",
+    "meta.runner.version asks for Python {requested}; Dify runs every plugin with its own one Python, "
+    "and the runner ran it with Python {used}",
+    "Set meta.runner.version to {used}, the Python Dify's plugin daemon runs plugins with.",
     """
-The runner uses the Python version the manifest names when this machine has it, otherwise the
-nearest one it has, and says so.
+Dify's plugin daemon does not read `meta.runner.version`: it creates every plugin's environment
+with the one Python it is configured with (its images install Python 3.12, and it runs
+`uv venv .venv --python 3.12`). The runner does the same, so a plugin that names another version
+is run as Dify runs it, and this note says so.
 """,
 )
 

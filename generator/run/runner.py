@@ -268,13 +268,16 @@ def plan(
             options.offline,
             isolation,
             loaded.display_path,
+            _arches(loaded),
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
-        findings.extend(environment.findings)
+        findings.extend([*environment.findings, *environment.warnings])
         if environment.problem:
             findings.append(
                 BROKEN_ENVIRONMENT.at(
-                    manifest_where, problem=environment.problem, python=environment.interpreter.name
+                    environment.where or manifest_where,
+                    problem=environment.problem,
+                    python=environment.interpreter.name,
                 )
             )
         if not environment.built:
@@ -308,7 +311,9 @@ def plan(
             if environment.problem:
                 findings.append(
                     BROKEN_ENVIRONMENT.at(
-                        manifest_where, problem=environment.problem, python=environment.interpreter.name
+                        environment.where or manifest_where,
+                        problem=environment.problem,
+                        python=environment.interpreter.name,
                     )
                 )
             if not environment.built:
@@ -343,6 +348,14 @@ def _nothing_ran(loaded: LoadedPlugin) -> list[Diagnostic]:
     else:
         why = "its tools name no Python source (`extra.python.source`)"
     return [NOTHING_RAN.at(where, why=why)]
+
+
+def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
+    """The manifest's `meta.arch` (the machines Dify runs the plugin on)."""
+    manifest = loaded.documents["manifest.yaml"].data
+    meta = manifest.get("meta") if isinstance(manifest, dict) else None
+    arch = meta.get("arch") if isinstance(meta, dict) else None
+    return tuple(str(a) for a in arch) if isinstance(arch, list) else ()
 
 
 def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:

@@ -33,7 +33,7 @@ from ..wire import ResourceLimits, Setup
 # hub this process never runs (a patched os.close only schedules the close on that hub).
 FORK, WAITPID, CLOSE = os.fork, os.waitpid, os.close
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 8, 32, 4096, 16384
-PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 4, 38, 36
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 1, 4, 38, 36
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 IPC_RMID = 0
 HIDDEN = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/root", "/home")
@@ -211,6 +211,12 @@ def drop_privileges(uid: int) -> None:
     os.setgid(uid)
     os.setuid(uid)
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def die_with_parent() -> None:
+    """SIGKILL when the parent ends: `unshare --kill-child` asks for it, but changing the uid clears
+    it, and a namespace's init that outlives `unshare` keeps every process of the namespace alive."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def copy_plugin(source: str, target: str) -> None:
