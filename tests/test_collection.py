@@ -16,6 +16,7 @@ import pytest
 
 from generator.cli import main
 from tests.conftest import REPO
+from tests.packages import zip_plugin
 
 CASE = REPO / "tests" / "cases" / "collection" / "official"
 OVERLAYS = CASE.parent / "overlays"
@@ -147,7 +148,8 @@ def test_overlay_examples_run_and_stale_ones_do_not(
     workdir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """The registry's example of a plugin without examples runs and passes; a stale one is not run
-    (the tool gets a smoke run), so the plugin is never blamed for the registry's file."""
+    (the tool gets a smoke run), so the plugin is never blamed for the registry's file; the runs
+    name no folder of the machine."""
     plugins = [
         str(workdir.parent / "collection" / "tools" / name) for name in ("word_counter", "text_reverser")
     ]
@@ -159,6 +161,50 @@ def test_overlay_examples_run_and_stale_ones_do_not(
     assert ("text_reverser/text_reverser/reverse_text", "basic", False, False) not in runs
     assert not [d for d in document["diagnostics"] if d["severity"] == "error"]
     assert code == 0
+    for path in _machine_paths(workdir):  # the runs' messages, outputs and findings included
+        assert path not in out, path
+
+
+def test_any_mix_of_paths_at_any_depth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Packages and plugin folders nested at any depth, hidden folders and links inside skipped,
+    several paths on one command line, an empty folder a finding (F004)."""
+    monkeypatch.chdir(tmp_path)
+    deep = tmp_path / "mixed" / "a" / "b"
+    deep.mkdir(parents=True)
+    zip_plugin(CASE / "tools" / "word_counter", deep / "word_counter.difypkg").close()
+    (tmp_path / "mixed" / ".hidden").mkdir()
+    zip_plugin(CASE / "tools" / "slug_maker", tmp_path / "mixed" / ".hidden" / "x.difypkg").close()
+    (tmp_path / "mixed" / "linked").symlink_to(CASE / "tools", target_is_directory=True)
+    (tmp_path / "empty").mkdir()
+    argv = ["validate", "mixed", str(CASE / "tools" / "line_sorter"), "empty", "--format", "json"]
+    code, out = _output(capsys, *argv)
+    document = json.loads(out)
+    assert document["summary"]["plugins"] == 2
+    files = {d["file"] for d in document["diagnostics"]}
+    assert files == {"empty"}
+    assert [d["rule"] for d in document["diagnostics"]] == ["F004"]
+    assert code == 1
+
+
+def test_text_groups_findings_per_plugin_and_counts_each_rule(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each plugin's findings under its name, at most three of a rule per plugin with the rest
+    counted, the count of each rule, the summary, and the plugins of other kinds: exactly
+    `validate.txt`."""
+    monkeypatch.chdir(CASE.parent)
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out = _output(capsys, "validate", "official", "--overlays", "overlays")
+    assert out == (CASE.parent / "validate.txt").read_text(encoding="utf-8")
+    assert code == 0
+    _, every = _output(capsys, "validate", "official", "--overlays", "overlays", "--show-all")
+    shown = [line for line in every.splitlines() if " warning A010 " in line]
+    assert len(shown) == 5
+    assert "--show-all shows" not in every
+    assert every.count("\n-- ") == out.count("\n-- ")
+    assert every.split("findings by rule:")[1] == out.split("findings by rule:")[1]
 
 
 def _readme_commands() -> list[list[str]]:

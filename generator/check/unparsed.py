@@ -10,9 +10,9 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.interpreters import DAEMON_PYTHON
 from generator.load.crawl import LoadedPlugin
 from generator.load.modules import module_of
-from generator.load.syntax import DIFY_PYTHON
 from generator.rules import rule
 
 NOT_CHECKED = rule(
@@ -53,9 +53,9 @@ def _findings(loaded: LoadedPlugin, named: Iterable[str]) -> Iterator[Diagnostic
         parsed = loaded.reader.unparsed(relative)
         if parsed is None:
             continue  # not Python text (binary, too large, missing): other rules say so
-        older = _version(parsed.grammar) < _version(DIFY_PYTHON)
+        older = _version(parsed.grammar) < _version(DAEMON_PYTHON)
         fix = (
-            f"Install Python {DIFY_PYTHON} (Dify's) where you validate: the file may use its newer syntax."
+            f"Install Python {DAEMON_PYTHON} (Dify's) where you validate: the file may use its newer syntax."
             if older
             else "Fix the syntax error: the file cannot be imported on Dify either."
         )

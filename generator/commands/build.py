@@ -46,7 +46,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("--no-run", action="store_true", help="build without running the tools' examples")
     parser.add_argument(
-        "--title", default=None, help="the site's title, without an mkdocs.yml (default: the catalog's)"
+        "--title", default=None, help="the site's title (default: mkdocs.yml's, else the catalog's)"
     )
     parser.add_argument(
         "--site-url",
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     for path in paths:
         if not path.exists():
             raise InputError(f"{path}: no such file or folder")
-    if len(paths) == 1 and (paths[0] / "mkdocs.yml").is_file() and args.title is None:
+    if len(paths) == 1 and (paths[0] / "mkdocs.yml").is_file():
         return _build(args, paths[0] / "mkdocs.yml", None)
     site_url = args.site_url or f"http://{PREVIEW_ADDRESS}/"
     settings: SiteSettings = (
@@ -94,6 +94,8 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     overrides = {"site_dir": str(site_dir.resolve())} if site_dir else {}
     if args.site_url:
         overrides["site_url"] = args.site_url
+    if args.title:
+        overrides["site_name"] = args.title
     try:
         config = load_config(str(config_file), **overrides)
         plugin = registry_plugin(config)

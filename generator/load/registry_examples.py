@@ -23,6 +23,7 @@ from generator.rules import rule
 if TYPE_CHECKING:
     from generator.load.crawl import LoadedPlugin
     from generator.load.examples import Example
+    from generator.model import Tool
 
 OVERLAYS = "overlays"  # the registry's folder of them
 
@@ -62,6 +63,16 @@ class RegistryExamples:
     def as_plugin(self, loaded: LoadedPlugin) -> LoadedPlugin:
         """The plugin seen through the overlay: its files are the overlay's, its findings name them."""
         return replace(loaded, root=self.reader.root, display=self.display, reader=self.reader)
+
+
+def examples_root(loaded: LoadedPlugin, tool: Tool) -> Path:
+    """The folder a tool's examples (and so its recordings) belong to: the registry's overlay when
+    it supplies them, else the plugin's own folder (`run --record` writes there)."""
+    from generator.load.examples import examples_path
+
+    overlay = loaded.registry_examples
+    supplied = overlay is not None and examples_path(tool) in overlay.supplied
+    return overlay.reader.root if overlay is not None and supplied else loaded.root
 
 
 def find_registry_examples(overlays: Path | None, shown: str, loaded: LoadedPlugin) -> LoadedPlugin:

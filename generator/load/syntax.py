@@ -18,10 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
+from generator.interpreters import DAEMON_PYTHON, Interpreter, choose_interpreter, find_interpreters
 
-# The Python Dify's daemon runs plugins with (its images' PYTHON_INTERPRETER_PATH).
-DIFY_PYTHON = "3.12"
 PARSE_TIMEOUT = 60
 # Run by the other interpreter: the source on stdin, the tree (or the syntax error) out as JSON.
 # `-I -S` keeps the caller's environment and site packages out.
@@ -88,7 +86,7 @@ def _own() -> str:
 @cache  # PATH and pyenv's folders are globbed once per process
 def _dify_interpreter() -> Interpreter | None:
     """The interpreter of Dify's Python when it is newer than this one (else parsing here decides)."""
-    chosen = choose_interpreter(DIFY_PYTHON, find_interpreters())
+    chosen = choose_interpreter(DAEMON_PYTHON, find_interpreters())
     return chosen if chosen is not None and chosen.version > sys.version_info[:2] else None
 
 

@@ -53,6 +53,7 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteMode
         config.config_file_path,
         site_dir=str(Path(config.site_dir) / language.prefix),
         site_url=site_url,
+        site_name=config.site_name,  # as the command line may have set it (`build --title`)
         docs_dir=config.docs_dir,
         use_directory_urls=config.use_directory_urls,
         strict=config.strict,
