@@ -16,9 +16,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, Icon, histories_of, read_icons
-from generator.check import CheckContext, check_plugin, messages, undeclared
+from generator.check import CheckContext, check_plugin, manifest, messages, provider, schema, tool, undeclared
 from generator.check.domains import AccessDomains, access_domains
-from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import SYNTAX_TREES
@@ -47,6 +47,21 @@ class SiteParts:
 
     icons: dict[tuple[str, str], Icon] = field(default_factory=dict)
     domains: dict[str, AccessDomains] = field(default_factory=dict)
+
+
+# The checks of what Dify refuses to install (the manifest, provider and tool declarations): `run`
+# reports their errors too, as `validate` would, since Dify would not run such a plugin at all.
+_REFUSING_CHECKS = (schema, manifest, provider, tool)
+
+
+def refusals(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
+    """The errors of the checks of what Dify refuses to install."""
+    return [
+        finding
+        for module in _REFUSING_CHECKS
+        for finding in module.check(loaded, context)
+        if finding.severity is Severity.ERROR
+    ]
 
 
 @dataclass(frozen=True)
@@ -92,6 +107,7 @@ class Pipeline:
                 tools = [tool for tool in every if chosen in (None, tool.name)]
                 findings = [
                     *loaded.diagnostics,
+                    *refusals(loaded, self.context),
                     *messages.unyielded(loaded, tools),
                     *undeclared.undeclared_reads(loaded, tools),
                 ]

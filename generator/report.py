@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.published import SITE_URL
+from generator.run.result import in_words
 from generator.shorten import shorten
 
 if TYPE_CHECKING:
@@ -197,12 +198,15 @@ def _short(value: Any, limit: int = 300) -> str:
 def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:
     """Each run: a header, its messages, its assembled outputs."""
     for run in runs:
-        state = "passed" if run.passed else "FAILED"
-        extra = " (smoke run)" if run.smoke else ""
+        extra = " (smoke run on invented inputs)" if run.smoke else ""
         extra += ", cached" if run.cached else ""
+        shows = in_words(run.result, run.detail)
         out.write(
-            f"== {run.tool} {run.example}{extra}: {state} in {run.duration:.2f} s, Python {run.python}\n"
+            f"== {run.tool} {run.example}{extra}: {shows} in {run.duration:.2f} s, Python {run.python}\n"
         )
+        out.write(f"  inputs     {_short(dict(run.inputs))}\n")
+        for given in run.input_files:
+            out.write(f"  input file {given}\n")
         for message in run.messages:
             out.write(f"  {message.type:<10} {_short(message.payload)}\n")
         if run.outputs:
@@ -231,6 +235,9 @@ def run_as_json(run: ExampleRun) -> dict[str, Any]:
         "example": run.example,
         "smoke": run.smoke,
         "passed": run.passed,
+        "result": run.result.value,
+        "detail": run.detail,
+        "input_files": list(run.input_files),
         "cached": run.cached,
         "duration": run.duration,
         "python": run.python,

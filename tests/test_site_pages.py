@@ -158,7 +158,8 @@ def test_example_runs_show_every_kind_of_output(cases_site: BuiltSite) -> None:
     runs = _runs(page)
     assert {"london", "lisbon-fahrenheit"} <= set(runs)
     lisbon = runs["lisbon-fahrenheit"]
-    assert lisbon.startswith('lisbon-fahrenheit <span class="dr-badge dr-ok">✓')
+    assert lisbon.startswith("lisbon-fahrenheit </h3>")
+    assert '<span class="dr-badge dr-ok dr-result" data-result="passed">✓ passou</span>' in lisbon
     assert '<p class="dr-run__description">Uma temperatura decimal convertida para Fahrenheit</p>' in lisbon
     london = runs["london"]
     assert 'lang="en">The city of Dify&#39;s documentation example' in london  # marked as English
@@ -186,11 +187,11 @@ def test_example_runs_show_every_kind_of_output(cases_site: BuiltSite) -> None:
 
 
 def test_a_failed_run_is_marked_with_its_findings(cases_site: BuiltSite) -> None:
-    """A tool whose module is missing: its smoke run is marked failed and shows why."""
+    """A tool whose module is missing: its smoke run is marked as a crash and shows why."""
     runs = _runs(cases_site.page("plugins/weather_demo/weather/forecast"))
     assert list(runs) == ["smoke"]
     smoke = runs["smoke"]
-    assert '<span class="dr-badge dr-error">✗ failed</span>' in smoke
+    assert '<span class="dr-badge dr-error dr-result" data-result="crashed">✗ crashed in the plugin' in smoke
     findings = _tables(smoke)["dr-findings"][0]
     assert [row[:2] for row in findings[1:]] == [["error", "R001"]]
 

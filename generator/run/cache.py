@@ -23,6 +23,7 @@ from generator.load import examples
 from generator.load.reader import PluginReader
 from generator.model import I18n, ToolKey
 from generator.run.model import ExampleRun, OutputFile, Replay, RunMessage
+from generator.run.result import RunResult
 
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 
@@ -110,7 +111,9 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
         "description": dict(run.description.texts),
         "smoke": run.smoke,
         "messages": [asdict(m) for m in run.messages],
-        "passed": run.passed,
+        "result": run.result.value,
+        "detail": run.detail,
+        "input_files": list(run.input_files),
         "duration": run.duration,
         "python": run.python,
         "stdout": run.stdout,
@@ -149,7 +152,7 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             diagnostics=tuple(
                 Diagnostic(**{**d, "severity": Severity(d["severity"])}) for d in data["diagnostics"]
             ),
-            passed=data["passed"],
+            result=RunResult(data["result"]),
             duration=data["duration"],
             python=data["python"],
             stdout=data["stdout"],
@@ -158,6 +161,8 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             description=I18n.of(data.get("description")),
             replay=_replay(data.get("replay")),
             contacted=tuple(str(host) for host in data.get("contacted", ())),
+            detail=str(data.get("detail", "")),
+            input_files=tuple(str(file) for file in data.get("input_files", ())),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

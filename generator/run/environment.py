@@ -236,7 +236,8 @@ def build_environment(environment: Environment, shown: Callable[[str], str]) -> 
             if environment.isolated:  # root's and read-only to runs: its wheels' files can be shared
                 share_files(target, target.parent.parent)
             (target / ".complete").write_text(plan.requirements, encoding="utf-8")
-        os.utime(target)  # its last use, for `cache prune` (cachedir.py)
+        with contextlib.suppress(OSError):  # its last use, for `cache prune` (cachedir.py)
+            os.utime(target)
     if environment.without_sdk is not None and not has_sdk(target):
         return replace(environment, findings=(environment.without_sdk,))
     return environment

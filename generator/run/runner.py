@@ -10,12 +10,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, sort_diagnostics
+from generator.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
 from generator.model import Tool
 from generator.progress import Stage
+from generator.rules import rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
@@ -42,11 +43,26 @@ from generator.run.replay import (
     secrets,
     write_recording,
 )
+from generator.run.result import in_words
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
-from generator.run.verdict import weigh
+from generator.run.verdict import run_result, weigh
 from generator.run.worker import EXAMPLE_FOLDER, Access, Workers
 from generator.schemas import SchemaSet
+
+NOTHING_RAN = rule(
+    "R052",
+    "nothing-ran",
+    Severity.INFO,
+    "no tool of this plugin ran: {why!s}",
+    "Fix the findings above about the manifest, the provider or the tools; `dify-registry validate` "
+    "lists them all.",
+    """
+`run` and `validate --run` say why a plugin that declares tools got no run at all: its manifest could
+not be loaded (an error when no other finding says so: Dify refuses such a package), no tool provider
+was found, or its tools name no Python source.
+""",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +164,9 @@ def _execute(
         str(job.environment.python.parent.parent),
     )
     ordered = sort_diagnostics(findings)
+    shows, detail = run_result(
+        ordered, result.events, example, tool, job.credentials, outcome.messages, outcome.finished
+    )
     run = ExampleRun(
         tool=tool.key,
         example=example.name,
@@ -157,7 +176,7 @@ def _execute(
         outputs=MappingProxyType(outputs),
         files=outcome.files,
         diagnostics=tuple(ordered),
-        passed=outcome.finished and not any(d.severity.rank >= 2 for d in ordered),
+        result=shows,
         duration=result.duration,
         python=outcome.python or job.environment.interpreter.name,
         stdout=result.stdout.decode("utf-8", errors="replace"),
@@ -165,8 +184,19 @@ def _execute(
         description=example.description,
         replay=replay_of(result.events, job.recording, job.http == "record") if job.http else None,
         contacted=contacted_hosts(result.events),
+        detail=detail,
+        input_files=_shown_files(example.files),
     )
     return _hidden(run, hidden) if job.http == "record" else run
+
+
+def _shown_files(files: MappingProxyType[str, tuple[InputFile, ...] | InputFile]) -> tuple[str, ...]:
+    """The input files of a run as the outputs show them: parameter, file name, type and size."""
+    return tuple(
+        f"{name}: {item.filename} ({item.mime_type}, {len(item.data)} bytes)"
+        for name, value in files.items()
+        for item in (value if isinstance(value, tuple) else (value,))
+    )
 
 
 def _hidden(run: ExampleRun, hidden: dict[str, str]) -> ExampleRun:
@@ -199,6 +229,7 @@ def _rewritten(run: ExampleRun, change: Callable[[Any], Any]) -> ExampleRun:
         ),
         stdout=change(run.stdout),
         stderr=change(run.stderr),
+        detail=change(run.detail),
     )
 
 
@@ -227,6 +258,7 @@ def plan(
     for loaded, tools in zip(plugins, chosen_tools, strict=True):
         plugin = loaded.plugin
         if plugin is None or not tools:
+            findings.extend(_nothing_ran(loaded) if options.tool is None else ())
             continue
         built.advance(loaded.display)
         environment = describe_environment(
@@ -239,15 +271,7 @@ def plan(
             _arches(loaded),
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
-        findings.extend([*environment.findings, *environment.warnings])
-        if environment.problem:
-            findings.append(
-                BROKEN_ENVIRONMENT.at(
-                    environment.where or manifest_where,
-                    problem=environment.problem,
-                    python=environment.interpreter.name,
-                )
-            )
+        findings.extend([*environment.warnings, *_environment_findings(environment, manifest_where)])
         if not environment.built:
             continue
         if environment.substituted:
@@ -275,15 +299,7 @@ def plan(
         if not complete:
             built.show(f"{loaded.display}: building its environment")
             environment = build_environment(environment, loaded.display_path)
-            findings.extend(environment.findings)
-            if environment.problem:
-                findings.append(
-                    BROKEN_ENVIRONMENT.at(
-                        environment.where or manifest_where,
-                        problem=environment.problem,
-                        python=environment.interpreter.name,
-                    )
-                )
+            findings.extend(_environment_findings(environment, manifest_where))
             if not environment.built:
                 continue
         for job in planned:
@@ -292,6 +308,30 @@ def plan(
             jobs.append(recorded)
     built.close()
     return jobs, findings
+
+
+def _nothing_ran(loaded: LoadedPlugin) -> list[Diagnostic]:
+    """Why no tool of a plugin ran, when it is meant to have tools; an error when nothing else says
+    so (Dify refuses a plugin whose manifest does not load)."""
+    where = Location(loaded.display_path("manifest.yaml"))
+    plugin = loaded.plugin
+    if plugin is None:
+        told = any(d.severity is Severity.ERROR for d in loaded.diagnostics)
+        severity = Severity.INFO if told else Severity.ERROR
+        return [NOTHING_RAN.at(where, severity=severity, why="its manifest could not be loaded")]
+    manifest = loaded.documents.get("manifest.yaml")
+    declared = (
+        manifest.data.get("plugins") if manifest is not None and isinstance(manifest.data, dict) else None
+    )
+    if not isinstance(declared, dict) or not declared.get("tools"):
+        return []  # not a tool plugin: nothing was meant to run
+    if not plugin.providers:
+        why = "no tool provider was found (the files `plugins.tools` names did not load)"
+    elif not plugin.tools:
+        why = "its providers list no tool that loads"
+    else:
+        why = "its tools name no Python source (`extra.python.source`)"
+    return [NOTHING_RAN.at(where, why=why)]
 
 
 def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
@@ -306,6 +346,15 @@ def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
     """The tools of a plugin that run (all, or the one `--tool` names), those with code."""
     every = loaded.plugin.tools if loaded.plugin else ()
     return [t for t in every if options.tool in (None, t.name) and t.source]
+
+
+def _environment_findings(environment: Environment, where: Location) -> list[Diagnostic]:
+    """Why the environment cannot be used: requirements not followed, or its build failed."""
+    if not environment.problem:
+        return list(environment.findings)
+    place = environment.where or where  # the requirement uv's error names, else the manifest
+    python = environment.interpreter.name
+    return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=environment.problem, python=python)]
 
 
 def _cached(job: Job, options: RunOptions) -> bool:
@@ -348,8 +397,7 @@ def _batch(job: Job) -> tuple[str, str]:
 
 
 def _describe(job: Job, run: ExampleRun) -> str:
-    state = "passed" if run.passed else "FAILED"
-    return f"{job.tool.key} {job.example.name}: {state} ({run.duration:.1f} s)"
+    return f"{job.tool.key} {job.example.name}: {in_words(run.result, run.detail)} ({run.duration:.1f} s)"
 
 
 def run_plugins(
@@ -388,7 +436,11 @@ def run_plugins(
         providers = loaded.plugin.providers if loaded.plugin else ()
         for tool in (tool for provider in providers for tool in provider.reachable_tools):
             tool_runs = [run for run in runs if run.tool == tool.key]
-            findings.extend(never_set(tool, tool_runs, _schema_where(loaded, tool)))
+            findings.extend(
+                never_set(
+                    tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))
+                )
+            )
     return RunReport(tuple(runs), tuple(sort_diagnostics(findings)))
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from generator.model import I18n
-from generator.site.model import Counts, PluginEntry
+from generator.site.model import PluginEntry
 from generator.site.untrusted import word_cut
 
 CARDS_JSON = "cards.json"
@@ -48,12 +48,16 @@ def tag_label(tag: str, words: Mapping[str, str]) -> str:
     return words.get(f"tag_{tag}", tag)
 
 
-def badge(counts: Counts, words: Mapping[str, str]) -> tuple[str, str]:
-    """The validation badge of a plugin: its class and its words, with the count's plural form."""
+def badge(entry: PluginEntry, words: Mapping[str, str]) -> tuple[str, str]:
+    """The validation badge of a plugin: its class and its words, with the count's plural form; a
+    plugin whose runs all stopped or answered with errors is not shown as valid."""
+    counts = entry.counts
     if counts.errors:
         return "dr-error", _counted(counts.errors, "error_one", "errors", words)
     if counts.warnings:
         return "dr-warning", _counted(counts.warnings, "warning_one", "warnings", words)
+    if entry.unproven:
+        return "dr-info", words["unproven"]
     return "dr-ok", words["valid"]
 
 
@@ -68,7 +72,7 @@ def cards(plugins: tuple[PluginEntry, ...], language: str, words: Mapping[str, s
             entry,
             Shown.of(entry.plugin.label, language, MAX_LABEL),
             Shown.of(entry.plugin.description, language, MAX_DESCRIPTION),
-            badge(entry.counts, words),
+            badge(entry, words),
         )
         for entry in plugins
     ]

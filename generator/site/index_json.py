@@ -9,6 +9,7 @@ from typing import Any
 from generator.diff.changes import Change, class_of
 from generator.model import I18n, Parameter
 from generator.published import SCHEMA_BASE
+from generator.run.result import RunResult
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.llms import LLMS_TXT
 from generator.site.model import PluginEntry, SiteModel, ToolEntry
@@ -77,7 +78,16 @@ class _Indexer:
             ],
             "schema_refs": sorted(entry.references),
             "checksum": entry.checksum,
-            "examples": [{"name": run.name, "passed": run.passed, "smoke": run.smoke} for run in entry.runs],
+            "examples": [
+                {
+                    "name": run.name,
+                    "passed": run.result is RunResult.PASSED,
+                    "smoke": run.smoke,
+                    "result": run.result.value,
+                    "detail": run.detail,
+                }
+                for run in entry.runs
+            ],
             "pages": self.pages(entry.src),
             "markdown": self.markdown(entry.src),
         }
@@ -94,6 +104,7 @@ class _Indexer:
             "tags": list(plugin.tags),
             "repo": plugin.repo,
             "checksum": entry.checksum,
+            "checked_by": entry.checked_by,
             "findings": {
                 "errors": entry.counts.errors,
                 "warnings": entry.counts.warnings,

@@ -184,7 +184,7 @@ class LlmsText:
         if not entry.runs:
             lines.append(self._w("no_examples"))
         for run in self.model.catalog.runs_of(tool.key):
-            verdict = words["passed"] if run.passed else words["failed"]
+            verdict = words[f"result_{run.result.value}"] + (f": {run.detail}" if run.detail else "")
             outputs = dict(run.outputs)
             lines += [f"### {inline(run.example, lang)} ({inline(verdict, lang)})", ""]
             lines += [f"{self._w('inputs')}:", "", fenced(pretty_json(dict(run.inputs)), "json"), ""]

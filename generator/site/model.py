@@ -111,6 +111,22 @@ class PluginEntry:
         """Its page's folder under `plugins/`."""
         return self.src.split("/")[1]
 
+    @property
+    def checked_by(self) -> str:
+        """What its verdict rests on: `static` (no run), `examples` (an example its author wrote, or
+        a recording, ran) or `smoke` (only runs on invented inputs)."""
+        runs = [run for tool in self.tools for run in tool.runs]
+        if not runs:
+            return "static"
+        return "smoke" if all(run.smoke for run in runs) else "examples"
+
+    @property
+    def unproven(self) -> bool:
+        """True when it has runs and none of them showed the tool working (every one stopped or
+        answered with an error): such a plugin is not shown as valid."""
+        runs = [run for tool in self.tools for run in tool.runs]
+        return bool(runs) and not any(run.result.proven for run in runs)
+
 
 @dataclass(frozen=True, slots=True)
 class ToolLink:

@@ -19,7 +19,7 @@ from generator.diagnostics import Diagnostic
 from generator.model import I18n
 from generator.site.cards import badge
 from generator.site.languages import SiteLanguage
-from generator.site.model import Counts
+from generator.site.model import PluginEntry
 from generator.site.readme import rebased
 from generator.site.safe import safe_url
 from generator.site.texts import texts_for
@@ -117,8 +117,8 @@ def environment(language: str) -> jinja2.Environment:
         known = words.get(f"tag_{name}")
         return escape(known) if known is not None else cell(name)
 
-    def status(counts: Counts) -> tuple[str, str]:
-        return badge(counts, words)
+    def status(entry: PluginEntry) -> tuple[str, str]:
+        return badge(entry, words)
 
     # A finding shows on its plugin's, its tool's and its rule's page: its cells are made once.
     @lru_cache(maxsize=1 << 15)

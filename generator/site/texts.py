@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
+from generator.run.result import LABELS
+
 # key: (en_US, zh_Hans, ja_JP, pt_BR)
 _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "catalog": ("Catalog", "插件目录", "カタログ", "Catálogo"),
@@ -198,8 +200,33 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "output_links": ("Links", "链接", "リンク", "Links"),
     "variables": ("Variables", "变量", "変数", "Variáveis"),
     "value": ("Value", "值", "値", "Valor"),
-    "passed": ("passed", "通过", "成功", "passou"),
-    "failed": ("failed", "失败", "失敗", "falhou"),
+    "invented_inputs": ("Invented inputs", "虚构的输入", "架空の入力", "Entradas inventadas"),
+    "made_from_invented": (
+        "Made from invented inputs: it shows what the tool does with them, not that its answer is right.",
+        "由虚构的输入产生：它显示工具如何处理这些输入，并不证明结果正确。",
+        "架空の入力から生成: ツールがそれをどう扱うかを示すもので、結果が正しいことの証明ではありません。",
+        "Feito com entradas inventadas: mostra o que a ferramenta faz com elas, não que a resposta "
+        "esteja certa.",
+    ),
+    "unproven": (
+        "no run showed it working",
+        "没有运行显示其可用",
+        "動作を示す実行なし",
+        "nenhuma execução mostrou funcionar",
+    ),
+    "checked_by_static": (
+        "static checks only",
+        "仅静态检查",
+        "静的チェックのみ",
+        "apenas verificações estáticas",
+    ),
+    "checked_by_examples": ("examples run", "已运行示例", "例を実行済み", "exemplos executados"),
+    "checked_by_smoke": (
+        "smoke runs only",
+        "仅冒烟运行",
+        "スモーク実行のみ",
+        "apenas execuções de fumaça",
+    ),
     "smoke": (
         "smoke run (no example file)",
         "冒烟运行（无示例文件）",
@@ -317,6 +344,8 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "link não exibido: apenas endereços http(s) viram links",
     ),
 }
+# The run results' words are the runner's own vocabulary (`generator/run/result.py`).
+_TEXTS.update({f"result_{result.value}": words for result, words in LABELS.items()})
 _ORDER = ("en_US", "zh_Hans", "ja_JP", "pt_BR")
 
 

@@ -15,6 +15,7 @@ from generator.diff.history import History
 from generator.model import FIXED_OUTPUTS, I18n
 from generator.ruleset import all_rules
 from generator.run import ExampleRun, OutputFile
+from generator.run.result import RunResult
 from generator.schemas import PropertyRow, SchemaSet
 from generator.site.safe import safe_url
 from generator.site.untrusted import pre, pretty_json, value
@@ -77,7 +78,8 @@ class RunView:
 
     name: str
     description: I18n  # shown in the page's language
-    passed: bool
+    result: RunResult  # what the run shows, said in the page's language (`result_<value>`)
+    detail: str  # what names it: a credential, hosts, the tool's own message
     smoke: bool
     inputs: Markup  # pretty JSON, escaped for a `<pre>` block
     text: Markup  # escaped for a `<pre>` block ("" when there is none)
@@ -90,6 +92,7 @@ class RunView:
     # the date of the recording the run was replayed from ("" for a live run), and its requests
     replayed_from: str = ""
     requests: tuple[str, ...] = ()
+    input_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +192,8 @@ def run_view(run: ExampleRun) -> RunView:
     return RunView(
         name=run.example,
         description=run.description,
-        passed=run.passed,
+        result=run.result,
+        detail=run.detail,
         smoke=run.smoke,
         inputs=pre(pretty_json(dict(run.inputs))),
         text=pre(text) if isinstance(text, str) else Markup(""),
@@ -201,6 +205,7 @@ def run_view(run: ExampleRun) -> RunView:
         findings=finding_views(run.diagnostics),
         replayed_from=run.replay.recorded_at if run.replay else "",
         requests=run.replay.requests if run.replay else (),
+        input_files=run.input_files,
     )
 
 
