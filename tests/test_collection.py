@@ -16,6 +16,7 @@ import pytest
 
 from generator.cli import main
 from tests.conftest import REPO
+from tests.packages import zip_plugin
 
 CASE = REPO / "tests" / "cases" / "collection" / "official"
 OVERLAYS = CASE.parent / "overlays"
@@ -162,6 +163,29 @@ def test_overlay_examples_run_and_stale_ones_do_not(
     assert code == 0
     for path in _machine_paths(workdir):  # the runs' messages, outputs and findings included
         assert path not in out, path
+
+
+def test_any_mix_of_paths_at_any_depth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Packages and plugin folders nested at any depth, hidden folders and links inside skipped,
+    several paths on one command line, an empty folder a finding (F004)."""
+    monkeypatch.chdir(tmp_path)
+    deep = tmp_path / "mixed" / "a" / "b"
+    deep.mkdir(parents=True)
+    zip_plugin(CASE / "tools" / "word_counter", deep / "word_counter.difypkg").close()
+    (tmp_path / "mixed" / ".hidden").mkdir()
+    zip_plugin(CASE / "tools" / "slug_maker", tmp_path / "mixed" / ".hidden" / "x.difypkg").close()
+    (tmp_path / "mixed" / "linked").symlink_to(CASE / "tools", target_is_directory=True)
+    (tmp_path / "empty").mkdir()
+    argv = ["validate", "mixed", str(CASE / "tools" / "line_sorter"), "empty", "--format", "json"]
+    code, out = _output(capsys, *argv)
+    document = json.loads(out)
+    assert document["summary"]["plugins"] == 2
+    files = {d["file"] for d in document["diagnostics"]}
+    assert files == {"empty"}
+    assert [d["rule"] for d in document["diagnostics"]] == ["F004"]
+    assert code == 1
 
 
 def test_text_groups_findings_per_plugin_and_counts_each_rule(

@@ -352,3 +352,29 @@ def test_environment_case(tmp_path: Path, name: str) -> None:
     if "says" in expected:
         assert any(expected["says"] in f.message for f in findings), findings
     assert not list(ENVIRONMENT_CASES.glob(f"{name}/.venv")), "the build wrote into the plugin"
+
+
+WRITES_ENVIRONMENT = REPO / "tests" / "cases" / "run" / "writes_environment"
+SEES_EARLIER = """        import dify_plugin
+        from pathlib import Path
+
+        written = Path(dify_plugin.__file__).parent / "written-by-a-run.txt"
+        seen = written.exists()
+        written.write_text("written")
+        yield self.create_text_message("seen" if seen else "fresh")"""
+
+
+@needs_isolation
+def test_runs_write_into_a_view_of_the_environment(tmp_path: Path) -> None:
+    """A tool writes into its environment (as Dify lets it): every example gets a writable view that
+    starts from the built environment, and the cached environment itself is never changed."""
+    root = tmp_path / "plugin"
+    shutil.copytree(WRITES_ENVIRONMENT, root)
+    (root / "tools" / "case.py").write_text(TOOL.format(body=SEES_EARLIER))
+    (root / "tools" / "case.examples.yaml").write_text(
+        "examples:\n- name: first\n  inputs: {}\n- name: second\n  inputs: {}\n- name: third\n  inputs: {}\n"
+    )
+    report, findings = run(root, tmp_path / "cache")
+    assert [r.outputs.get("text") for r in report.runs] == ["fresh"] * 3, findings
+    assert not list((tmp_path / "cache" / "envs").glob("*/lib/python3*/site-packages/*/written-by-a-run.txt"))
+    assert not list((tmp_path / "cache" / "envs").glob("*/lib/python3*/site-packages/unpacked-data.txt"))

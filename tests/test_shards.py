@@ -62,6 +62,15 @@ def test_the_split_is_deterministic_balanced_and_complete() -> None:
             parse_shard(wrong)
 
 
+@pytest.mark.parametrize("line", [["run", "."], ["validate", ".", "--run"], ["build", "."]])
+def test_run_validate_and_build_take_a_shard(line: list[str]) -> None:
+    from generator.cli import build_parser
+    from generator.commands.run import options_from
+
+    args = build_parser().parse_args([*line, "--shard", "2/3"])
+    assert options_from(args).shard == Shard(2, 3)
+
+
 def test_a_bad_shard_is_a_usage_error(tmp_path: Path) -> None:
     done = command("run", ".", "--shard", "3/2", cwd=tmp_path)
     assert done.returncode == 2

@@ -80,11 +80,11 @@ def test_language_selector_switches_tool_page_to_japanese(page: Any, site_url: s
     assert page.locator('a.md-select__link[hreflang="pt-BR"]').count() == 1
 
 
-# How many lines of text a table cell holds (its height without padding, in line heights).
+# How many lines of text a table cell's content takes (the cell itself is as tall as its row).
 LINES = """c => {
-  const style = getComputedStyle(c);
-  const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
-  return (c.getBoundingClientRect().height - padding) / parseFloat(style.lineHeight);
+  const range = document.createRange();
+  range.selectNodeContents(c);
+  return range.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight);
 }"""
 
 

@@ -41,6 +41,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "examples",
     "messages",
     "undeclared",
+    "sdk_file",
     "unparsed",
 )
 

@@ -233,7 +233,8 @@ def build_environment(environment: Environment, shown: Callable[[str], str]) -> 
             if problem:
                 return replace(environment, problem=problem, where=failed_at(problem, environment, shown))
             (target / ".complete").write_text(plan.requirements, encoding="utf-8")
-        os.utime(target)  # its last use, for `cache prune` (cachedir.py)
+        with contextlib.suppress(OSError):  # its last use, for `cache prune` (cachedir.py)
+            os.utime(target)
     if environment.without_sdk is not None and not has_sdk(target):
         return replace(environment, findings=(environment.without_sdk,))
     return environment

@@ -271,15 +271,7 @@ def plan(
             _arches(loaded),
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
-        findings.extend([*environment.findings, *environment.warnings])
-        if environment.problem:
-            findings.append(
-                BROKEN_ENVIRONMENT.at(
-                    environment.where or manifest_where,
-                    problem=environment.problem,
-                    python=environment.interpreter.name,
-                )
-            )
+        findings.extend([*environment.warnings, *_environment_findings(environment, manifest_where)])
         if not environment.built:
             continue
         if environment.substituted:
@@ -307,15 +299,7 @@ def plan(
         if not complete:
             built.show(f"{loaded.display}: building its environment")
             environment = build_environment(environment, loaded.display_path)
-            findings.extend(environment.findings)
-            if environment.problem:
-                findings.append(
-                    BROKEN_ENVIRONMENT.at(
-                        environment.where or manifest_where,
-                        problem=environment.problem,
-                        python=environment.interpreter.name,
-                    )
-                )
+            findings.extend(_environment_findings(environment, manifest_where))
             if not environment.built:
                 continue
         for job in planned:
@@ -362,6 +346,15 @@ def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
     """The tools of a plugin that run (all, or the one `--tool` names), those with code."""
     every = loaded.plugin.tools if loaded.plugin else ()
     return [t for t in every if options.tool in (None, t.name) and t.source]
+
+
+def _environment_findings(environment: Environment, where: Location) -> list[Diagnostic]:
+    """Why the environment cannot be used: requirements not followed, or its build failed."""
+    if not environment.problem:
+        return list(environment.findings)
+    place = environment.where or where  # the requirement uv's error names, else the manifest
+    python = environment.interpreter.name
+    return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=environment.problem, python=python)]
 
 
 def _cached(job: Job, options: RunOptions) -> bool:
