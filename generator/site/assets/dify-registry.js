@@ -57,7 +57,10 @@ function card(data, item) {
   li.appendChild(description);
   var meta = element("p", "dr-card__meta");
   item.tags.forEach(function (tag) {
-    meta.appendChild(element("span", "dr-chip", data.tags[tag] || tag));
+    // A tag is a stranger's word: only the site's own translations are looked up, never a property
+    // every object has (a tag named "constructor").
+    var known = Object.prototype.hasOwnProperty.call(data.tags, tag) ? data.tags[tag] : tag;
+    meta.appendChild(element("span", "dr-chip", String(known)));
     meta.appendChild(document.createTextNode(" "));
   });
   [[words.author, item.author], [words.version, item.version], [words.tools, String(item.tools)]].forEach(
