@@ -160,7 +160,8 @@ def test_fallback_marker_and_coverage(cases_site: BuiltSite) -> None:
 
 
 def test_language_builds(cases_site: BuiltSite) -> None:
-    """Each language has its html lang, localized theme words, selector and own search index."""
+    """Each language has its html lang, localized theme words and selector; one search bundle holds
+    an index per language, and no page carries Material's whole-site index."""
     expected = {"": "en", "zh/": "zh", "ja/": "ja", "pt/": "pt-BR"}
     for folder, lang in expected.items():
         html = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
@@ -168,14 +169,27 @@ def test_language_builds(cases_site: BuiltSite) -> None:
         links = re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"[^>]*class="md-select__link"', html)
         assert [h for _, h in links] == ["en", "zh", "ja", "pt-BR"]
         assert all(href.endswith("plugins/weather_demo/weather/forecast/") for href, _ in links)
+        assert not (cases_site.root / folder / "search" / "search_index.json").exists()
     assert 'placeholder="搜索"' in cases_site.page("zh/")
-    indexes = {
-        f: json.loads((cases_site.root / f / "search/search_index.json").read_text()) for f in expected
-    }
-    assert indexes["ja/"]["config"]["lang"] == ["ja"]
-    assert any("天气演示" in doc["title"].replace("\u200b", "") for doc in indexes["zh/"]["docs"])
-    assert any("天气\u200b演示" in doc["title"] for doc in indexes["zh/"]["docs"])  # split by jieba
-    assert any(doc["title"] == "天気予報" for doc in indexes["ja/"]["docs"])  # kanji not split by jieba
+    entry = json.loads((cases_site.root / "pagefind" / "pagefind-entry.json").read_text())
+    assert sorted(entry["languages"]) == ["en", "ja", "pt-br", "zh"]
+    for language in entry["languages"].values():
+        assert language["page_count"] > 10
+
+
+def test_tool_pages_carry_every_label_for_search(cases_site: BuiltSite) -> None:
+    """A tool page in any language holds the tool's labels in all four languages, escaped, in the
+    hidden block the search index weighs most."""
+    for folder in ("", "zh/", "ja/", "pt/"):
+        html = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
+        keys = re.search(
+            r'<div class="dr-search-keys" hidden data-pagefind-weight="10" '
+            r'data-pagefind-filter="kind:tool">(.*?)</div>',
+            html,
+        )
+        assert keys is not None
+        for label in ("Forecast", "天气预报", "天気予報", "Previsão"):
+            assert f"<span>{label}</span>" in keys.group(1)
 
 
 def test_alternate_links_name_each_language_root(cases_site: BuiltSite) -> None:

@@ -52,7 +52,6 @@ def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool
                     "cache": str(user_cache() / "serve"),
                 }
             },
-            "search",
         ],
         "markdown_extensions": ["tables", "admonition"],
     }

@@ -1,0 +1,105 @@
+// The search box: Pagefind's index of this page's language, loaded in chunks on the first query.
+// Plugin and tool pages (filter kind) are listed before the other pages that match.
+document.addEventListener("DOMContentLoaded", function () {
+  var box = document.querySelector("[data-dr-search]");
+  if (!box) return;
+  var input = box.querySelector(".dr-search__input");
+  var output = box.querySelector(".dr-search__output");
+  var status = box.querySelector(".dr-search__status");
+  var list = box.querySelector(".dr-search__results");
+  var root = new URL(box.getAttribute("data-root"), document.baseURI);
+  var SHOWN = 10;
+  var engine = null;
+  var asked = 0; // the latest query; answers to older ones are dropped
+
+  function load() {
+    if (!engine) {
+      engine = import(new URL("pagefind/pagefind.js", root).href).then(function (pagefind) {
+        return pagefind.options({ baseUrl: root.pathname }).then(function () {
+          return pagefind.init();
+        }).then(function () { return pagefind; });
+      });
+    }
+    return engine;
+  }
+
+  // Pagefind's excerpt is escaped text with <mark> around the matches: rebuilt as text nodes and
+  // <mark> elements, so nothing in it is ever parsed as HTML into the page.
+  function excerpt(html) {
+    var span = document.createElement("span");
+    span.className = "dr-search__excerpt";
+    var decoder = document.createElement("textarea");
+    html.split(/(<mark>|<\/mark>)/).reduce(function (marked, part) {
+      if (part === "<mark>") return true;
+      if (part === "</mark>") return false;
+      decoder.innerHTML = part;
+      var text = document.createTextNode(decoder.value);
+      if (marked) {
+        var mark = document.createElement("mark");
+        mark.appendChild(text);
+        span.appendChild(mark);
+      } else {
+        span.appendChild(text);
+      }
+      return marked;
+    }, false);
+    return span;
+  }
+
+  function item(data) {
+    var li = document.createElement("li");
+    var link = document.createElement("a");
+    link.href = data.url;
+    var title = document.createElement("span");
+    title.className = "dr-search__title";
+    title.textContent = data.meta.title || data.url;
+    link.appendChild(title);
+    link.appendChild(excerpt(data.excerpt || ""));
+    li.appendChild(link);
+    return li;
+  }
+
+  function count(n) {
+    if (n === 0) return box.getAttribute("data-none");
+    if (n === 1) return box.getAttribute("data-one");
+    return box.getAttribute("data-other").replace("#", String(n));
+  }
+
+  function search(query) {
+    var mine = ++asked;
+    if (!query.trim()) {
+      output.hidden = true;
+      list.replaceChildren();
+      return;
+    }
+    output.hidden = false;
+    if (!list.children.length) status.textContent = box.getAttribute("data-loading");
+    load().then(function (pagefind) {
+      var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
+      return Promise.all([pagefind.search(query, catalog), pagefind.search(query)]);
+    }).then(function (found) {
+      if (mine !== asked) return null;
+      var first = found[0].results;
+      var seen = new Set(first.map(function (r) { return r.id; }));
+      var results = first.concat(found[1].results.filter(function (r) { return !seen.has(r.id); }));
+      return Promise.all(results.slice(0, SHOWN).map(function (r) { return r.data(); })).then(function (data) {
+        return { total: results.length, data: data };
+      });
+    }).then(function (answer) {
+      if (!answer || mine !== asked) return;
+      status.textContent = count(answer.total);
+      list.replaceChildren.apply(list, answer.data.map(item));
+    }).catch(function (failure) {
+      if (mine === asked) status.textContent = String(failure);
+    });
+  }
+
+  input.addEventListener("input", function () { search(input.value); });
+  input.addEventListener("focus", function () { load(); if (input.value.trim()) output.hidden = false; });
+  document.addEventListener("click", function (event) {
+    if (!box.contains(event.target)) output.hidden = true;
+  });
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") { output.hidden = true; input.blur(); }
+  });
+});
