@@ -179,17 +179,22 @@ def test_language_builds(cases_site: BuiltSite) -> None:
 
 def test_tool_pages_carry_every_label_for_search(cases_site: BuiltSite) -> None:
     """A tool page in any language holds the tool's labels in all four languages, escaped, in the
-    hidden block the search index weighs most."""
+    hidden block the search index weighs most, with its Han and kana one character a word."""
+    labels = {"en_US": "PDF to Text", "zh_Hans": "PDF 转文本", "ja_JP": "PDFからテキスト抽出"}
     for folder in ("", "zh/", "ja/", "pt/"):
-        html = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
+        html = cases_site.page(f"{folder}plugins/document_kit/documents/pdf_text")
         keys = re.search(
             r'<div class="dr-search-keys" hidden data-pagefind-weight="10" '
             r'data-pagefind-filter="kind:tool">(.*?)</div>',
             html,
         )
         assert keys is not None
-        for label in ("Forecast", "天气预报", "天気予報", "Previsão"):
-            assert f"<span>{label}</span>" in keys.group(1)
+        for code, label in labels.items():
+            assert f'<span data-pagefind-meta="label_{code}">{label}</span>' in keys.group(1)
+        assert "PDF 转 文 本 PDF か ら テ キ ス ト 抽 出" in keys.group(1)
+    hostile = cases_site.page("plugins/hostile")
+    block = hostile[hostile.index('class="dr-search-keys"') :]
+    assert "<script" not in block.split("</div>", 1)[0]
 
 
 def test_alternate_links_name_each_language_root(cases_site: BuiltSite) -> None:

@@ -10,6 +10,7 @@ the same block marks the page as a catalog page, which the search box lists befo
 from __future__ import annotations
 
 import logging
+import re
 import subprocess
 from pathlib import Path
 
@@ -29,18 +30,43 @@ MAX_LABEL = 300
 ROOT_SELECTOR = "article.md-content__inner"
 EXCLUDED = (".dr-catalog", ".dr-search")
 TIMEOUT = 600
+# Pagefind's own search interfaces, which the registry's search box does not use.
+UNUSED = (
+    "pagefind-ui.js",
+    "pagefind-ui.css",
+    "pagefind-component-ui.js",
+    "pagefind-component-ui.css",
+    "pagefind-modular-ui.js",
+    "pagefind-modular-ui.css",
+    "pagefind-highlight.js",
+)
+
+
+# Han, kana and the CJK compatibility forms: Pagefind splits these into words one way when it
+# indexes (its Chinese and Japanese segmenters) and another way in the browser (Intl.Segmenter), so
+# the same words are also indexed one character each, as the search box asks for them when a query
+# holds any (the same ranges are in assets/dify-registry-search.js).
+CJK = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])")
+
+
+def spaced(text: str) -> str:
+    """`text` with every Han or kana character as a word of its own."""
+    return " ".join(CJK.sub(r" \1 ", text).split())
 
 
 def search_keys(kind: str, label: I18n, name: str) -> Markup:
     """The hidden block that makes a plugin or tool page found by its label in any language (and by
-    its name), and marks it as a catalog page."""
+    its name), and marks it as a catalog page. Each label is also a metadata field, which the search
+    box compares with the query to put a page whose label is the whole query first."""
     if kind not in KINDS:
         raise ValueError(f"unknown page kind {kind!r}; expected one of {', '.join(KINDS)}")
-    words = dict.fromkeys([*(label.get(code) for code in LANGUAGES), name])
-    spans = "".join(f"<span>{escape(word[:MAX_LABEL])}</span> " for word in words if word)
+    words = {f"label_{code}": label.get(code)[:MAX_LABEL] for code in LANGUAGES if label.get(code)}
+    words["name"] = name[:MAX_LABEL]
+    fields = "".join(f'<span data-pagefind-meta="{k}">{escape(word)}</span> ' for k, word in words.items())
+    split = " ".join(dict.fromkeys(spaced(word) for word in words.values() if CJK.search(word)))
     return Markup(
         f'<div class="dr-search-keys" hidden data-pagefind-weight="{LABEL_WEIGHT}" '
-        f'data-pagefind-filter="kind:{kind}">{spans}</div>'
+        f'data-pagefind-filter="kind:{kind}">{fields}<span>{escape(split)}</span></div>'
     )
 
 
@@ -77,3 +103,5 @@ def index_site(site_dir: Path) -> None:
     for line in done.stdout.splitlines():
         if line.strip():
             log.debug("pagefind: %s", line)
+    for name in UNUSED:
+        (site_dir / "pagefind" / name).unlink(missing_ok=True)

@@ -1,5 +1,6 @@
-// The search box: Pagefind's index of this page's language, loaded in chunks on the first query.
-// Plugin and tool pages (filter kind) are listed before the other pages that match.
+// The search box: Pagefind's index of this page's language, loaded in chunks. Plugin and tool
+// pages (filter kind) are listed before the other pages that match, and among the first results a
+// page whose label (in any language) is the whole query comes first.
 document.addEventListener("DOMContentLoaded", function () {
   var box = document.querySelector("[data-dr-search]");
   if (!box) return;
@@ -9,6 +10,20 @@ document.addEventListener("DOMContentLoaded", function () {
   var list = box.querySelector(".dr-search__results");
   var root = new URL(box.getAttribute("data-root"), document.baseURI);
   var SHOWN = 10;
+  var COMPARED = 20; // results whose labels are compared with the query
+  // Han and kana (the ranges of generator/site/search.py): a query holding any is also asked one
+  // character a word, as every label is indexed too, since the browser splits such words
+  // differently from the segmenters that built the index.
+  var CJK = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])/g;
+  var LABELS = ["label_en_US", "label_zh_Hans", "label_ja_JP", "label_pt_BR", "name"];
+
+  function spaced(text) {
+    return text.replace(CJK, " $1 ").split(/\s+/).filter(Boolean).join(" ");
+  }
+
+  function same(text) {
+    return (text || "").normalize("NFKC").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+  }
   var engine = null;
   var asked = 0; // the latest query; answers to older ones are dropped
 
@@ -76,14 +91,26 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!list.children.length) status.textContent = box.getAttribute("data-loading");
     load().then(function (pagefind) {
       var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
-      return Promise.all([pagefind.search(query, catalog), pagefind.search(query)]);
+      var asks = [pagefind.search(query, catalog), pagefind.search(query)];
+      CJK.lastIndex = 0;
+      if (CJK.test(query)) asks.push(pagefind.search(spaced(query), catalog));
+      return Promise.all(asks);
     }).then(function (found) {
       if (mine !== asked) return null;
-      var first = found[0].results;
-      var seen = new Set(first.map(function (r) { return r.id; }));
-      var results = first.concat(found[1].results.filter(function (r) { return !seen.has(r.id); }));
-      return Promise.all(results.slice(0, SHOWN).map(function (r) { return r.data(); })).then(function (data) {
-        return { total: results.length, data: data };
+      var seen = new Set();
+      var results = [];
+      [found[0], found[2], found[1]].forEach(function (answer) {
+        (answer ? answer.results : []).forEach(function (r) {
+          if (!seen.has(r.id)) { seen.add(r.id); results.push(r); }
+        });
+      });
+      return Promise.all(results.slice(0, COMPARED).map(function (r) { return r.data(); })).then(function (data) {
+        var wanted = same(query);
+        var exact = data.filter(function (d) {
+          return LABELS.some(function (key) { return same(d.meta[key]) === wanted; });
+        });
+        var rest = data.filter(function (d) { return exact.indexOf(d) < 0; });
+        return { total: results.length, data: exact.concat(rest).slice(0, SHOWN) };
       });
     }).then(function (answer) {
       if (!answer || mine !== asked) return;
@@ -102,4 +129,7 @@ document.addEventListener("DOMContentLoaded", function () {
   input.addEventListener("keydown", function (event) {
     if (event.key === "Escape") { output.hidden = true; input.blur(); }
   });
+  // Pagefind's code and this language's index header (about 170 KB, cached between pages) are
+  // fetched once the page is idle, so the first query only waits for the index chunks it needs.
+  (window.requestIdleCallback || function (run) { setTimeout(run, 1000); })(function () { load(); });
 });
