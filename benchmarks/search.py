@@ -11,7 +11,7 @@ or Pagefind's `pagefind/` bundle. Figures:
   with the index bytes fetched by then;
 - first-result rate: every label (en_US, zh_Hans, ja_JP, pt_BR) of N tools spread over the
   catalog, searched from every language's site; a hit is a first result that is the tool's page
-  in the site's language (or the page of another tool with the very same label).
+  in the site's language (or the page of another tool with the very same label in any language).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,22 +100,27 @@ def path_of(url: str) -> str:
 
 
 def queries(index: dict[str, Any], count: int) -> list[Query]:
-    """Every label of `count` tools spread evenly over the catalog."""
+    """Every label of `count` tools spread evenly over the catalog; a label that is also another
+    tool's label (in any language, case aside) counts that tool's page as a hit too."""
     tools = [tool for plugin in index["plugins"] for tool in plugin["tools"]]
-    by_label: dict[tuple[str, str], set[str]] = {}
+    by_label: dict[str, set[str]] = {}
     for tool in tools:
         for code in LANGUAGES:
             label = tool["label"].get(code) or tool["label"].get("en_US", "")
-            by_label.setdefault((code, label), set()).add(path_of(tool["pages"]["en_US"]))
+            by_label.setdefault(_same(label), set()).add(path_of(tool["pages"]["en_US"]))
     step = max(1, len(tools) // count)
     chosen = tools[::step][:count]
     found = []
     for tool in chosen:
         for code in LANGUAGES:
             label = tool["label"].get(code) or tool["label"].get("en_US", "")
-            pages = frozenset(by_label[(code, label)])
+            pages = frozenset(by_label[_same(label)])
             found.append(Query(label, code, f"{tool['provider']}/{tool['name']}", pages))
     return found
+
+
+def _same(label: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", label).lower().split())
 
 
 @contextlib.contextmanager

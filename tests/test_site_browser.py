@@ -10,6 +10,7 @@ from urllib.parse import urljoin
 
 import pytest
 
+from generator.site.search import whole
 from tests.conftest import REPO
 from tests.sitebuild import BuiltSite, cases_site, serve
 
@@ -173,3 +174,22 @@ def test_hostile_plugin_runs_no_script(page: Any, site_url: str) -> None:
         assert page.evaluate("document.querySelectorAll('iframe, object, embed').length") == 0
     assert dialogs == []
     assert not [m for m in messages if "pwned" in m]
+
+
+def test_search_box_and_index_agree_on_whole_labels(page: Any, site_url: str) -> None:
+    """The word the search box asks for a whole query is the word the index holds for that label."""
+    script = (REPO / "generator" / "site" / "assets" / "dify-registry-search.js").read_text(encoding="utf-8")
+    function = re.search(r"  function whole\(text\) \{.*?\n  \}\n", script, re.DOTALL)
+    assert function is not None
+    page.goto(site_url)
+    for label in (
+        "JSON Delete",
+        "  json   DELETE ",
+        "PDFからテキスト抽出",
+        "文字数を数える",
+        "Previsão",
+        "ＡＰＩ キー",
+    ):
+        assert page.evaluate(f"label => {{ {function.group(0)}; return whole(label); }}", label) == whole(
+            label
+        )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import subprocess
+import unicodedata
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -54,19 +55,34 @@ def spaced(text: str) -> str:
     return " ".join(CJK.sub(r" \1 ", text).split())
 
 
+HEX_LETTERS = str.maketrans("0123456789abcdef", "abcdefghijklmnop")
+
+
+def whole(text: str) -> str:
+    """One word that stands for `text` whole (NFKC, lower case, spaces collapsed): the search box
+    asks for the word of the query, which only pages with that very label hold, whatever Pagefind's
+    ranking or word splitting makes of the label's words. The same 32-bit FNV-1a hash of the UTF-8
+    bytes is computed in assets/dify-registry-search.js."""
+    digest = 0x811C9DC5
+    for byte in " ".join(unicodedata.normalize("NFKC", text).lower().split()).encode():
+        digest = ((digest ^ byte) * 0x01000193) & 0xFFFFFFFF
+    # Letters only: every word splitter keeps a run of Latin letters whole (digits may be split off).
+    return "drlabel" + f"{digest:08x}".translate(HEX_LETTERS)
+
+
 def search_keys(kind: str, label: I18n, name: str) -> Markup:
     """The hidden block that makes a plugin or tool page found by its label in any language (and by
-    its name), and marks it as a catalog page. Each label is also a metadata field, which the search
-    box compares with the query to put a page whose label is the whole query first."""
+    its name), and marks it as a catalog page."""
     if kind not in KINDS:
         raise ValueError(f"unknown page kind {kind!r}; expected one of {', '.join(KINDS)}")
-    words = {f"label_{code}": label.get(code)[:MAX_LABEL] for code in LANGUAGES if label.get(code)}
-    words["name"] = name[:MAX_LABEL]
-    fields = "".join(f'<span data-pagefind-meta="{k}">{escape(word)}</span> ' for k, word in words.items())
-    split = " ".join(dict.fromkeys(spaced(word) for word in words.values() if CJK.search(word)))
+    words = list(dict.fromkeys([*(label.get(code)[:MAX_LABEL] for code in LANGUAGES), name[:MAX_LABEL]]))
+    texts = [word for word in words if word]
+    split = dict.fromkeys(spaced(word) for word in texts if CJK.search(word))
+    keys = dict.fromkeys(whole(word) for word in texts)
+    spans = "".join(f"<span>{escape(word)}</span> " for word in [*texts, *split, *keys])
     return Markup(
         f'<div class="dr-search-keys" hidden data-pagefind-weight="{LABEL_WEIGHT}" '
-        f'data-pagefind-filter="kind:{kind}">{fields}<span>{escape(split)}</span></div>'
+        f'data-pagefind-filter="kind:{kind}">{spans}</div>'
     )
 
 

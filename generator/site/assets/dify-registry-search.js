@@ -1,6 +1,6 @@
-// The search box: Pagefind's index of this page's language, loaded in chunks. Plugin and tool
-// pages (filter kind) are listed before the other pages that match, and among the first results a
-// page whose label (in any language) is the whole query comes first.
+// The search box: Pagefind's index of this page's language, loaded in chunks. A page whose label
+// (in any language) is the whole query comes first, then plugin and tool pages (filter kind), then
+// the other pages that match.
 document.addEventListener("DOMContentLoaded", function () {
   var box = document.querySelector("[data-dr-search]");
   if (!box) return;
@@ -10,19 +10,25 @@ document.addEventListener("DOMContentLoaded", function () {
   var list = box.querySelector(".dr-search__results");
   var root = new URL(box.getAttribute("data-root"), document.baseURI);
   var SHOWN = 10;
-  var COMPARED = 20; // results whose labels are compared with the query
   // Han and kana (the ranges of generator/site/search.py): a query holding any is also asked one
   // character a word, as every label is indexed too, since the browser splits such words
   // differently from the segmenters that built the index.
   var CJK = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])/g;
-  var LABELS = ["label_en_US", "label_zh_Hans", "label_ja_JP", "label_pt_BR", "name"];
 
   function spaced(text) {
     return text.replace(CJK, " $1 ").split(/\s+/).filter(Boolean).join(" ");
   }
 
-  function same(text) {
-    return (text || "").normalize("NFKC").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+  // The word a page holds for each of its labels whole (`whole` in generator/site/search.py: FNV-1a
+  // of the normalized label's UTF-8 bytes, in letters): asking for it finds the pages whose label
+  // is the whole query first, whatever the ranking makes of the label's words.
+  function whole(text) {
+    var bytes = new TextEncoder().encode(text.normalize("NFKC").toLowerCase().split(/\s+/).filter(Boolean).join(" "));
+    var digest = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) digest = Math.imul(digest ^ bytes[i], 0x01000193) >>> 0;
+    return "drlabel" + digest.toString(16).padStart(8, "0").replace(/[0-9a-f]/g, function (c) {
+      return "abcdefghijklmnop".charAt(parseInt(c, 16));
+    });
   }
   var engine = null;
   var asked = 0; // the latest query; answers to older ones are dropped
@@ -91,26 +97,22 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!list.children.length) status.textContent = box.getAttribute("data-loading");
     load().then(function (pagefind) {
       var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
-      var asks = [pagefind.search(query, catalog), pagefind.search(query)];
+      var asks = [pagefind.search(whole(query), catalog), pagefind.search(query, catalog), pagefind.search(query)];
       CJK.lastIndex = 0;
-      if (CJK.test(query)) asks.push(pagefind.search(spaced(query), catalog));
+      if (CJK.test(query)) asks.splice(2, 0, pagefind.search(spaced(query), catalog));
       return Promise.all(asks);
     }).then(function (found) {
       if (mine !== asked) return null;
+      // The very label first, then catalog pages, then every other page.
       var seen = new Set();
       var results = [];
-      [found[0], found[2], found[1]].forEach(function (answer) {
-        (answer ? answer.results : []).forEach(function (r) {
+      found.forEach(function (answer) {
+        answer.results.forEach(function (r) {
           if (!seen.has(r.id)) { seen.add(r.id); results.push(r); }
         });
       });
-      return Promise.all(results.slice(0, COMPARED).map(function (r) { return r.data(); })).then(function (data) {
-        var wanted = same(query);
-        var exact = data.filter(function (d) {
-          return LABELS.some(function (key) { return same(d.meta[key]) === wanted; });
-        });
-        var rest = data.filter(function (d) { return exact.indexOf(d) < 0; });
-        return { total: results.length, data: exact.concat(rest).slice(0, SHOWN) };
+      return Promise.all(results.slice(0, SHOWN).map(function (r) { return r.data(); })).then(function (data) {
+        return { total: results.length, data: data };
       });
     }).then(function (answer) {
       if (!answer || mine !== asked) return;
