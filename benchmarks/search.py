@@ -35,7 +35,7 @@ from generator.site.languages import LANGUAGE_SITES, SiteLanguage
 from tests.sitebuild import serve
 
 CHROMIUM = "/usr/bin/chromium"
-ANSWER_SECONDS = 3.0  # a query that shows nothing in this long (the index being loaded) found nothing
+ANSWER_SECONDS = 1.5  # a query that shows nothing in this long (the index being loaded) found nothing
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Engine:
 
 MATERIAL = Engine(
     "material",
-    "label.md-header__button[for=__search]",
+    "input.md-search__input",
     "input.md-search__input",
     "document.querySelector('.md-search-result__list a')?.pathname ?? null",
     ("/search/",),
