@@ -14,6 +14,8 @@ BENCHMARKS: dict[str, str] = {
     "site": "benchmarks.site",
     "scale": "benchmarks.scale",
     "runner": "benchmarks.runner",
+    "shards": "benchmarks.shards",
+    "weight": "benchmarks.weight",
 }
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from generator.check.domains import AccessDomains
 from generator.diagnostics import Diagnostic
+from generator.inputs import OtherPlugin
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import PluginReader
 from generator.model import ToolKey
@@ -54,6 +55,8 @@ class Catalog:
     domains: Mapping[str, AccessDomains] = field(default_factory=lambda: MappingProxyType({}))
     # Plugin display path -> the versions in the git history of its folder (none outside git).
     histories: Mapping[str, History] = field(default_factory=lambda: MappingProxyType({}))
+    # The plugins of other kinds (models, triggers, ...) found in a collection: named, not catalogued.
+    others: tuple[OtherPlugin, ...] = ()
 
     def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
         """The findings of this plugin, sorted."""

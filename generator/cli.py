@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from generator import __version__
 from generator.errors import BrokenRegistry
@@ -22,17 +23,45 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BROKEN = 3
 
-COMMAND_MODULES: tuple[str, ...] = ("validate", "schemas", "run", "build", "serve", "diff")
+COMMAND_MODULES: tuple[str, ...] = (
+    "validate",
+    "schemas",
+    "run",
+    "build",
+    "serve",
+    "diff",
+    "cache",
+    "check_site",
+    "workflow",
+)
+
+# What validate, run and build accept, each of their paths.
+PATH_HELP = "a plugin folder, a .difypkg, a registry, or a folder holding any of these at any depth"
 
 Command = Callable[[argparse.Namespace], int]
 
 
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """`--format` and `--strict`, shared by every command that reports findings."""
+def add_output_options(parser: argparse.ArgumentParser, *, collections: bool = False) -> None:
+    """`--format` and `--strict`, shared by every command that reports findings; `--show-all` for the
+    commands that read collections of plugins."""
     parser.add_argument(
         "--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)"
     )
     parser.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
+    if collections:
+        parser.add_argument(
+            "--show-all",
+            action="store_true",
+            help="text output: every finding (by default, a few of each rule per plugin of a collection)",
+        )
+        parser.add_argument(
+            "--overlays",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help="the registry's examples for plugins it does not own, as overlays/<author>/<plugin>/ "
+            "(default: overlays/ of the registry or of the working folder)",
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:

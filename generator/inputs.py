@@ -1,8 +1,15 @@
-"""What the user pointed at: a registry, a plugin folder, or a `.difypkg`; loaded into plugins."""
+"""What the user pointed at, loaded into plugins: a plugin folder, a `.difypkg`, a registry (a folder
+holding `plugins/`), or a collection (any other folder: every plugin and package below it, at any
+depth, as in Dify's official plugins repository).
+
+Every path shown is relative to the root the user named (see `display_root`): findings, pages and
+`index.json` never name a folder of the machine the command ran on.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -11,6 +18,21 @@ from pathlib import Path
 from generator.diagnostics import Diagnostic, Location
 from generator.load.crawl import NO_MANIFEST, LoadedPlugin, load_plugin
 from generator.load.package import unpack
+from generator.load.registry_examples import OVERLAYS, find_registry_examples, unused_files
+
+# Folders a collection walk never enters: tool caches and installed packages hold no plugin of the
+# collection (a plugin's own `.venv` may hold thousands of folders).
+_NOT_WALKED = frozenset({"node_modules", "__pycache__", "site-packages"})
+
+# The kind a plugin without tools is counted as in a collection's summary, by the manifest's
+# `plugins` key, in the order a plugin listing several is named by.
+OTHER_KINDS: tuple[tuple[str, str], ...] = (
+    ("models", "model"),
+    ("agent_strategies", "agent-strategy"),
+    ("datasources", "datasource"),
+    ("triggers", "trigger"),
+    ("endpoints", "extension"),
+)
 
 
 class InputError(Exception):
@@ -18,20 +40,41 @@ class InputError(Exception):
 
 
 @dataclass(frozen=True)
+class OtherPlugin:
+    """A plugin of a collection that declares no tools (a model, an agent strategy, ...): counted and
+    named in the summary, never checked or catalogued."""
+
+    display: str
+    kind: str  # a label of OTHER_KINDS
+
+
+@dataclass(frozen=True)
 class Inputs:
-    """Loaded plugins (a package's with the findings of unpacking it) plus findings that belong to
-    no plugin (empty registries)."""
+    """Loaded plugins (a package's with the findings of unpacking it), findings that belong to no
+    plugin (empty registries and collections), and the collections' plugins of other kinds."""
 
     plugins: tuple[LoadedPlugin, ...]
     diagnostics: tuple[Diagnostic, ...]
+    others: tuple[OtherPlugin, ...] = ()
 
 
-def display_name(path: Path) -> str:
-    """A path as findings show it: relative to the working folder when it lies below it."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix() or "."
-    except ValueError:
-        return path.as_posix()
+def display_root(path: Path) -> str:
+    """How a path the user named is shown: as typed when it is relative (and not above the working
+    folder), relative to the working folder when it lies below it (through links or not), and
+    otherwise by its own name, so that no output names a folder of this machine."""
+    normal = Path(os.path.normpath(path))
+    if not normal.is_absolute() and ".." not in normal.parts:
+        return normal.as_posix()
+    absolute = Path(os.path.abspath(path))  # noqa: PTH100 (lexical: a link must stay a link here)
+    for here, there in ((Path.cwd(), absolute), (Path.cwd().resolve(), absolute.resolve())):
+        if there.is_relative_to(here):
+            return there.relative_to(here).as_posix() or "."
+    return absolute.name or "."
+
+
+def below(display: str, relative: str) -> str:
+    """The display path of `relative` (a POSIX path) under a root shown as `display`."""
+    return relative if display in ("", ".") else f"{display}/{relative}"
 
 
 def plugin_folders(registry: Path) -> list[Path]:
@@ -49,32 +92,107 @@ def is_registry(path: Path) -> bool:
     return path.is_dir() and (path / "plugins").is_dir() and not (path / "manifest.yaml").is_file()
 
 
+def is_plugin(path: Path) -> bool:
+    """A plugin folder (with its manifest.yaml) or a package."""
+    return (path / "manifest.yaml").is_file() or (path.is_file() and path.suffix == ".difypkg")
+
+
+def collection_members(root: Path) -> list[str]:
+    """The plugin folders and packages below `root`, as POSIX paths relative to it, sorted.
+
+    A plugin folder is not entered (what it holds is its own); hidden folders and installed packages
+    are skipped; symbolic links inside the collection are not followed (a link to `/` would make the
+    walk read the whole machine)."""
+    found: list[str] = []
+    for folder, subfolders, files in os.walk(root):
+        relative = Path(folder).relative_to(root)
+        if "manifest.yaml" in files and relative != Path():
+            found.append(relative.as_posix())
+            subfolders.clear()
+            continue
+        found.extend((relative / f).as_posix() for f in files if f.endswith(".difypkg"))
+        subfolders[:] = sorted(s for s in subfolders if not s.startswith(".") and s not in _NOT_WALKED)
+    return sorted(found)
+
+
+def other_kind(loaded: LoadedPlugin) -> str | None:
+    """The kind a plugin that lists no tools but other plugin kinds is counted as; None otherwise."""
+    plugin = loaded.plugin
+    if plugin is None or plugin.kinds.get("tools"):
+        return None
+    listed = set(plugin.other_kinds)
+    return next((label for key, label in OTHER_KINDS if key in listed), None)
+
+
+def overlays_of(paths: Sequence[Path]) -> Path | None:
+    """The registry's folder of examples for plugins it does not own: `overlays/` of the first
+    registry among `paths`, else of the working folder; None when there is none."""
+    for path in [*(p for p in paths if is_registry(p)), Path()]:
+        if (path / OVERLAYS).is_dir():
+            return path / OVERLAYS
+    return None
+
+
+class _Opened:
+    """What the paths named so far, with the temporary folders of unpacked packages."""
+
+    def __init__(self, stack: contextlib.ExitStack, overlays: Path | None) -> None:
+        self.stack = stack
+        self.overlays = overlays
+        self.overlays_shown = display_root(overlays) if overlays is not None else ""
+        self.plugins: list[LoadedPlugin] = []
+        self.findings: list[Diagnostic] = []
+        self.others: list[OtherPlugin] = []
+
+    def add(self, path: Path, shown: str, collected: bool = False) -> None:
+        """Load one plugin folder or package; a collection's plugins of other kinds are set aside."""
+        if path.is_file():
+            target = Path(self.stack.enter_context(tempfile.TemporaryDirectory(prefix="difypkg-")))
+            target.chmod(0o700)
+            unpacked = unpack(path, target, shown)
+            loaded = load_plugin(target, shown)
+            # Unpacking is the first step of loading a package: what it found is the plugin's.
+            loaded = replace(loaded, diagnostics=(*unpacked, *loaded.diagnostics))
+        else:
+            loaded = load_plugin(path, shown)
+        loaded = find_registry_examples(self.overlays, self.overlays_shown, loaded)
+        loaded = replace(loaded, diagnostics=(*loaded.diagnostics, *unused_files(loaded)))
+        kind = other_kind(loaded) if collected else None
+        if kind is None:
+            self.plugins.append(loaded)
+        else:
+            loaded.reader.release()
+            self.others.append(OtherPlugin(shown, kind))
+
+    def add_root(self, path: Path) -> None:
+        """Everything one path on the command line names."""
+        if not path.exists():
+            raise InputError(f"{path}: no such file or folder")
+        shown = display_root(path)
+        if path.is_file() and path.suffix != ".difypkg":
+            raise InputError(f"{path}: expected a plugin folder, a registry folder or a .difypkg file")
+        if is_plugin(path):
+            self.add(path, shown)
+        elif is_registry(path):
+            folders = plugin_folders(path)
+            if not folders:
+                self.findings.append(NO_MANIFEST.at(Location(shown, 0, 0), path=below(shown, "plugins/*")))
+            for folder in folders:
+                self.add(folder, below(shown, f"plugins/{folder.name}"), collected=True)
+        else:
+            members = collection_members(path)
+            if not members:
+                self.findings.append(NO_MANIFEST.at(Location(shown, 0, 0), path=shown))
+            for member in members:
+                self.add(path / member, below(shown, member), collected=True)
+
+
 @contextlib.contextmanager
-def open_inputs(paths: Sequence[Path]) -> Iterator[Inputs]:
-    """Load every plugin the paths name; packages live in a temporary folder until exit."""
+def open_inputs(paths: Sequence[Path], overlays: Path | None = None) -> Iterator[Inputs]:
+    """Load every plugin the paths name, with the registry's examples from `overlays` (default:
+    `overlays_of(paths)`); packages live in a temporary folder until exit."""
     with contextlib.ExitStack() as stack:
-        plugins: list[LoadedPlugin] = []
-        findings: list[Diagnostic] = []
+        opened = _Opened(stack, overlays or overlays_of(paths))
         for path in paths:
-            if not path.exists():
-                raise InputError(f"{path}: no such file or folder")
-            shown = display_name(path)
-            if path.is_file():
-                if path.suffix != ".difypkg":
-                    raise InputError(
-                        f"{path}: expected a plugin folder, a registry folder or a .difypkg file"
-                    )
-                target = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="difypkg-")))
-                target.chmod(0o700)
-                unpacked = unpack(path, target, shown)
-                loaded = load_plugin(target, shown)
-                # Unpacking is the first step of loading a package: what it found is the plugin's.
-                plugins.append(replace(loaded, diagnostics=(*unpacked, *loaded.diagnostics)))
-            elif is_registry(path):
-                folders = plugin_folders(path)
-                if not folders:
-                    findings.append(NO_MANIFEST.at(Location(shown, 0, 0), path=f"{shown}/plugins/*"))
-                plugins.extend(load_plugin(f, display_name(f)) for f in folders)
-            else:
-                plugins.append(load_plugin(path, shown))
-        yield Inputs(tuple(plugins), tuple(findings))
+            opened.add_root(path)
+        yield Inputs(tuple(opened.plugins), tuple(opened.findings), tuple(opened.others))

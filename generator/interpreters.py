@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _VERSION = re.compile(r"python(\d+)\.(\d+)$")
+# The Python Dify's plugin daemon runs every plugin with, whatever `meta.runner.version` says: its
+# image (docker/local.dockerfile, Ubuntu 24.04) installs python3.12 and creates each plugin's
+# environment with `uv venv .venv --python 3.12` (createVirtualEnvironment).
+DAEMON_PYTHON = "3.12"
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,6 +144,21 @@ class Provider:
     source: str
     origin: Location
 
+    @property
+    def reachable_tools(self) -> tuple[Tool, ...]:
+        """The tools the SDK can run, in listing order. It keeps one class per `identity.name`, in a
+        dict filled in the order of the provider's `tools:` list (`_resolve_tool_providers` in
+        `dify_plugin/core/plugin_registration.py`: `tools[tool.identity.name] = (tool, tool_cls)`),
+        so of tools sharing a name only the last listed is ever run."""
+        last = {tool.name: tool for tool in self.tools}
+        return tuple(tool for tool in self.tools if last[tool.name] is tool)
+
+    @property
+    def shadowed_tools(self) -> tuple[tuple[Tool, Tool], ...]:
+        """Each tool that can never run, with the tool of the same name that runs in its place."""
+        last = {tool.name: tool for tool in self.tools}
+        return tuple((tool, last[tool.name]) for tool in self.tools if last[tool.name] is not tool)
+
 
 @dataclass(frozen=True, slots=True)
 class Plugin:

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, Icon, histories_of, read_icons
-from generator.check import CheckContext, check_plugin, messages, undeclared
+from generator.check import CheckContext, check_plugin, manifest, messages, provider, schema, tool, undeclared
 from generator.check.domains import AccessDomains, access_domains
-from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import SYNTAX_TREES
@@ -49,6 +49,21 @@ class SiteParts:
     domains: dict[str, AccessDomains] = field(default_factory=dict)
 
 
+# The checks of what Dify refuses to install (the manifest, provider and tool declarations): `run`
+# reports their errors too, as `validate` would, since Dify would not run such a plugin at all.
+_REFUSING_CHECKS = (schema, manifest, provider, tool)
+
+
+def refusals(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
+    """The errors of the checks of what Dify refuses to install."""
+    return [
+        finding
+        for module in _REFUSING_CHECKS
+        for finding in module.check(loaded, context)
+        if finding.severity is Severity.ERROR
+    ]
+
+
 @dataclass(frozen=True)
 class Pipeline:
     """What to read and which stages to run; `catalog()` runs them and freezes the result."""
@@ -63,6 +78,8 @@ class Pipeline:
     run: RunOptions | None = None
     # What only the site shows: icons, the domain scan and the plugins' git histories.
     site: bool = False
+    # The registry's examples for plugins it does not own (None: `overlays/` of the registry).
+    overlays: Path | None = None
     context: CheckContext = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -72,7 +89,7 @@ class Pipeline:
     @contextlib.contextmanager
     def load(self) -> Iterator[Inputs]:
         """The load stage; unpacked packages live until the block exits."""
-        with open_inputs(self.paths) as inputs:
+        with open_inputs(self.paths, self.overlays) as inputs:
             yield inputs
 
     def check(self, inputs: Inputs, site: SiteParts | None = None) -> dict[str, list[Diagnostic]]:
@@ -90,6 +107,7 @@ class Pipeline:
                 tools = [tool for tool in every if chosen in (None, tool.name)]
                 findings = [
                     *loaded.diagnostics,
+                    *refusals(loaded, self.context),
                     *messages.unyielded(loaded, tools),
                     *undeclared.undeclared_reads(loaded, tools),
                 ]
@@ -133,6 +151,7 @@ class Pipeline:
             ),
             schemas=self.schemas,
             runs=runs,
+            others=inputs.others,
         )
         if self.site:
             catalog = self._with_site_data(catalog, site)
@@ -149,12 +168,8 @@ class Pipeline:
 
     def _with_site_data(self, catalog: Catalog, site: SiteParts) -> Catalog:
         plugins: Sequence[LoadedPlugin] = catalog.plugins
-        return Catalog(
-            plugins=catalog.plugins,
-            diagnostics=catalog.diagnostics,
-            plugin_findings=catalog.plugin_findings,
-            schemas=catalog.schemas,
-            runs=catalog.runs,
+        return replace(
+            catalog,
             icons=MappingProxyType(site.icons),
             domains=MappingProxyType(site.domains),
             histories=MappingProxyType(histories_of(plugins, self.schemas)),

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.published import SITE_URL
+from generator.run.result import in_words
+from generator.shorten import shorten
 
 if TYPE_CHECKING:
     from generator.catalog import Catalog
@@ -35,6 +38,8 @@ class Summary:
     warnings: int
     infos: int
     files: int = 0  # files checked: the plugins' YAML files, or the schema files
+    # A collection's plugins of other kinds (models, triggers, ...): kind -> display paths.
+    other_plugins: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, diagnostics: Sequence[Diagnostic], plugins: int, tools: int, files: int = 0) -> Summary:
@@ -91,11 +96,12 @@ def summary_line(summary: Summary) -> str:
     checked = [_plural(summary.files, "file")]
     if summary.plugins or summary.tools or not summary.files:
         checked = [_plural(summary.plugins, "plugin"), _plural(summary.tools, "tool"), *checked]
-    return (
-        f"{', '.join(checked)}: "
-        f"{_plural(summary.errors, 'error')}, {_plural(summary.warnings, 'warning')}, "
-        f"{summary.infos} info"
-    )
+    counts = {
+        Severity.ERROR: summary.errors,
+        Severity.WARNING: summary.warnings,
+        Severity.INFO: summary.infos,
+    }
+    return f"{', '.join(checked)}: {_counts(counts)}"
 
 
 def write_text(
@@ -103,16 +109,61 @@ def write_text(
     summary: Summary,
     out: IO[str],
     runs: Sequence[ExampleRun] | None = None,
+    *,
+    owners: Sequence[tuple[str, Sequence[Diagnostic]]] = (),
+    show_all: bool = False,
 ) -> None:
-    """Human-readable findings, one per line plus an indented hint; each run first when given."""
+    """Human-readable findings, one per line plus an indented hint; each run first when given.
+
+    With `owners` (plugin display path -> its findings, for a collection of plugins) the findings
+    are grouped under each plugin's name, with a few of each rule per plugin unless `show_all`.
+    Then the count of each rule and the summary line."""
+    from generator.textgroups import group_findings, hidden_line, rule_statistics
+
     if runs is not None:
         write_runs(runs, out)
     colour = _use_colour(out)
-    for diagnostic in diagnostics:
-        out.write(text_line(diagnostic, colour) + "\n")
-        if diagnostic.hint:
-            out.write(f"  hint: {diagnostic.hint}\n")
+    for group in group_findings(diagnostics, owners, show_all or not owners):
+        if group.owner:
+            out.write(f"-- {group.owner}: {_counts(group.counts)}\n")
+        for diagnostic in group.shown:
+            out.write(text_line(diagnostic, colour) + "\n")
+            if diagnostic.hint:
+                out.write(f"  hint: {diagnostic.hint}\n")
+        if hidden_line(group):
+            out.write(hidden_line(group) + "\n")
+    statistics = rule_statistics(diagnostics)
+    if statistics:
+        out.write("findings by rule:\n" + "".join(f"  {line}\n" for line in statistics))
     out.write(summary_line(summary) + "\n")
+    for line in others_lines(summary):
+        out.write(line + "\n")
+
+
+def _counts(counts: dict[Severity, int]) -> str:
+    return (
+        f"{_plural(counts[Severity.ERROR], 'error')}, {_plural(counts[Severity.WARNING], 'warning')}, "
+        f"{counts[Severity.INFO]} info"
+    )
+
+
+def others_lines(summary: Summary) -> list[str]:
+    """The plugins of other kinds a collection holds, by kind: named, not checked."""
+    if not summary.other_plugins:
+        return []
+    total = sum(len(names) for names in summary.other_plugins.values())
+    lines = [f"{_plural(total, 'plugin')} of other kinds, not checked (the registry catalogs tool plugins):"]
+    for kind, names in sorted(summary.other_plugins.items()):
+        lines.extend(
+            textwrap.wrap(
+                ", ".join(names),
+                width=100,
+                initial_indent=f"  {kind} ({len(names)}): ",
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+            )
+        )
+    return lines
 
 
 def as_json_object(diagnostics: Sequence[Diagnostic], summary: Summary) -> dict[str, Any]:
@@ -141,18 +192,21 @@ def write_json(
 
 def _short(value: Any, limit: int = 300) -> str:
     text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:
     """Each run: a header, its messages, its assembled outputs."""
     for run in runs:
-        state = "passed" if run.passed else "FAILED"
-        extra = " (smoke run)" if run.smoke else ""
+        extra = " (smoke run on invented inputs)" if run.smoke else ""
         extra += ", cached" if run.cached else ""
+        shows = in_words(run.result, run.detail)
         out.write(
-            f"== {run.tool} {run.example}{extra}: {state} in {run.duration:.2f} s, Python {run.python}\n"
+            f"== {run.tool} {run.example}{extra}: {shows} in {run.duration:.2f} s, Python {run.python}\n"
         )
+        out.write(f"  inputs     {_short(dict(run.inputs))}\n")
+        for given in run.input_files:
+            out.write(f"  input file {given}\n")
         for message in run.messages:
             out.write(f"  {message.type:<10} {_short(message.payload)}\n")
         if run.outputs:
@@ -181,6 +235,9 @@ def run_as_json(run: ExampleRun) -> dict[str, Any]:
         "example": run.example,
         "smoke": run.smoke,
         "passed": run.passed,
+        "result": run.result.value,
+        "detail": run.detail,
+        "input_files": list(run.input_files),
         "cached": run.cached,
         "duration": run.duration,
         "python": run.python,
@@ -308,10 +365,26 @@ REPORTERS: dict[str, Reporter] = {
 }
 
 
-def report(catalog: Catalog, format: str, out: IO[str], *, runs: bool = False) -> None:
-    """Write a catalog's findings (and its runs, when asked) in the chosen format."""
+def report(
+    catalog: Catalog, format: str, out: IO[str], *, runs: bool = False, show_all: bool = False
+) -> None:
+    """Write a catalog's findings (and its runs, when asked) in the chosen format; text output
+    groups a collection's findings by plugin."""
     summary = Summary.of_plugins(catalog.diagnostics, catalog.plugins)
-    REPORTERS[format](catalog.diagnostics, summary, out, catalog.runs if runs else None)
+    others: dict[str, list[str]] = {}
+    for other in catalog.others:
+        others.setdefault(other.kind, []).append(other.display)
+    summary = replace(summary, other_plugins=others)
+    shown_runs = catalog.runs if runs else None
+    if format != "text":
+        REPORTERS[format](catalog.diagnostics, summary, out, shown_runs)
+        return
+    owners = (
+        [(p.display, catalog.findings_of(p)) for p in sorted(catalog.plugins, key=lambda p: p.display)]
+        if len(catalog.plugins) > 1
+        else []
+    )
+    write_text(catalog.diagnostics, summary, out, shown_runs, owners=owners, show_all=show_all)
 
 
 def exit_code(diagnostics: Sequence[Diagnostic], strict: bool) -> int:

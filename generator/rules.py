@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.shorten import shorten
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,7 @@ def _short(value: object, limit: int = 120) -> str:
     # characters are shown escaped, so a finding stays one honest line.
     text = " ".join(text.split()) if any(ch in text for ch in "\n\r\t") else text
     text = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def rule(

@@ -22,10 +22,13 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.load.crawl",
     "generator.load.examples",
     "generator.load.recordings",
+    "generator.load.registry_examples",
     "generator.run.runner",
     "generator.run.assemble",
     "generator.run.checks",
+    "generator.run.dependencies",
     "generator.run.indexes",
+    "generator.run.native",
     "generator.run.outcome",
     "generator.run.replay",
     "generator.run.reqfile",
@@ -38,6 +41,8 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.diff.plugin",
     "generator.diff.tools",
     "generator.diff.version",
+    "generator.workflow.dsl",
+    "generator.workflow.check",
     *(f"generator.check.{name}" for name in CHECK_MODULES),
 )
 

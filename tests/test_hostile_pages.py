@@ -239,6 +239,7 @@ def test_long_label_is_cut_with_a_marker(
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 800})
         page.goto(hostile_sites.url + LANGUAGES[language])
+        page.wait_for_selector("[data-dr-loaded]")
         card = page.locator(f'li.dr-card[data-plugin="{name}"]')
         assert card.locator(".dr-cut").is_visible() == _is_long(entry["label"], language)
         for url, label in headings:

@@ -30,10 +30,18 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ('(folder / "stdout").open(', "a worker's own output file"),
         ('(folder / "stderr").open(', "a worker's own output file"),
     ),
+    "generator/inputs.py": (
+        ("os.walk(root)", "a collection's folders, to find its plugin folders (it never enters one)"),
+    ),
     "generator/run/invented.py": (("wave.open(buffer", "an invented sound file in memory"),),
     "generator/run/environment.py": (('path.open("a")', "the lock file of a built environment"),),
     "generator/run/build.py": (("os.walk(tree)", "a built environment, to give it to its owner"),),
-    "generator/run/builder.py": (("os.open(target, os.O_PATH", "a handle on the environment being built"),),
+    "generator/run/builder.py": (
+        ("os.open(target, os.O_PATH", "a handle on the environment being built"),
+        ('(entry / "stat").read_text()', "/proc, to find the build's processes"),
+        ('Path("/proc", str(pid), "io").read_text()', "/proc, the build's bytes read and written"),
+    ),
+    "generator/run/native.py": (("archive.open(info)", "a member of a wheel the reader read (in memory)"),),
     "generator/run/child/zygote.py": (("os.open(os.devnull", "/dev/null, as the child's stdin"),),
     "generator/run/child/isolation.py": (
         ("os.open(p, os.O_PATH", "handles on folders kept inside the sandbox"),

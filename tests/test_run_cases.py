@@ -126,6 +126,11 @@ def test_case_finding(outcome: Outcome, name: str) -> None:
         assert rules & set(expected["rules_any"]), outcome.findings[name]
     assert not rules & set(expected.get("absent", ())), outcome.findings[name]
     assert [run.passed for run in outcome.runs[name]] == [expected["passed"]]
+    assert [run.result.value for run in outcome.runs[name]] == [expected["result"]]
+    if "detail" in expected:
+        assert [run.detail for run in outcome.runs[name]] == [expected["detail"]]
+    if "hint_says" in expected:
+        assert any(expected["hint_says"] in f.hint for f in outcome.findings[name]), outcome.findings[name]
     assert outcome.runs[name][0].smoke is expected.get("smoke", False)
     if "says" in expected:
         assert any(expected["says"] in f.message for f in outcome.findings[name]), outcome.findings[name]

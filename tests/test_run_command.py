@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.cli import main
 from tests.conftest import REPO
@@ -46,3 +47,32 @@ def test_validate_run_adds_run_findings(cache: Path, capsys: pytest.CaptureFixtu
     code = main(["validate", "--run", str(CASES / "prints_stdout"), "--cache-dir", str(cache)])
     assert code == 0
     assert "R008" in capsys.readouterr().out
+
+
+REFUSED = REPO / "tests" / "cases" / "run_refused"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in REFUSED.iterdir() if (p / "expected.yaml").is_file()))
+def test_run_on_a_refused_plugin_says_so(cache: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """`run` on a plugin Dify refuses, or on which nothing can run, says why and exits 1."""
+    expected = yaml.safe_load((REFUSED / name / "expected.yaml").read_text())
+    code = main(["run", str(REFUSED / name), "--cache-dir", str(cache)])
+    assert expected["says"] in capsys.readouterr().out
+    assert code == expected["exit"]
+
+
+def test_run_prints_the_inputs_it_invented(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A smoke run's invented inputs are printed, its input files too, and it is never "passed"."""
+    main(["run", str(CASES / "file_blob_called"), "--cache-dir", str(cache)])
+    shown = capsys.readouterr().out
+    assert "(smoke run on invented inputs): crashed in the plugin's code" in shown
+    assert "input file document: sample.txt (text/plain, " in shown
+    main(["run", str(CASES / "answers_error"), "--cache-dir", str(cache), "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    run = document["runs"][0]
+    assert (run["result"], run["detail"], run["passed"]) == (
+        "tool-error",
+        "Invalid expression: example",
+        False,
+    )
+    assert run["inputs"] == {"expression": "example"}

@@ -16,12 +16,14 @@ import uuid
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
-from generator.run import RunOptions, RunReport, all_findings, run_plugins
+from generator.run import RunOptions, RunReport, all_findings, build, run_plugins
 from generator.run.sandbox import detect_isolation
 from tests.conftest import REPO
+from tests.hostile import processes_mentioning
 
 CASE = REPO / "tests" / "cases" / "run" / "local_wheel"
 WHEEL = "wheels/dify_registry_case_wheel-1.0-py2.py3-none-any.whl"
@@ -166,12 +168,33 @@ def test_credentials_in_an_index_url_are_not_shown(tmp_path: Path) -> None:
 
 def test_uv_errors_read_as_one_line(tmp_path: Path) -> None:
     """uv's multi-line error reaches the finding as text, not as escaped newlines."""
-    root = plugin(tmp_path / "plugin", "dify_plugin==0.10.2\n-r missing.txt\n")
+    root = plugin(tmp_path / "plugin", "dify_plugin==0.10.2\ndify-registry-no-such-package==1.0\n")
     _report, findings = run(root, tmp_path / "cache")
     [broken] = [f for f in findings if f.rule == "R009"]
     assert "\\u000a" not in broken.message
     assert "\n" not in broken.message
-    assert "missing.txt" in broken.message
+    assert "dify-registry-no-such-package" in broken.message
+    # on the requirement uv names, not on the manifest
+    assert (broken.file, broken.line, broken.column) == ("case/requirements.txt", 2, 1)
+
+
+@pytest.mark.parametrize(
+    "requirements",
+    [
+        "dify_plugin==0.10.2\n--find-links ./wheels\ndify_registry_case_wheel==1.0\n",
+        "./wheels/x-1.0-py3-none-any.whl\n",
+    ],
+    ids=["find-links", "wheel"],
+)
+def test_missing_local_paths_are_named(tmp_path: Path, requirements: str) -> None:
+    """A folder or wheel the plugin does not ship (uv: "relative URL without a base") is named."""
+    root = plugin(tmp_path / "plugin", requirements)
+    shutil.rmtree(root / "wheels")
+    report, findings = run(root, tmp_path / "cache")
+    [missing] = [f for f in findings if f.rule == "R041"]
+    assert "the plugin ships no" in missing.message
+    assert "R009" not in {f.rule for f in findings}
+    assert report.runs == ()
 
 
 needs_isolation = pytest.mark.skipif(not ISOLATED, reason="building needs root and util-linux unshare")
@@ -278,3 +301,80 @@ def test_hostile_build_is_contained(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             if not stat.S_ISLNK(info.st_mode):
                 assert not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH | stat.S_ISUID), Path(folder) / name
     assert not (environment / ".build").exists()
+
+
+LEAVES_PROCESS = REPO / "tests" / "cases" / "run" / "build_leaves_process"
+
+
+@needs_isolation
+def test_build_leaving_a_process_ends_in_seconds(tmp_path: Path) -> None:
+    """A build script that leaves a process running (holding uv's pipe to the build backend): the
+    leftover is ended as soon as no backend runs, the build finishes, nothing survives it."""
+    started = time.monotonic()
+    report, findings = run(LEAVES_PROCESS, tmp_path / "cache")
+    took = time.monotonic() - started
+    assert [r.passed for r in report.runs] == [True], findings
+    assert report.runs[0].outputs["text"] == "built"
+    assert took < 120, took
+    assert processes_mentioning("dify-registry-outliving-child-marker") == []
+
+
+@needs_isolation
+def test_stalled_build_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that does nothing at all (a build script sleeping) is stopped long before the
+    build's time limit, and said so; none of its processes survive."""
+    monkeypatch.setattr(build, "BUILD_STALL", 4.0)
+    root = plugin(tmp_path / "plugin", "dify_plugin==0.10.2\n./vendor/dify_registry_case_stall-1.0.tar.gz\n")
+    sdist(root / "vendor", "dify_registry_case_stall", "", "import time\ntime.sleep(3600)\n")
+    started = time.monotonic()
+    report, findings = run(root, tmp_path / "cache")
+    took = time.monotonic() - started
+    [broken] = [f for f in findings if f.rule == "R009"]
+    assert "made no progress for 4 s" in broken.message
+    assert report.runs == ()
+    assert took < 90, took
+
+
+ENVIRONMENT_CASES = REPO / "tests" / "cases" / "environments"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in ENVIRONMENT_CASES.iterdir() if p.is_dir()))
+def test_environment_case(tmp_path: Path, name: str) -> None:
+    """Each case under tests/cases/environments/ builds (or refuses) as Dify's daemon does: its
+    expected findings (and no other error), its runs passed or not."""
+    expected = yaml.safe_load((ENVIRONMENT_CASES / name / "expected.yaml").read_text())
+    report, findings = run(ENVIRONMENT_CASES / name, tmp_path / "cache")
+    rules = {f.rule for f in findings}
+    assert set(expected["rules"]) <= rules, findings
+    errors = {f.rule for f in findings if f.severity.rank == 2}
+    assert errors <= set(expected["rules"]), findings
+    assert [r.passed for r in report.runs] == expected["runs"], findings
+    if "says" in expected:
+        assert any(expected["says"] in f.message for f in findings), findings
+    assert not list(ENVIRONMENT_CASES.glob(f"{name}/.venv")), "the build wrote into the plugin"
+
+
+WRITES_ENVIRONMENT = REPO / "tests" / "cases" / "run" / "writes_environment"
+SEES_EARLIER = """        import dify_plugin
+        from pathlib import Path
+
+        written = Path(dify_plugin.__file__).parent / "written-by-a-run.txt"
+        seen = written.exists()
+        written.write_text("written")
+        yield self.create_text_message("seen" if seen else "fresh")"""
+
+
+@needs_isolation
+def test_runs_write_into_a_view_of_the_environment(tmp_path: Path) -> None:
+    """A tool writes into its environment (as Dify lets it): every example gets a writable view that
+    starts from the built environment, and the cached environment itself is never changed."""
+    root = tmp_path / "plugin"
+    shutil.copytree(WRITES_ENVIRONMENT, root)
+    (root / "tools" / "case.py").write_text(TOOL.format(body=SEES_EARLIER))
+    (root / "tools" / "case.examples.yaml").write_text(
+        "examples:\n- name: first\n  inputs: {}\n- name: second\n  inputs: {}\n- name: third\n  inputs: {}\n"
+    )
+    report, findings = run(root, tmp_path / "cache")
+    assert [r.outputs.get("text") for r in report.runs] == ["fresh"] * 3, findings
+    assert not list((tmp_path / "cache" / "envs").glob("*/lib/python3*/site-packages/*/written-by-a-run.txt"))
+    assert not list((tmp_path / "cache" / "envs").glob("*/lib/python3*/site-packages/unpacked-data.txt"))

@@ -102,12 +102,12 @@ def test_property_tree_of_a_hosted_schema() -> None:
     schema = repo_schemas().get(f"{SCHEMA_BASE}v1/multimodal_parent_child_structure.json")
     assert schema is not None
     rows = {row.path: row for row in schema.properties}
-    assert rows["parent_child_chunks"].type == "array<object>"
+    assert rows["parent_child_chunks"].type == "array[object]"
     assert rows["parent_child_chunks"].required
     assert rows["parent_child_chunks[].files"].description
     assert not rows["parent_child_chunks[].files"].required
     assert rows["parent_child_chunks[].files[].name"].required
-    assert rows["parent_child_chunks[].child_contents"].type == "array<string>"
+    assert rows["parent_child_chunks[].child_contents"].type == "array[string]"
     anchors = [row.anchor for row in schema.properties]
     assert len(set(anchors)) == len(anchors)
     assert all(a.replace("-", "").replace("_", "").isalnum() for a in anchors)

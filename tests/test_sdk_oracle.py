@@ -68,6 +68,14 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("R030", "", _EXAMPLES),
     Beyond("R020", "", "run time: the tool loads, and every call of it drops the message"),
     Beyond("R021", "", "run time: the tool loads, and Dify's call omits the undeclared parameter (KeyError)"),
+    Beyond(
+        "P008", "can never run", "run time: the SDK keeps the last class of a tool name; the other never runs"
+    ),
+    Beyond(
+        "T010",
+        "",
+        "run time: the tool loads, and every call misuses the SDK's File (blob() or a missing attribute)",
+    ),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )

@@ -157,7 +157,10 @@ def test_fallback_marker_and_coverage(cases_site: BuiltSite) -> None:
     assert 'lang="en">Plain Notes</bdi><sup class="dr-fallback"' in zh
     assert "dr-fallback" not in cases_site.page("plugins/plain_notes")
     coverage = cases_site.page("ja/translations")
-    assert "notes/add_note.label" in coverage
+    assert 'data-dr-lang="ja_JP"><summary>' in coverage
+    # The lists of missing texts are one file for every language's page, read when a row is opened.
+    missing = json.loads((cases_site.root / "translations.json").read_text(encoding="utf-8"))
+    assert any("notes/add_note.label" in texts["ja_JP"] for texts in missing.values())
 
 
 def test_language_builds(cases_site: BuiltSite) -> None:

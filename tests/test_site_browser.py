@@ -30,6 +30,7 @@ def test_catalog_lists_every_plugin(page: Any, site_url: str, cases_site: BuiltS
     plugins = cases_site.index()["plugins"]
     assert isinstance(plugins, list)
     page.goto(site_url)
+    page.wait_for_selector("[data-dr-loaded]")
     cards = page.locator("li.dr-card")
     assert cards.count() == len(plugins)
     for plugin in plugins:
@@ -39,6 +40,7 @@ def test_catalog_lists_every_plugin(page: Any, site_url: str, cases_site: BuiltS
     visible = page.locator("li.dr-card:visible")
     assert 0 < visible.count() < len(plugins)
     assert all("weather" in (visible.nth(i).get_attribute("data-tags") or "") for i in range(visible.count()))
+    assert page.locator("[data-dr-count]").inner_text() == str(visible.count())
 
 
 # Pages and their labels in the four languages (en_US, zh_Hans, ja_JP, pt_BR): Japanese labels
@@ -121,6 +123,37 @@ def test_language_selector_switches_tool_page_to_japanese(page: Any, site_url: s
     assert parameters.locator("th").first.inner_text() == "名前"
     assert page.evaluate("t => getComputedStyle(t).borderTopStyle", parameters.element_handle()) == "solid"
     assert page.locator('a.md-select__link[hreflang="pt-BR"]').count() == 1
+
+
+# How many lines of text a table cell's content takes (the cell itself is as tall as its row).
+LINES = """c => {
+  const range = document.createRange();
+  range.selectNodeContents(c);
+  return range.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight);
+}"""
+
+
+def test_japanese_parameter_table_keeps_narrow_columns_on_one_line(page: Any, site_url: str) -> None:
+    """Headings and the Required cells of the Japanese parameters table are one line each, not one
+    character per line (also at a laptop's width)."""
+    for width in (1280, 1024):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(site_url + "ja/plugins/weather_demo/weather/forecast/")
+        table = page.locator("table.dr-parameters")
+        cells = [*table.locator("th").all(), *table.locator("tbody td:nth-child(4)").all()]
+        assert len(cells) > 9
+        for cell in cells:
+            lines = page.evaluate(LINES, cell.element_handle())
+            assert lines < 1.5, cell.inner_text()
+
+
+def test_readme_image_is_shown(page: Any, site_url: str) -> None:
+    """An image the README names inside its plugin loads on the plugin's page in every language."""
+    for folder in ("", "ja/"):
+        page.goto(site_url + folder + "plugins/weather_demo/")
+        image = page.locator("img.dr-readme-image").first
+        image.scroll_into_view_if_needed()
+        page.wait_for_function("img => img.complete && img.naturalWidth === 24", arg=image.element_handle())
 
 
 def test_tool_page_shows_outputs_and_example_images(page: Any, site_url: str) -> None:

@@ -10,6 +10,7 @@ from markupsafe import escape
 
 from generator.catalog import Catalog
 from generator.run import ExampleRun
+from generator.run.result import RunResult
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.model import site_model
 from generator.site.pages import SitePages
@@ -42,7 +43,7 @@ def with_run(catalog: Catalog, contacted: tuple[str, ...]) -> Catalog:
         outputs=MappingProxyType({}),
         files=(),
         diagnostics=(),
-        passed=True,
+        result=RunResult.PASSED,
         duration=0.1,
         python="3.12",
         contacted=contacted,

@@ -4,10 +4,14 @@ and the tool page marks what the current version added. A plugin outside git sho
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from tests.conftest import REPO
@@ -35,10 +39,12 @@ STATION = """  - name: station
       en_US: A weather station id.
 """
 
+HUMIDITY = "    humidity:\n      type: number\n"
+
 
 def _first_version(source: Path, target: Path) -> None:
-    """weather_station as 0.1.0: a `station` parameter that 0.2.0 removes, no `units` parameter and
-    no `forecast` output, which 0.2.0 adds."""
+    """weather_station as 0.1.0: a `station` parameter and a `humidity` output that 0.2.0 removes,
+    no `units` parameter and no `forecast` output, which 0.2.0 adds."""
     shutil.copytree(source, target)
     manifest = target / "manifest.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("version: 0.2.0", "version: 0.1.0", 1))
@@ -46,7 +52,7 @@ def _first_version(source: Path, target: Path) -> None:
     text = tool.read_text(encoding="utf-8")
     params, _, rest = text.partition("  - name: units\n")
     rest = rest[rest.index("output_schema:") :]
-    rest = re.sub(r"    forecast:\n      type: string\n      description: [^\n]*\n", "", rest)
+    rest = re.sub(r"    forecast:\n      type: string\n      description: [^\n]*\n", HUMIDITY, rest)
     tool.write_text(params + STATION + rest, encoding="utf-8")
 
 
@@ -133,3 +139,57 @@ def test_without_git_history_the_section_is_absent(history_site: tuple[BuiltSite
         page = site.page(f"{folder}plugins/acme_search")
         assert 'id="history"' not in page
         assert "dr-new" not in site.page(f"{folder}plugins/acme_search/acme/search")
+
+
+def test_index_json_carries_versions_the_workflow_check_reads(
+    history_site: tuple[BuiltSite, dict[str, str]], tmp_path: Path
+) -> None:
+    """index.json lists each version with its breaking changes and removed outputs (valid against
+    schemas/v2/registry_index.json), and `workflow --catalog index.json` judges a workflow pinned
+    to 0.1.0 with them: the upgrade's breaking changes, and a reference to the removed output."""
+    site, _ = history_site
+    index = json.loads((site.root / "index.json").read_text(encoding="utf-8"))
+    schema = json.loads((REPO / "schemas" / "v2" / "registry_index.json").read_text(encoding="utf-8"))
+    jsonschema.validate(index, schema)
+    (weather,) = [p for p in index["plugins"] if p["name"] == "weather_station"]
+    newest = weather["versions"][0]
+    assert newest["version"] == "0.2.0"
+    assert newest["removed_outputs"] == [
+        {"provider": "weather_station", "tool": "current_weather", "path": "humidity"}
+    ]
+    assert "parameter station of tool weather_station/current_weather was removed" in newest["breaking"]
+    dsl = tmp_path / "app.yml"
+    dsl.write_text(WORKFLOW, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-m", "generator", "workflow", str(dsl), "--catalog", str(site.root / "index.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    assert "W022 registry_examples/weather_station is pinned to 0.1.0" in out
+    assert "W021 node 3 reads {{#2.humidity#}}" in out
+
+
+WORKFLOW = """kind: app
+version: 0.3.0
+app: {mode: workflow, name: weather}
+workflow:
+  graph:
+    nodes:
+    - id: '2'
+      data:
+        type: tool
+        title: ''
+        provider_id: registry_examples/weather_station/weather_station
+        provider_type: builtin
+        plugin_unique_identifier: registry_examples/weather_station:0.1.0@0
+        tool_name: current_weather
+        tool_parameters:
+          location: {type: constant, value: Lisbon}
+        tool_configurations: {}
+    - id: '3'
+      data:
+        type: answer
+        title: ''
+        answer: '{{#2.humidity#}}'
+"""

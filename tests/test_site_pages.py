@@ -72,10 +72,10 @@ def test_plugin_page_shows_metadata_tools_credentials_and_readme(cases_site: Bui
     assert meta["名前"] == "weather_demo"
     assert meta["バージョン"] == "0.2.0"
     assert meta["作成者"] == "registry_demo"
-    assert meta["タグ"] == "weather utilities"
+    assert meta["タグ"] == "天気 ユーティリティ"
     assert meta["リポジトリ"] == "https://github.com/example/weather_demo"
     assert meta["検証"].startswith("6 エラー")
-    assert '<h1 id="plugin"><img class="dr-icon dr-icon--large" src="data:image/svg+xml;base64,' in page
+    assert '<h1 id="plugin"><img class="dr-icon dr-icon--large" src="../../../media/' in page
     assert tables["dr-tools"][0][1:] == [
         ["天気予報", "forecast", "weather", "都市の天気予報。"],
         ["天気図", "weather_map", "weather", "都市周辺の天気の地図画像。"],
@@ -148,7 +148,7 @@ def test_output_variables_list_nested_properties_under_their_parent(cases_site: 
         "result",
     ]
     temperature = rows[4]
-    assert temperature[1:4] == ["number", "✱", "Temperature in degrees"]
+    assert temperature[1:4] == ["number", "yes", "Temperature in degrees"]
 
 
 def test_example_runs_show_every_kind_of_output(cases_site: BuiltSite) -> None:
@@ -158,7 +158,8 @@ def test_example_runs_show_every_kind_of_output(cases_site: BuiltSite) -> None:
     runs = _runs(page)
     assert {"london", "lisbon-fahrenheit"} <= set(runs)
     lisbon = runs["lisbon-fahrenheit"]
-    assert lisbon.startswith('lisbon-fahrenheit <span class="dr-badge dr-ok">✓')
+    assert lisbon.startswith("lisbon-fahrenheit </h3>")
+    assert '<span class="dr-badge dr-ok dr-result" data-result="passed">✓ passou</span>' in lisbon
     assert '<p class="dr-run__description">Uma temperatura decimal convertida para Fahrenheit</p>' in lisbon
     london = runs["london"]
     assert 'lang="en">The city of Dify&#39;s documentation example' in london  # marked as English
@@ -186,11 +187,11 @@ def test_example_runs_show_every_kind_of_output(cases_site: BuiltSite) -> None:
 
 
 def test_a_failed_run_is_marked_with_its_findings(cases_site: BuiltSite) -> None:
-    """A tool whose module is missing: its smoke run is marked failed and shows why."""
+    """A tool whose module is missing: its smoke run is marked as a crash and shows why."""
     runs = _runs(cases_site.page("plugins/weather_demo/weather/forecast"))
     assert list(runs) == ["smoke"]
     smoke = runs["smoke"]
-    assert '<span class="dr-badge dr-error">✗ failed</span>' in smoke
+    assert '<span class="dr-badge dr-error dr-result" data-result="crashed">✗ crashed in the plugin' in smoke
     findings = _tables(smoke)["dr-findings"][0]
     assert [row[:2] for row in findings[1:]] == [["error", "R001"]]
 
@@ -210,7 +211,7 @@ def test_schema_pages_show_the_root_type_and_properties(cases_site: BuiltSite) -
     says it has none instead of showing an empty table."""
     structure = cases_site.page("ja/schemas/v1/general_structure")
     meta = dict(row for row in _tables(structure)["dr-meta"][0] if len(row) == 2)
-    assert meta["型"] == "array<string>"
+    assert meta["型"] == "array[string]"
     assert "dr-outputs" not in structure
     assert "このスキーマには名前付きのプロパティがありません。" in structure
     file_page = cases_site.page("schemas/v1/file")
@@ -235,3 +236,26 @@ def test_a_replayed_run_says_so_and_lists_its_requests(cases_site: BuiltSite) ->
     pages = [path.read_text(encoding="utf-8") for path in html_files(cases_site.root)]
     for secret in (BOOK_KEY, RATES_TOKEN):
         assert not [page for page in pages if secret in page]
+
+
+def test_tool_page_shows_how_a_workflow_references_each_output(cases_site: BuiltSite) -> None:
+    """Each output a workflow can name gets its `{{#node_id.path#}}` line, in every language;
+    paths through an array (no selector reaches inside one) are left out."""
+    page = cases_site.page("plugins/weather_demo/weather/forecast")
+    listed = re.search(r'<ul class="dr-references">(.*?)</ul>', page, re.S)
+    assert listed is not None
+    shown = [html.unescape(code) for code in re.findall(r"<code>(.*?)</code>", listed.group(1))]
+    assert shown == [
+        "{{#node_id." + path + "#}}"
+        for path in (
+            "text",
+            "files",
+            "json",
+            "temperature",
+            "conditions",
+            "conditions.sky",
+            "conditions.wind",
+            "result",
+        )
+    ]
+    assert "工作流" in cases_site.page("zh/plugins/weather_demo/weather/forecast")

@@ -32,11 +32,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 
 def test_text_format_is_exact(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`path:line:col: severity RULE message`, an indented hint, then the summary line."""
+    """`path:line:col: severity RULE message`, an indented hint, the count of each rule, then the
+    summary line."""
     code, out = run(capsys, "plugin")
     assert out == (
         f"plugin/manifest.yaml:20:1: error M010 {M010_MESSAGE}\n"
         f"  hint: {M010_HINT}\n"
+        "findings by rule:\n"
+        "  1  M010  no-plugin-kind\n"
         "1 plugin, 0 tools, 1 file: 1 error, 0 warnings, 0 info\n"
     )
     assert code == 1
@@ -65,6 +68,7 @@ def test_json_format_keys(workdir: Path, capsys: pytest.CaptureFixture[str]) -> 
         "warnings": 0,
         "infos": 0,
         "files": 1,
+        "other_plugins": {},
     }
 
 

@@ -27,9 +27,15 @@ def findings_of(folder: Path, submission: bool = False) -> list[Diagnostic]:
     return sort_diagnostics(check_plugin(loaded, CheckContext(submission=submission)))
 
 
-def rows(diagnostics: list[Diagnostic], folder: Path) -> list[dict[str, Any]]:
-    """Findings as the rows `expect.yaml` lists; a finding about the folder itself names it `.`."""
-    return [
+def rows(
+    diagnostics: list[Diagnostic], folder: Path, expected: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """Findings as the rows `expect.yaml` lists; a finding about the folder itself names it `.`.
+
+    An expected row may also hold `message` or `hint`, a part the finding's message or hint must
+    contain: the row made of that finding then carries the expected part when its text holds it, else
+    the whole text (which the comparison shows)."""
+    made = [
         {
             "rule": d.rule,
             "severity": d.severity.value,
@@ -39,6 +45,12 @@ def rows(diagnostics: list[Diagnostic], folder: Path) -> list[dict[str, Any]]:
         }
         for d in diagnostics
     ]
+    for row, diagnostic, wanted in zip(made, diagnostics, expected or [], strict=False):
+        for field, text in (("message", diagnostic.message), ("hint", diagnostic.hint)):
+            part = wanted.get(field)
+            if isinstance(part, str):
+                row[field] = part if part in text else text
+    return made
 
 
 def case_folders(kind: str) -> list[Path]:

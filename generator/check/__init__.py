@@ -26,6 +26,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "provider",
     "tool",
     "parameters",
+    "local_defaults",
     "locales",
     "submission",
     "secrets",
@@ -40,6 +41,8 @@ CHECK_MODULES: tuple[str, ...] = (
     "examples",
     "messages",
     "undeclared",
+    "sdk_file",
+    "unparsed",
 )
 
 

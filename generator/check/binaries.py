@@ -47,6 +47,22 @@ _SUFFIXES = {
     ".7z": "a 7-Zip archive",
     ".rar": "a RAR archive",
 }
+# What the pre-check blocks outright (native code), as opposed to what it sends to a reviewer.
+NATIVE = frozenset(
+    {
+        "a Linux executable or shared library (ELF)",
+        "a Windows executable or DLL (PE)",
+        "a macOS executable (Mach-O)",
+        "a macOS universal executable (Mach-O) or a Java class",
+        "a native shared library",
+        "a native Python extension",
+        "a Windows DLL",
+        "a macOS library",
+        "a Windows executable",
+        "a native Node.js addon",
+        "a copy of the Dify plugin daemon",
+    }
+)
 # Office and e-book documents are zip files inside; a template a tool fills is data, not a bundle.
 _ZIP_DOCUMENTS = (".docx", ".xlsx", ".pptx", ".odt", ".ods", ".odp", ".epub")
 _SHARED_LIBRARY = re.compile(r"\.so(\.\d+)+$")
@@ -58,18 +74,32 @@ BINARY_FILE = rule(
     "binary-file",
     Severity.WARNING,
     "{path} is {what}",
-    "Ship source code only: Dify installs dependencies from requirements.txt, and the marketplace "
-    "refuses native code and bundles outside wheels; if the file must stay, say why in the submission.",
+    "Ship source code only: Dify installs dependencies from requirements.txt; if the file must stay, say "
+    "why in the submission, a reviewer decides.",
+    """
+The marketplace's pre-check (`check-package-contents.py` of `langgenius/dify-marketplace-toolkit`)
+sends archives (`.zip`, `.tar`, `.gz`, `.7z`, ...) to a reviewer. The registry reports them, and
+WebAssembly and archives found by their first bytes too (a wheel or jar inside the package is an
+archive), as a warning with the file: Dify itself installs such a package, and a reviewer may accept
+a file that is explained. Office documents, which are zip files inside, are not reported. Native
+code is rule U030.
+""",
+)
+NATIVE_FILE = rule(
+    "U030",
+    "native-binary",
+    Severity.ERROR,
+    "{path} is {what}, which the marketplace's pre-check refuses outside a wheel",
+    "Remove it: depend on a package that ships it as a wheel (listed in requirements.txt), or build it "
+    "at install time from source.",
     """
 The marketplace's pre-check (`check-package-binaries.py` and `check-package-contents.py` of
 `langgenius/dify-marketplace-toolkit`) looks at every packaged file's first bytes, since renaming a
-file does not change them: ELF, Mach-O and Windows PE executables and libraries are refused, and so
-are the suffixes `.so`, `.pyd`, `.dll`, `.dylib`, `.exe` and `.node`, and copies of the plugin daemon
-(`dify-plugin-linux-*`, `dify-plugin-darwin-*`, `dify-plugin-windows-*.exe`). Archives (`.zip`,
-`.tar`, `.gz`, `.7z`, ...) go to a reviewer. The registry reports all of them, WebAssembly and
-archives found by their content too (a wheel or jar inside the package is an archive), as a
-warning with the file: Dify itself installs such a package, and a reviewer may accept a file that
-is explained. Office documents, which are zip files inside, are not reported.
+file does not change them, and blocks ELF, Mach-O and Windows PE executables and libraries, the
+suffixes `.so`, `.pyd`, `.dll`, `.dylib`, `.exe` and `.node`, and copies of the plugin daemon
+(`dify-plugin-linux-*`, `dify-plugin-darwin-*`, `dify-plugin-windows-*.exe`). Inside a wheel the same
+code only goes to a reviewer. Dify itself installs such a package, so without `--submission` there
+is no finding; with it, the gate's verdict is an error.
 """,
 )
 
@@ -84,7 +114,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
         what = binary_kind(file.relative, loaded.reader.listed_head(file, 8) or b"")
         if what:
             where = Location(loaded.display_path(file.relative), 1, 1)
-            yield BINARY_FILE.at(where, path=file.relative, what=what)
+            found = NATIVE_FILE if what in NATIVE else BINARY_FILE
+            yield found.at(where, path=file.relative, what=what)
 
 
 def binary_kind(relative: str, head: bytes) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -110,3 +110,14 @@ def tool_module_tree(loaded: LoadedPlugin, tool: Tool) -> tuple[str, ast.Module]
         return None
     tree = loaded.reader.source_tree(module.loaded)
     return (module.loaded, tree) if tree is not None else None
+
+
+def tool_modules(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[tuple[str, ast.Module, Tool]]:
+    """Each file the SDK executes for one of `tools`, once (several tools may share a file): its
+    path, its syntax tree and the first tool that uses it."""
+    done: set[str] = set()
+    for tool in tools:
+        found = tool_module_tree(loaded, tool)
+        if found is not None and found[0] not in done:
+            done.add(found[0])
+            yield found[0], found[1], tool

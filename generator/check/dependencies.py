@@ -141,14 +141,30 @@ with. The pre-check sends every large dependency to a reviewer.
 PIP_OPTION = rule(
     "U022",
     "pip-option-breaks-install",
-    Severity.WARNING,
+    Severity.ERROR,
     "{option} {problem}",
     "{fix}",
     """
-Dify installs a plugin's requirements in the plugin's folder from the package index. `--no-index`
-turns the index off, so every dependency must then come from a `--find-links` folder of the
-package; `--find-links DIR` with a folder the package does not hold finds nothing. Either makes the
-install fail on Dify while it works on the author's machine.
+The marketplace's pre-check blocks every `--no-index` and `--find-links` (`-f`) line of a
+requirements file. Dify installs a plugin's requirements in the plugin's folder from the package
+index: `--no-index` turns the index off, so every dependency must then come from a `--find-links`
+folder of the package, and `--find-links DIR` with a folder the package does not hold finds nothing.
+Either way the install that works on the author's machine is refused at the gate (and, for a missing
+folder, fails on Dify too).
+""",
+)
+GATE_MISREADS = rule(
+    "U031",
+    "pre-check-misreads-line",
+    Severity.ERROR,
+    "{text} is blocked by the marketplace's pre-check, which takes it for {reading}",
+    "{fix}",
+    """
+Some requirement lines that pip, uv and Dify read correctly are read differently by the
+marketplace's pre-check, which then blocks the package: `-i URL`, the short form of `--index-url`,
+and a local wheel named without `./` (`wheels/pkg.whl`) are taken for dependencies without a version
+constraint. The gate's reason is wrong, but the line still fails it: the finding names the spelling
+the pre-check understands (`--index-url URL`, `./wheels/pkg.whl`).
 """,
 )
 PACKAGE_INDEX = rule(
@@ -196,6 +212,11 @@ def _judge(loaded: LoadedPlugin, item: Declared) -> Iterator[Diagnostic]:
     if _REMOTE.match(reference):
         yield DIRECT_URL.at(where, text=item.text)
         return
+    if not editable and reference == item.text and _bare_archive(reference):
+        reading = "a dependency without a version constraint (a path not starting with ./)"
+        fix = f"Write `./{reference}`: the pre-check reads a path starting with ./ as a local file."
+        yield GATE_MISREADS.at(where, text=item.text, reading=reading, fix=fix)
+        return
     if editable or reference.startswith((".", "/", "~")) or reference.endswith(_ARCHIVES):
         what = "an editable install" if editable else "installed from a local path"
         yield EDITABLE_OR_LOCAL.at(where, text=item.text, what=what)
@@ -228,20 +249,45 @@ def _lower_bound_only(requirement: Requirement) -> bool:
 def _pip_option(loaded: LoadedPlugin, option: Option, packaged: frozenset[str]) -> Iterator[Diagnostic]:
     where = _at(loaded, option.place)
     if option.option == "--no-index":
-        problem = "turns the package index off, so dependencies can come only from --find-links folders"
-        fix = "Remove --no-index unless every dependency is a wheel in a folder of the package."
+        problem = (
+            "turns the package index off (dependencies can come only from --find-links folders), and "
+            "the marketplace's pre-check blocks the line"
+        )
+        fix = "Remove --no-index and depend on releases published on PyPI."
         yield PIP_OPTION.at(where, option=option.option, problem=problem, fix=fix)
-    elif option.option in FIND_LINKS and option.value and not _REMOTE.match(option.value):
+    elif option.option in FIND_LINKS:
+        shown = f"{option.option} {option.value}".strip()
         folder = posixpath.normpath(posixpath.join(posixpath.dirname(option.place.file), option.value))
-        if not any(path.startswith(folder.rstrip("/") + "/") for path in packaged):
-            problem = "names a folder the package does not hold"
-            fix = "Ship the wheels in that folder of the plugin, or remove the option."
-            shown = f"{option.option} {option.value}"
-            yield PIP_OPTION.at(where, option=shown, problem=problem, fix=fix)
+        local = bool(option.value) and not _REMOTE.match(option.value)
+        if local and not any(path.startswith(folder.rstrip("/") + "/") for path in packaged):
+            problem = (
+                "names a folder the package does not hold, and the marketplace's pre-check blocks the line"
+            )
+        else:
+            problem = "is blocked by the marketplace's pre-check, which accepts no --find-links line"
+        fix = "Remove the line and depend on releases published on PyPI."
+        yield PIP_OPTION.at(where, option=shown, problem=problem, fix=fix)
+    elif option.option == "-i" and option.value:
+        reading = "a dependency without a version constraint (it does not know the short form of --index-url)"
+        fix = f"Write `--index-url {redacted(option.value)}`, which the pre-check reads as an index."
+        text = f"-i {redacted(option.value)}"
+        yield GATE_MISREADS.at(where, text=text, reading=reading, fix=fix)
+        yield from _index(where, option.value)
     elif option.option in INDEXES and option.value:
-        url = redacted(option.value)
-        if url.rstrip("/") not in PYPI_INDEXES:
-            yield PACKAGE_INDEX.at(where, url=url)
+        yield from _index(where, option.value)
+
+
+def _index(where: Location, value: str) -> Iterator[Diagnostic]:
+    url = redacted(value)
+    if url.rstrip("/") not in PYPI_INDEXES:
+        yield PACKAGE_INDEX.at(where, url=url)
+
+
+def _bare_archive(reference: str) -> bool:
+    """A wheel or archive named by a relative path without `./` (`wheels/pkg.whl`)."""
+    return (
+        reference.endswith(_ARCHIVES) and not reference.startswith((".", "/", "~")) and " " not in reference
+    )
 
 
 def _name(text: str) -> str:

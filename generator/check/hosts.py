@@ -101,6 +101,44 @@ def contacted(host: str) -> bool:
     return host.split(".", 1)[0] not in _DOCUMENTATION_LABELS
 
 
+# Addresses that lead somewhere only inside one network: loopback, the private ranges of RFC 1918
+# and RFC 4193, link-local ones; and names that only a local resolver answers.
+_LOCAL_NETWORKS = tuple(
+    ipaddress.ip_network(network)
+    for network in (
+        "127.0.0.0/8",
+        "10.0.0.0/8",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
+        "169.254.0.0/16",
+        "::1/128",
+        "fc00::/7",
+        "fe80::/10",
+    )
+)
+_LOCAL_NAMES = frozenset({"localhost", "host.docker.internal"})
+_LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
+
+
+def local_address(value: str) -> str:
+    """The host of `value` (a URL, or a bare `host[:port][/path]`) when it reaches only a private
+    network (10.x, 172.16-31.x, 192.168.x, loopback, `.local`, `localhost`); "" otherwise."""
+    text = value.strip()
+    if not text or any(ch.isspace() for ch in text):
+        found = URL.search(text)
+        if found is None:
+            return ""
+        text = found.group(0)
+    raw = _SCHEME.sub("", text).split("/", 1)[0].rsplit("@", 1)[-1]
+    host = raw[1 : raw.find("]")] if raw.startswith("[") and "]" in raw else raw.split(":", 1)[0]
+    host = host.strip(".").lower()
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host if host in _LOCAL_NAMES or host.endswith(_LOCAL_SUFFIXES) else ""
+    return host if any(address in network for network in _LOCAL_NETWORKS) else ""
+
+
 def covered(host: str, declared: tuple[str, ...]) -> bool:
     """Whether a declaration names `host`: exactly, or as `*.x.com` (which covers x.com too)."""
     for entry in declared:

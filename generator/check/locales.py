@@ -7,11 +7,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic, Severity
+from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
 from generator.model import LANGUAGES
-from generator.rules import rule
+from generator.rules import Listing, rule
 
 # Spellings people use for the four languages the SDK reads, by lowercased form with `_`.
 _MEANT = {language.lower(): language for language in LANGUAGES} | {
@@ -48,20 +48,34 @@ UNKNOWN_LOCALE = rule(
     "L004",
     "unknown-locale",
     Severity.INFO,
-    "locale key {key} is ignored by Dify, which shows en_US, zh_Hans, ja_JP and pt_BR only",
+    "locale key {key} is ignored by Dify, which shows en_US, zh_Hans, ja_JP and pt_BR only "
+    "(used {count}: {places})",
     "Keep it if you like; Dify does not show it today.",
     """
 The text has a translation in a language Dify does not offer yet (for example `zh_Hant`, `ko_KR` or
-`de_DE`). The SDK drops such keys when it reads the plugin; the text is harmless but unused.
+`de_DE`). The SDK drops such keys when it reads the plugin; the text is harmless but unused. One
+finding per plugin and key, at its first use, lists every place the key is used.
 """,
 )
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
-    """Every i18n mapping of every manifest, provider and tool YAML."""
+    """Every i18n mapping of every manifest, provider and tool YAML; a key Dify does not offer is
+    one finding per plugin, listing where it is used."""
+    unknown: dict[str, list[tuple[str, Location]]] = {}
     for relative, document in loaded.documents.items():
         if loaded.roles.get(relative) in ("manifest", "tools provider", "tool"):
-            yield from _walk(document)
+            for found in _walk(document):
+                if isinstance(found, Diagnostic):
+                    yield found
+                else:
+                    unknown.setdefault(found[0], []).append((relative, found[1]))
+    for key, unsorted in unknown.items():
+        order = {relative: index for index, relative in enumerate(loaded.documents)}
+        places = sorted(unsorted, key=lambda place: (order[place[0]], place[1].line, place[1].column))
+        count = "once" if len(places) == 1 else f"{len(places)} times"
+        shown = Listing([f"{relative}:{where.line}" for relative, where in places], most=10)
+        yield UNKNOWN_LOCALE.at(places[0][1], key=key, count=count, places=shown)
 
 
 def meant_locale(key: str) -> str | None:
@@ -81,7 +95,7 @@ def is_i18n(value: Any) -> bool:
     )
 
 
-def _walk(document: YamlDocument) -> Iterator[Diagnostic]:
+def _walk(document: YamlDocument) -> Iterator[Diagnostic | tuple[str, Location]]:
     # Entries are (parent's pointer, own key, value): a pointer is only spelled out for a collection
     # that is walked into or reported, not for the many i18n mappings with nothing to report.
     stack: list[tuple[str, str | int | None, Any]] = [("", None, document.data)]
@@ -108,7 +122,10 @@ def _skipped(pointer: str, key: str) -> bool:
     return key in _SKIPPED or pointer.endswith("/input_schema")
 
 
-def _keys(document: YamlDocument, pointer: str, texts: dict[str, Any]) -> Iterator[Diagnostic]:
+def _keys(
+    document: YamlDocument, pointer: str, texts: dict[str, Any]
+) -> Iterator[Diagnostic | tuple[str, Location]]:
+    """Findings for misspelled keys, and (key, place) for each key Dify does not offer."""
     for key in texts:
         if key in LANGUAGES:
             continue
@@ -117,6 +134,6 @@ def _keys(document: YamlDocument, pointer: str, texts: dict[str, Any]) -> Iterat
         if meant is not None:
             yield NON_CANONICAL.at(where, key=key, meant=meant)
         elif _WELL_FORMED.match(key):
-            yield UNKNOWN_LOCALE.at(where, key=key)
+            yield key, where
         else:
             yield NON_CANONICAL.at(where, key=key, meant="one of " + ", ".join(LANGUAGES))

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_module_tree
+from generator.check.common import every_node, tool_modules
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.model import Tool
@@ -30,8 +30,15 @@ UNYIELDED = rule(
 object. A call whose result is neither yielded, returned nor kept is lost: the variable is never
 set and the next node reads None. Dify's own documentation had this bug in its "Complex Structure
 Example".
+
+A log message (`create_log_message`) carries no output: Dify shows it in the run's trace and the
+tool's result reaches the workflow without it. Throwing one away is a warning; any other message
+thrown away loses output, an error.
 """,
 )
+LOG_HINT = "Write `yield self.{call}(...)`: the helpers only build a message; this log line is never shown."
+# A log message only annotates the run: losing it loses no output.
+LOG_HELPERS = frozenset({"create_log_message"})
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
@@ -41,16 +48,15 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
 
 def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnostic]:
     """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
-    done: set[str] = set()
-    for tool in tools:
-        found = tool_module_tree(loaded, tool)
-        if found is None or found[0] in done:
-            continue
-        file, tree = found
-        done.add(file)
+    for file, tree, _tool in tool_modules(loaded, tools):
         display = loaded.display_path(file)
         for call in _discarded_helper_calls(tree):
-            yield UNYIELDED.at(Location(display, call.lineno, call.col_offset + 1), call=_name(call))
+            where = Location(display, call.lineno, call.col_offset + 1)
+            name = _name(call)
+            if name in LOG_HELPERS:
+                yield UNYIELDED.at(where, Severity.WARNING, LOG_HINT, call=name)
+            else:
+                yield UNYIELDED.at(where, call=name)
 
 
 def _discarded_helper_calls(tree: ast.AST) -> Iterator[ast.Call]:

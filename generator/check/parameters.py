@@ -46,8 +46,14 @@ OPTION_NOT_STRING = rule(
     """
 Dify converts every option `value` to a string with Python's `str()`. YAML reads unquoted `false`,
 `no`, `1` or `1.0` as a boolean or a number, so `value: false` (Norway's country code NO, written
-`no`, is a classic) reaches the tool as the string `False`, not `false` or `no`.
+`no`, is a classic) reaches the tool as the string `False`, not `false` or `no`. For a number,
+`str()` gives back the digits as YAML shows them (`1` becomes `'1'`), so quoting changes nothing the
+tool receives; the finding then only asks for the string the published schema and editors expect.
 """,
+)
+_SAME_TEXT_HINT = (
+    "The tool receives the string {coerced!r} whether or not it is quoted; quote it (value: '{raw}') "
+    "only for editors and the published schema, which expect a string."
 )
 DEFAULT_WRONG_TYPE = rule(
     "A006",
@@ -175,9 +181,10 @@ def _options(tool: YamlDocument, index: int, options: Any) -> Generator[Diagnost
         values.add(dify_string(raw))
         if not isinstance(raw, str):
             where = tool.at("parameters", index, "options", position, "value")
-            yield OPTION_NOT_STRING.at(
-                where, raw=yaml_spelling(raw), kind=kind_of(raw), coerced=dify_string(raw)
-            )
+            spelled, coerced = yaml_spelling(raw), dify_string(raw)
+            # a number comes back as the digits written: quoting changes nothing the tool receives
+            hint = _SAME_TEXT_HINT if spelled == coerced else None
+            yield OPTION_NOT_STRING.at(where, hint=hint, raw=spelled, kind=kind_of(raw), coerced=coerced)
     return values
 
 

@@ -78,12 +78,18 @@ The SDK asks `importlib.util.find_spec` for the module name made from the source
 DUPLICATE_TOOL = rule(
     "P008",
     "duplicate-tool-name",
-    Severity.WARNING,
-    "tool name {name} is used by {first} and {second}",
-    "Give every tool of a provider its own `identity.name`.",
+    Severity.ERROR,
+    "the tool of {file} can never run: {winner}, listed after it, has the same name {name}",
+    "Give every tool of a provider its own `identity.name`; a user who picks this tool gets the "
+    "code of {winner}.",
     """
-Dify finds a provider's tools by `identity.name`. When two tool YAMLs of one provider share a name,
-only one of them can be reached; the other silently disappears from the tool list.
+The SDK keeps one class per tool name: it loads the provider's tools in the order of its `tools:`
+list into a dict keyed by `identity.name` (`_resolve_tool_providers` in
+`dify_plugin/core/plugin_registration.py`: `tools[tool.identity.name] = (tool, tool_cls)`), so
+when two tool YAMLs of one provider share a name, the last one listed wins. The other tool's class
+never runs: a user who picks it gets the other tool's code and configuration. That is an error when
+the two YAMLs name different class files, and a warning when both name the same file (the tool is
+then only listed twice). The runner runs only the tool the SDK keeps.
 """,
 )
 
@@ -105,16 +111,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     if loaded.plugin is None:
         return
     for provider_model in loaded.plugin.providers:
-        first_file: dict[str, str] = {}
-        for tool in provider_model.tools:
-            if not tool.name:
-                continue
-            if tool.name in first_file:
-                yield DUPLICATE_TOOL.at(
-                    loaded.documents[tool.file].at("identity", "name"),
-                    name=tool.name,
-                    first=first_file[tool.name],
-                    second=tool.file,
-                )
-            else:
-                first_file[tool.name] = tool.file
+        for shadowed, winner in provider_model.shadowed_tools:
+            same_code = shadowed.source == winner.source
+            yield DUPLICATE_TOOL.at(
+                loaded.documents[shadowed.file].at("identity", "name"),
+                Severity.WARNING if same_code else None,
+                file=shadowed.file,
+                name=shadowed.name,
+                winner=winner.file,
+            )

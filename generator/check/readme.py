@@ -21,6 +21,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.reader import MAX_DOCUMENT_BYTES
 from generator.markdown_tokens import parse_as_written
+from generator.media import MAX_IMAGE_BYTES, judge, local_target
 from generator.rules import rule
 
 README_LINK_OUTSIDE = rule(
@@ -33,6 +34,23 @@ README_LINK_OUTSIDE = rule(
 A relative link or image in the README that is absolute or climbs out with `..` names a file that
 is not part of the plugin: it is broken on the marketplace and on the registry's pages, and the
 registry never serves files from outside a plugin.
+""",
+)
+
+README_IMAGE_UNSHOWN = rule(
+    "H006",
+    "readme-image-missing",
+    Severity.WARNING,
+    "README image {target!s} is not shown: {problem}",
+    "Add the image to the plugin at the path the README names (PNG, JPEG, GIF, WebP or a static SVG "
+    "of at most 1 MiB), or correct the path.",
+    """
+The registry publishes the images a README names inside its plugin (for example
+`./_assets/setup.png`) with the plugin's page, once per content. An image that is not in the plugin,
+is larger than 1 MiB, is no PNG, JPEG, GIF, WebP, ICO or SVG image by its first bytes, or is an SVG
+that holds scripts, event attributes or references to other files, is shown as its text instead.
+The marketplace shows the README from the package too: a path that names no file is broken there
+as well. Images at http(s) addresses are never fetched; the page shows them as links.
 """,
 )
 
@@ -76,6 +94,14 @@ def _finding(loaded: LoadedPlugin, kind: str, target: str) -> tuple[str, dict[st
     resolved = loaded.reader.resolve(path)
     if resolved.path is None:
         return README_LINK_OUTSIDE.code, {"what": kind, "target": target[:60], "problem": resolved.problem}
+    named = local_target(target)
+    if kind != "image" or named is None:
+        return None
+    if not loaded.reader.is_file(named):
+        return README_IMAGE_UNSHOWN.code, {"target": target[:60], "problem": "no such file in the plugin"}
+    judged = judge(loaded.reader.head(named, MAX_IMAGE_BYTES + 1, keep=False))
+    if isinstance(judged, str):
+        return README_IMAGE_UNSHOWN.code, {"target": target[:60], "problem": judged}
     return None
 
 
@@ -91,7 +117,11 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     text = loaded.reader.text("README.md", MAX_DOCUMENT_BYTES) or ""
     lines = text.splitlines()
     shown = loaded.display_path("README.md")
-    rules = {UNSAFE_LINK.code: UNSAFE_LINK, README_LINK_OUTSIDE.code: README_LINK_OUTSIDE}
+    rules = {
+        UNSAFE_LINK.code: UNSAFE_LINK,
+        README_LINK_OUTSIDE.code: README_LINK_OUTSIDE,
+        README_IMAGE_UNSHOWN.code: README_IMAGE_UNSHOWN,
+    }
     counts: dict[str, int] = {}
     for kind, target, line, html in _targets(parse_as_written(text).tokens):
         if kind == "html" and not MARKUP.search(html):

@@ -59,7 +59,8 @@ A logging call (`logger.info(...)`, `logging.error(...)`) or a raised exception'
 name such as `api_key`, `access_token`, `client_secret`, `password` or `credentials`. Dify keeps
 plugin logs, and shows exception messages in the workflow's run history to everyone who can open
 it. The pre-check warns about these by name too. Names that only look alike are left out:
-`max_tokens`, `token_url`, `next_page_token`, and values wrapped in `len()` or `bool()`. Returned or
+`max_tokens`, `token_url`, `next_page_token`, values wrapped in `len()` or `bool()`, and
+`credentials.keys()`, which shows the names of the entries and none of their values. Returned or
 yielded credentials, which the pre-check also lists, are not reported: an OAuth provider must return
 its tokens to Dify.
 """,
@@ -183,7 +184,7 @@ def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
                 return key
             continue  # `credentials.get("max_tokens")` shows that entry only
         if isinstance(node, ast.Call):
-            if dotted_name(node.func) in _HARMLESS:
+            if dotted_name(node.func) in _HARMLESS or _names_keys_only(node):
                 continue
             pending.extend(node.args + [k.value for k in node.keywords])
             if isinstance(node.func, ast.Attribute):
@@ -198,6 +199,11 @@ def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
             return node.id
         pending.extend(ast.iter_child_nodes(node))
     return ""
+
+
+def _names_keys_only(call: ast.Call) -> bool:
+    """`credentials.keys()`: the names of the entries, never their values."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "keys" and not call.args
 
 
 def _looked_up(node: ast.AST) -> str | None:

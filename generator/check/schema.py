@@ -23,6 +23,7 @@ from generator.published import SCHEMA_BASE
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
 from generator.shipped import shipped_schemas_root
+from generator.shorten import shorten
 
 V1_SCHEMAS = SCHEMA_BASE + "v1/"  # where the hosted v1 schemas live
 SCHEMA_ROOT = shipped_schemas_root() / "v1"
@@ -286,6 +287,24 @@ not convert it) and stays an error.
     )
 }
 _FALLBACK = {"plugin_manifest": "M001", "tool_provider": "P001", "tool": "T001"}
+_ANY = "*"  # any key or index, in the paths below
+# Fields of the published schemas that neither the SDK's models nor the plugin daemon's structs have,
+# so both ignore whatever they hold (read from dify_plugin 0.10's pydantic models and the daemon's
+# `pkg/entities/plugin_entities`): a tool's `identity.icon` (ToolIdentity: author, name, label), a
+# parameter's `placeholder` (ToolParameter has none), a credential option's `icon` (ConfigOption:
+# value, label). A schema error there is a warning: the plugin works.
+IGNORED_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "tool": (("identity", "icon"), ("parameters", _ANY, "placeholder")),
+    "tool_provider": (("credentials_for_provider", _ANY, "options", _ANY, "icon"),),
+    "plugin_manifest": (),
+}
+# Fields only the daemon reads, into a Go string (the SDK's models lack them): yaml.v3 decodes any
+# scalar into a string field as its text, so a number or a boolean there is read as that text.
+DAEMON_STRINGS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "plugin_manifest": (("privacy",),),
+    "tool_provider": (),
+    "tool": (),
+}
 # The YAML 1.1 words that yaml.v3 decodes into a typed bool (and pydantic accepts as well).
 _BOOLEAN_WORDS = {
     **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "on", "On", "ON"), True),
@@ -376,15 +395,24 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     for role, name in ROLE_SCHEMAS.items():
         checker = validator(name, context)
         for _relative, document in documents(loaded, role):
-            yield from schema_findings(document, checker, _FALLBACK[name])
+            yield from schema_findings(document, checker, _FALLBACK[name], name)
 
 
-def schema_findings(document: YamlDocument, checker: FastValidator, fallback: str) -> Iterator[Diagnostic]:
-    """Findings for one document, one per schema error, located at the offending value."""
+def schema_findings(
+    document: YamlDocument, checker: FastValidator, fallback: str, schema: str = ""
+) -> Iterator[Diagnostic]:
+    """Findings for one document, one per schema error, located at the offending value; an error
+    in a field Dify ignores, or reads as text whatever scalar it holds, is a warning."""
+    reported_required: set[tuple[str | int, ...]] = set()
     for error in checker.iter_errors(document.data):
         code = error.schema.get("x-rule", fallback) if isinstance(error.schema, dict) else fallback
         path = list(error.absolute_path)
         if error.validator == "required":
+            # jsonschema reports each missing field apart; one finding names them all, so an author
+            # learns of every missing field of an object in one round
+            if tuple(path) in reported_required:
+                continue
+            reported_required.add(tuple(path))
             where = document.locate(pointer_of(*path), key=bool(path))
         else:
             where = document.locate(pointer_of(*path))
@@ -392,7 +420,34 @@ def schema_findings(document: YamlDocument, checker: FastValidator, fallback: st
         if meaning is not None:
             yield RULES["Y013"].at(where, field=dotted(path), value=_short(error.instance), meaning=meaning)
             continue
-        yield RULES.get(code, RULES[fallback]).at(where, detail=describe(error))
+        found = RULES.get(code, RULES[fallback])
+        why = _accepted_by_dify(schema, path, error)
+        if why:
+            hint = f"{why}; correct it anyway for editors and the published schema ({found.hint})"
+            yield found.at(where, Severity.WARNING, hint=hint, detail=describe(error))
+        else:
+            yield found.at(where, detail=describe(error))
+
+
+def _accepted_by_dify(schema: str, path: list[str | int], error: jsonschema.ValidationError) -> str:
+    """Why Dify accepts what the schema refuses at `path`, or empty when it does not."""
+    for field in IGNORED_FIELDS.get(schema, ()):
+        if _within(path, field):
+            ignored = dotted(path[: len(field)])
+            return f"Dify ignores `{ignored}` (neither the SDK nor the plugin daemon reads it)"
+    scalar = not isinstance(error.instance, dict | list) and error.instance is not None
+    if error.validator == "type" and scalar:
+        for field in DAEMON_STRINGS.get(schema, ()):
+            if _within(path, field) and len(path) == len(field):
+                return f"The plugin daemon reads `{dotted(path)}` as the text {_short(error.instance)}"
+    return ""
+
+
+def _within(path: list[str | int], field: tuple[str, ...]) -> bool:
+    """True when `path` is `field` or lies below it (`*` matches any key or index)."""
+    return len(path) >= len(field) and all(
+        part in (_ANY, step) for part, step in zip(field, path, strict=False)
+    )
 
 
 def _boolean_word(error: jsonschema.ValidationError) -> str | None:
@@ -417,7 +472,7 @@ def dotted(path: Iterable[str | int]) -> str:
 
 def _short(value: Any, limit: int = 60) -> str:
     text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 _JSON_KINDS = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer"}
@@ -430,8 +485,9 @@ def describe(error: jsonschema.ValidationError) -> str:
     value: Any = error.instance
     expected: Any = error.validator_value
     if keyword == "required":
-        missing = [name for name in expected if isinstance(value, dict) and name not in value]
-        return f"{where} lacks the required field `{missing[0] if missing else expected}`"
+        missing = [name for name in expected if isinstance(value, dict) and name not in value] or [expected]
+        fields = ", ".join(f"`{name}`" for name in missing)
+        return f"{where} lacks the required field{'s' if len(missing) > 1 else ''} {fields}"
     if keyword == "type":
         kinds = [expected] if isinstance(expected, str) else list(expected)
         wanted = " or ".join(_JSON_KINDS.get(k, f"a {k}") for k in kinds if k != "null")

@@ -90,13 +90,18 @@ README_NOT_ENGLISH = rule(
     "U002",
     "readme-not-english",
     _E,
-    "README.md contains CJK text outside code blocks: {text}",
+    "README.md contains CJK text outside fenced code blocks: {text}",
     "Write README.md in English; put translations into readme/README_<locale>.md.",
     """
 The marketplace requires README.md in English. Chinese, Japanese or Korean text outside code blocks
 gets a submission sent back; translated READMEs belong in `readme/README_<locale>.md`
-(for example `readme/README_zh_Hans.md`).
+(for example `readme/README_zh_Hans.md`). The pre-check strips fenced code blocks only: CJK text in
+inline code (between backticks) counts as text and is blocked too.
 """,
+)
+INLINE_CODE_HINT = (
+    "The pre-check strips fenced code blocks only, so CJK text in inline code (`...`) counts too: move "
+    "it into a fenced block, or into readme/README_<locale>.md."
 )
 README_NO_SOURCE = rule(
     "U003",
@@ -279,15 +284,17 @@ def _readme(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
     shown = loaded.display_path("README.md")
     found = first_cjk_outside_code(text)
     if found is not None:
-        line, column, snippet = found
-        yield README_NOT_ENGLISH.at(Location(shown, line, column), text=snippet)
+        line, column, snippet, inline = found
+        hint = INLINE_CODE_HINT if inline else None
+        yield README_NOT_ENGLISH.at(Location(shown, line, column), hint=hint, text=snippet)
     repo = loaded.plugin.repo.strip().rstrip("/") if loaded.plugin else ""
     if not ((repo and repo in text) or _SOURCE_LINK.search(text)):
         yield README_NO_SOURCE.at(Location(shown, 1, 1))
 
 
-def first_cjk_outside_code(markdown: str) -> tuple[int, int, str] | None:
-    """Line, column and a snippet of the first CJK character outside fenced and inline code."""
+def first_cjk_outside_code(markdown: str) -> tuple[int, int, str, bool] | None:
+    """Line, column and a snippet of the first CJK character outside fenced code blocks (the only
+    code the pre-check strips), and whether it sits in inline code."""
     fence = ""
     for number, line in enumerate(markdown.splitlines(), start=1):
         opened = _FENCE.match(line)
@@ -300,10 +307,10 @@ def first_cjk_outside_code(markdown: str) -> tuple[int, int, str] | None:
             continue
         if fence:
             continue
-        visible = _INLINE_CODE.sub(lambda code: " " * len(code.group()), line)
-        hit = _CJK.search(visible)
+        hit = _CJK.search(line)
         if hit:
-            return number, hit.start() + 1, line[hit.start() : hit.start() + 20]
+            inline = any(code.start() < hit.start() < code.end() for code in _INLINE_CODE.finditer(line))
+            return number, hit.start() + 1, line[hit.start() : hit.start() + 20], inline
     return None
 
 

@@ -17,6 +17,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
 from generator.rules import Rule, rule
+from generator.shorten import shorten
 
 MAX_TEXT = 20_000
 # Texts of i18n maps have their own length rule (L002); this one covers every other string.
@@ -159,7 +160,7 @@ def text_findings(
 
 
 def _sample(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:

@@ -124,8 +124,8 @@ def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Di
         if found is None or not _parameters_are_known(loaded, tool):
             continue
         file, tree = found
-        invoke = _invoke_of(tree)
-        name = _dictionary_name(invoke) if invoke is not None else None
+        invoke = invoke_of(tree)
+        name = dictionary_name(invoke) if invoke is not None else None
         if invoke is None or name is None:
             continue
         declared = [parameter.name for parameter in tool.parameters]
@@ -158,10 +158,10 @@ def _parameters_are_known(loaded: LoadedPlugin, tool: Tool) -> bool:
     return isinstance(raw, list) and all(isinstance(e, dict) and isinstance(e.get("name"), str) for e in raw)
 
 
-def _invoke_of(tree: ast.Module) -> Function | None:
+def invoke_of(tree: ast.Module) -> Function | None:
     """The `_invoke` of the module's one class deriving directly from dify_plugin's Tool, or None
     when the module does not say plainly which method the SDK calls with the YAML's parameters."""
-    tool_names = _tool_names(tree)
+    tool_names = sdk_names(tree)
     classes = [
         node
         for node in tree.body
@@ -181,15 +181,15 @@ def _invoke_of(tree: ast.Module) -> Function | None:
     return invoke
 
 
-def _tool_names(tree: ast.Module) -> set[str]:
-    # Names under which the module imports dify_plugin's Tool class.
-    # An import in a top-level `try` body counts: the SDK runs it (the `except` fallback is for
-    # tests without the SDK).
+def sdk_names(tree: ast.Module, name: str = "Tool") -> set[str]:
+    """Names under which the module imports dify_plugin's class `name` (Tool, File).
+    An import in a top-level `try` body counts: the SDK runs it (the `except` fallback is for
+    tests without the SDK)."""
     names: set[str] = set()
     statements = [*tree.body, *(s for t in tree.body if isinstance(t, ast.Try) for s in t.body)]
     for node in statements:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "dify_plugin":
-            names.update(alias.asname or alias.name for alias in node.names if alias.name == "Tool")
+            names.update(alias.asname or alias.name for alias in node.names if alias.name == name)
     return names
 
 
@@ -222,7 +222,7 @@ def _members(node: ast.ClassDef) -> dict[str, list[ast.stmt]]:
     return found
 
 
-def _dictionary_name(invoke: Function) -> str | None:
+def dictionary_name(invoke: Function) -> str | None:
     """The name of `_invoke`'s second positional parameter (after self): the parameters' dict."""
     positional = [*invoke.args.posonlyargs, *invoke.args.args]
     return positional[1].arg if len(positional) >= 2 else None

@@ -1,19 +1,32 @@
-"""`dify-registry build [PATH] [--site-dir DIR] [--strict]`: validate, run, then build the site."""
+"""`dify-registry build [PATH...] [--site-dir DIR] [--strict]`: validate, run, then build the site.
+
+A registry with its own `mkdocs.yml` builds with it; anything else (a plugin folder, a package, a
+collection such as Dify's official plugins repository, or several paths) builds with the registry's
+built-in site configuration (`siteconfig.py`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from generator.cli import EXIT_OK, add_output_options
+from generator.cli import EXIT_OK, PATH_HELP, add_output_options
+from generator.commands.siteconfig import (
+    PREVIEW_ADDRESS,
+    SiteSettings,
+    catalog_settings,
+    preview_settings,
+    write_site_config,
+)
 from generator.errors import BrokenRegistry
-from generator.inputs import InputError
+from generator.inputs import InputError, display_root, is_plugin
+from generator.progress import Stage, progress_wanted
 from generator.published import SITE_URL
 from generator.report import exit_code, report
-
-PREVIEW_ADDRESS = "127.0.0.1:8000"  # the preview's site_url: where `python -m http.server` serves it
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,43 +35,52 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     parser = commands.add_parser("build", help="validate, run the examples and build the registry site")
     parser.add_argument(
-        "path",
-        nargs="?",
-        default=".",
+        "paths",
+        nargs="*",
+        default=["."],
         metavar="PATH",
-        help="the registry (holds mkdocs.yml), or one plugin folder or .difypkg to build its preview",
+        help=f"a registry holding mkdocs.yml (default: .), or {PATH_HELP}",
     )
     parser.add_argument(
         "--site-dir", type=Path, default=None, help="where to write the site (default: site/)"
     )
     parser.add_argument("--no-run", action="store_true", help="build without running the tools' examples")
-    add_output_options(parser)
+    parser.add_argument(
+        "--title", default=None, help="the site's title (default: mkdocs.yml's, else the catalog's)"
+    )
+    parser.add_argument(
+        "--site-url",
+        default=None,
+        metavar="URL",
+        help=f"where the site will be served (default: mkdocs.yml's, else http://{PREVIEW_ADDRESS}/)",
+    )
+    add_output_options(parser, collections=True)
     add_run_options(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Report findings, then build; with --strict, findings stop the build."""
-    from generator.commands.serve import preview_config
+    paths = [Path(p) for p in args.paths]
+    for path in paths:
+        if not path.exists():
+            raise InputError(f"{path}: no such file or folder")
+    if len(paths) == 1 and (paths[0] / "mkdocs.yml").is_file():
+        return _build(args, paths[0] / "mkdocs.yml", None)
+    site_url = args.site_url or f"http://{PREVIEW_ADDRESS}/"
+    settings: SiteSettings = (
+        preview_settings(paths[0], site_url, False, None)
+        if len(paths) == 1 and is_plugin(paths[0]) and args.title is None
+        else catalog_settings(paths, args.title, site_url)
+    )
+    with tempfile.TemporaryDirectory(prefix="dify-registry-site-") as folder:
+        config_file = write_site_config(Path(folder), paths, settings)
+        return _build(args, config_file, paths)
 
-    with tempfile.TemporaryDirectory(prefix="dify-registry-preview-") as preview:
-        config_file = Path(args.path) / "mkdocs.yml"
-        site_dir = args.site_dir
-        if _is_plugin(Path(args.path)):
-            # One plugin: the preview site `serve` shows, written where the user says (site/ by default).
-            config_file = preview_config(Path(args.path).resolve(), Path(preview), PREVIEW_ADDRESS, False)
-            site_dir = site_dir or Path("site")
-        if not config_file.is_file():
-            raise InputError(f"{config_file}: no mkdocs.yml; `build` needs a registry or a plugin folder")
-        return _build(args, config_file, site_dir)
 
-
-def _is_plugin(path: Path) -> bool:
-    return (path / "manifest.yaml").is_file() or (path.is_file() and path.suffix == ".difypkg")
-
-
-def _build(args: argparse.Namespace, config_file: Path, site_dir: Path | None) -> int:
-    """Validate, run and build with the configuration in `config_file`."""
+def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None) -> int:
+    """Validate, run and build with the configuration in `config_file`; `paths` are the plugins'
+    paths as the user named them (None: the ones mkdocs.yml names)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -68,7 +90,12 @@ def _build(args: argparse.Namespace, config_file: Path, site_dir: Path | None) -
     from generator.schemas import SchemaLoadError
     from generator.site.multilang import registry_plugin
 
+    site_dir = args.site_dir or (Path("site") if paths is not None else None)
     overrides = {"site_dir": str(site_dir.resolve())} if site_dir else {}
+    if args.site_url:
+        overrides["site_url"] = args.site_url
+    if args.title:
+        overrides["site_name"] = args.title
     try:
         config = load_config(str(config_file), **overrides)
         plugin = registry_plugin(config)
@@ -77,16 +104,57 @@ def _build(args: argparse.Namespace, config_file: Path, site_dir: Path | None) -
     except (MkDocsException, SchemaLoadError, TypeError) as broken:
         raise BrokenRegistry(str(broken)) from None
     run_options = None if args.no_run else options_from(args, site_url=config.site_url or SITE_URL)
-    catalog = Pipeline(tuple(registries), schemas, run=run_options, site=True).catalog()
-    report(catalog, args.format, sys.stdout)
+    roots = tuple(paths if paths is not None else registries)
+    catalog = Pipeline(roots, schemas, run=run_options, site=True, overlays=args.overlays).catalog()
+    report(catalog, args.format, sys.stdout, show_all=args.show_all)
     code = exit_code(catalog.diagnostics, args.strict)
     if args.strict and code != EXIT_OK:
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
         return code
     plugin.preset = catalog
+    _quiet_libraries()
+    watcher = render_progress(progress_wanted(args.format))
+    config.plugins["dify-registry-progress"] = watcher
     try:
         build(config)
     except MkDocsException as broken:
         raise BrokenRegistry(str(broken)) from None
-    print(f"site built in {config.site_dir}", file=sys.stderr)
+    finally:
+        watcher.stage.close()
+    print(f"site built in {display_root(site_dir or Path(config.site_dir))}", file=sys.stderr)
     return EXIT_OK
+
+
+def render_progress(shown: bool) -> Any:
+    """A MkDocs plugin drawing the render's progress: the default language's pages, one by one, then
+    the other languages (built in their own processes) until the build returns."""
+    from mkdocs.plugins import BasePlugin, event_priority
+
+    class RenderProgress(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+        def __init__(self) -> None:
+            self.stage = Stage.shown_if(False, "", 0)
+
+        def on_files(self, files: Any, *, config: Any) -> Any:
+            pages = len(files.documentation_pages())
+            self.stage = Stage.shown_if(shown, f"pages ({config.theme['language']})", pages)
+            return files
+
+        def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+            self.stage.advance(page.file.src_uri)
+            return output
+
+        @event_priority(50)  # before the registry's plugin waits for the other languages
+        def on_post_build(self, *, config: Any) -> None:
+            self.stage.close()
+            self.stage = Stage.shown_if(shown, "other languages", 0)
+            self.stage.show("zh_Hans, ja_JP, pt_BR")
+
+    return RenderProgress()
+
+
+def _quiet_libraries() -> None:
+    """Silence what the libraries the build calls print on every build: jieba (which Material's
+    Chinese search index loads) logs four start-up lines at DEBUG level on a handler of its own."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)

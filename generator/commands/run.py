@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from generator.cli import add_output_options
+from generator.cli import PATH_HELP, add_output_options
 from generator.report import exit_code, report
 
 
@@ -22,12 +22,29 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="environments and results (default: .dify-registry-cache)",
     )
     parser.add_argument("--timeout", type=float, default=None, help="seconds per example run (default: 30)")
+    parser.add_argument(
+        "--shard",
+        type=shard_option,
+        default=None,
+        metavar="I/N",
+        help="run only shard I of N: a deterministic split of the plugins balanced by expected cost",
+    )
+
+
+def shard_option(text: str) -> Any:
+    """`--shard I/N` parsed, or argparse's usage error."""
+    from generator.run.shard import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ValueError as wrong:
+        raise argparse.ArgumentTypeError(str(wrong)) from None
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `run` subcommand."""
     parser = commands.add_parser("run", help="run each tool on its examples and check what it returns")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="a registry, a plugin folder or a .difypkg")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help=PATH_HELP)
     parser.add_argument("--tool", help="only the tool with this name")
     parser.add_argument("--example", help="only the example with this name")
     parser.add_argument(
@@ -36,7 +53,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="run the examples with network access and write their recordings (see docs/recording.md)",
     )
     add_run_options(parser)
-    add_output_options(parser)
+    add_output_options(parser, collections=True)
     parser.set_defaults(handler=run)
 
 
@@ -44,14 +61,16 @@ def options_from(args: argparse.Namespace, **extra: Any) -> Any:
     """RunOptions from the command line."""
     from dataclasses import replace
 
+    from generator.progress import progress_wanted
     from generator.run import Limits, RunOptions
-    from generator.run.pool import terminal_progress
 
-    options = RunOptions(use_cache=not args.no_cache, progress=terminal_progress() is not None, **extra)
+    options = RunOptions(use_cache=not args.no_cache, progress=progress_wanted(args.format), **extra)
     if args.jobs:
         options = replace(options, jobs=max(1, args.jobs))
     if args.cache_dir:
         options = replace(options, cache_dir=args.cache_dir)
+    if args.shard:
+        options = replace(options, shard=args.shard)
     if args.timeout:
         options = replace(
             options, limits=replace(Limits(), timeout=args.timeout, cpu_seconds=int(args.timeout) + 1)
@@ -72,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     # `run` reports loading findings and the runs' own, not the checks' (that is `validate --run`).
-    pipeline = Pipeline(tuple(paths), load_schema_set(paths), checks=False, run=options)
+    pipeline = Pipeline(
+        tuple(paths), load_schema_set(paths), checks=False, run=options, overlays=args.overlays
+    )
     with pipeline.load() as inputs:
         if args.record:
             problem = recording_problem(inputs.plugins, options)
@@ -84,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                 "examples files name; secrets are replaced by markers in the recordings\n"
             )
         catalog = pipeline.catalog_of(inputs)
-        report(catalog, args.format, sys.stdout, runs=args.format in ("text", "json"))
+        report(catalog, args.format, sys.stdout, runs=args.format in ("text", "json"), show_all=args.show_all)
     return exit_code(catalog.diagnostics, args.strict)
 
 

@@ -4,19 +4,13 @@ change."""
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
 from pathlib import Path
 
 from generator.cli import EXIT_OK
+from generator.commands.siteconfig import preview_settings, write_site_config
 from generator.inputs import InputError
 from generator.usercache import user_cache
-
-PREVIEW_HOME = """# Preview
-
-This is a local preview of the plugin's pages as the registry will show them. Edit the manifest,
-a tool YAML, an examples file or a schema, or replace the package: the pages rebuild by themselves.
-"""
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,33 +25,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool) -> Path:
-    """Write an mkdocs.yml (JSON is YAML) and a home page for previewing `plugin`; return its path."""
-    from generator.schemas import shipped_schemas_root
-
-    docs = folder / "docs"
-    docs.mkdir()
-    (docs / "index.md").write_text(PREVIEW_HOME, encoding="utf-8")
-    config = {
-        "site_name": f"Preview: {plugin.name}",
-        "site_url": f"http://{dev_addr}/",
-        "docs_dir": str(docs),
-        "theme": {"name": "material", "features": ["navigation.prune"]},
-        "plugins": [
-            {
-                "dify-registry": {
-                    "registry": str(plugin),
-                    "schemas": str(shipped_schemas_root()),
-                    "run": run_examples,
-                    # Outside the watched plugin folder: cache writes must not trigger rebuilds.
-                    "cache": str(user_cache() / "serve"),
-                }
-            },
-        ],
-        "markdown_extensions": ["tables", "admonition"],
-    }
-    path = folder / "mkdocs.yml"
-    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    return path
+    """Write the configuration previewing `plugin` into `folder`; return the mkdocs.yml's path."""
+    # Runs are cached outside the watched plugin folder: cache writes must not trigger rebuilds.
+    settings = preview_settings(plugin, f"http://{dev_addr}/", run_examples, user_cache() / "serve")
+    return write_site_config(folder, [plugin], settings)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.cli import add_output_options
+from generator.cli import PATH_HELP, add_output_options
 from generator.errors import BrokenRegistry
 from generator.pipeline import Pipeline, resolve_schemas
 from generator.report import exit_code, report
@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `validate` subcommand."""
     parser = commands.add_parser("validate", help="check plugin folders, registries or .difypkg files")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="a registry, a plugin folder or a .difypkg")
-    add_output_options(parser)
+    parser.add_argument("paths", nargs="+", metavar="PATH", help=PATH_HELP)
+    add_output_options(parser, collections=True)
     parser.add_argument(
         "--submission", action="store_true", help="also run the marketplace's submission checks"
     )
@@ -40,9 +40,15 @@ def run(args: argparse.Namespace) -> int:
 
     paths = [Path(p) for p in args.paths]
     run_options = options_from(args) if args.run else None
-    pipeline = Pipeline(tuple(paths), load_schema_set(paths), submission=args.submission, run=run_options)
+    pipeline = Pipeline(
+        tuple(paths),
+        load_schema_set(paths),
+        submission=args.submission,
+        run=run_options,
+        overlays=args.overlays,
+    )
     catalog = pipeline.catalog()
-    report(catalog, args.format, sys.stdout)
+    report(catalog, args.format, sys.stdout, show_all=args.show_all)
     return exit_code(catalog.diagnostics, args.strict)
 
 

@@ -36,6 +36,9 @@ class Release:
     commit: str
     changes: tuple[Diagnostic, ...]
     first: bool
+    # output paths of the version before that this one lost, as (provider, tool, path): what a
+    # workflow's references to them meet on upgrade
+    removed_outputs: frozenset[tuple[str, str, str]] = frozenset()
 
     @property
     def breaking(self) -> bool:
@@ -97,7 +100,8 @@ def _history(
     for index, ((version, commit), plugin) in enumerate(zip(found, versions, strict=True)):
         before = versions[index - 1] if index else None
         changes = compare(before, plugin, schemas).changes if before is not None else ()
-        releases.append(Release(version, commit.date, commit.id, changes, before is None))
+        removed = removed_outputs(before, plugin, schemas) if before is not None else frozenset()
+        releases.append(Release(version, commit.date, commit.id, changes, before is None, removed))
     shown = releases[-MAX_RELEASES:]
     current = loaded.plugin.version if loaded.plugin else ""
     previous = next(
@@ -127,3 +131,18 @@ def _added(
         parameters.update((*key, p.name) for p in face.tool.parameters if p.name not in names)
         outputs.update((*key, path) for path in face.outputs if path not in old.outputs)
     return frozenset(parameters), frozenset(outputs)
+
+
+def removed_outputs(
+    previous: LoadedPlugin, current: LoadedPlugin, schemas: SchemaSet
+) -> frozenset[tuple[str, str, str]]:
+    """Output paths of the previous version's tools that the current version's same tool (or the
+    current version, the tool being gone) no longer has."""
+    before, now = interface_of(previous, schemas), interface_of(current, schemas)
+    if before is None or now is None:
+        return frozenset()
+    removed: set[tuple[str, str, str]] = set()
+    for key, face in before.tools.items():
+        kept = now.tools[key].outputs if key in now.tools else {}
+        removed.update((*key, path) for path in face.outputs if path not in kept)
+    return frozenset(removed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.paths import printable
@@ -27,6 +27,9 @@ from generator.model import (
     ToolKey,
 )
 from generator.rules import rule
+
+if TYPE_CHECKING:
+    from generator.load.registry_examples import RegistryExamples
 
 PLUGIN_KINDS: tuple[str, ...] = (
     "tools",
@@ -132,6 +135,8 @@ class LoadedPlugin:
     roles: MappingProxyType[str, str]
     diagnostics: tuple[Diagnostic, ...]
     reader: PluginReader = field(compare=False, repr=False)
+    # The examples the registry keeps for this plugin (`overlays/<author>/<plugin>/`), if any.
+    registry_examples: RegistryExamples | None = field(default=None, compare=False, repr=False)
 
     def display_path(self, relative: str) -> str:
         """How a file of this plugin is named in findings."""

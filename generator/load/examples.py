@@ -14,6 +14,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.load.registry_examples import fitting, stale_findings
 from generator.load.yamlload import YamlDocument, read_yaml
 from generator.model import I18n, Parameter, Tool
 from generator.rules import rule
@@ -124,6 +125,19 @@ def load_examples(
     """The tool's examples, or the one example `smoke` makes when it has no examples file (none
     without `smoke`: the validator reads examples files only where they exist)."""
     relative = examples_path(tool)
+    overlay = loaded.registry_examples
+    if overlay is not None and examples_origin(loaded, tool):
+        # The registry's examples for a plugin it does not own; its misfits mean it is stale.
+        view = overlay.as_plugin(loaded)
+        read, problems = view.reader.derived(
+            "examples", relative, lambda: _read_examples(view, tool, relative)
+        )
+        stale = stale_findings(problems)
+        kept = fitting(read, stale)
+        if kept or not smoke:
+            return kept, stale
+        where = Location(loaded.display_path(tool.file), 1, 1)
+        return [smoke(tool)], [*stale, SMOKE_RUN.at(where, path=relative)]
     if not loaded.reader.is_file(relative):
         if not smoke:
             return [], []
@@ -134,6 +148,14 @@ def load_examples(
         "examples", relative, lambda: _read_examples(loaded, tool, relative)
     )
     return list(examples), list(findings)
+
+
+def examples_origin(loaded: LoadedPlugin, tool: Tool) -> str:
+    """Where a tool's examples come from when the registry supplies them (its overlay file's display
+    path); "" when they are the plugin's own, or there are none."""
+    relative = examples_path(tool)
+    overlay = loaded.registry_examples
+    return overlay.display_path(relative) if overlay is not None and relative in overlay.supplied else ""
 
 
 def _read_examples(

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import pathspec
 
 from generator.load.paths import Resolved, resolve_inside
+from generator.load.syntax import Parsed, parse_python
 
 T = TypeVar("T")
 
@@ -101,6 +102,9 @@ class PluginReader:
         self._resolved: dict[str, Resolved] = {}
         self._derived: dict[tuple[str, str], Any] = {}
         self._walk: _Walk | None = None
+        # Why a Python file has no syntax tree (its path -> the parse's answer), for the checks to
+        # say which files they could not read.
+        self._unparsed: dict[str, Parsed] = {}
 
     def resolve(self, named: str) -> Resolved:
         """Where `named` (a path written in the plugin) lives, or why it may not be read."""
@@ -209,6 +213,7 @@ class PluginReader:
         read that did would start a new snapshot from the disk."""
         self._heads.clear()
         self._derived.clear()
+        self._unparsed.clear()
         self._resolved.clear()
         self._walk = None
 
@@ -254,15 +259,32 @@ class PluginReader:
         `packaged_text`) or does not parse (U013 reports that)."""
         if file.is_link or file.size > MAX_TEXT_BYTES:
             return None
-        return self.derived(SYNTAX_TREES, file.relative, lambda: _parse(self.packaged_text(file)))
+        return self.derived(
+            SYNTAX_TREES, file.relative, lambda: self._parse(file.relative, self.packaged_text(file))
+        )
 
     def source_tree(self, named: str) -> ast.Module | None:
         """The syntax tree of a Python file inside the plugin (its first MAX_TEXT_BYTES), parsed
         once however many checks ask; None when it cannot be read, is binary or does not parse."""
         relative = self.resolve(named).relative
         return self.derived(
-            SYNTAX_TREES, relative, lambda: _parse(_code_text(self.head(relative, MAX_TEXT_BYTES)))
+            SYNTAX_TREES,
+            relative,
+            lambda: self._parse(relative, _code_text(self.head(relative, MAX_TEXT_BYTES))),
         )
+
+    def unparsed(self, named: str) -> Parsed | None:
+        """Why the Python file `named` has no syntax tree (after `source_tree` or `python_tree`
+        asked for it): its syntax error under the grammar of Dify's Python, or None."""
+        return self._unparsed.get(self.resolve(named).relative)
+
+    def _parse(self, relative: str, text: str | None) -> ast.Module | None:
+        if text is None:
+            return None
+        parsed = parse_python(text)
+        if parsed.tree is None:
+            self._unparsed[relative] = parsed
+        return parsed.tree
 
     def _walked(self) -> _Walk:
         if self._walk is None:
@@ -325,12 +347,3 @@ def _code_text(data: bytes | None) -> str | None:
     if data is None or b"\0" in data[:_SNIFF_BYTES]:
         return None
     return data.decode("utf-8", errors="replace")
-
-
-def _parse(text: str | None) -> ast.Module | None:
-    if text is None:
-        return None
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None

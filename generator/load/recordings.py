@@ -77,6 +77,9 @@ def load_recording(
 ) -> tuple[Recording | None, list[Diagnostic]]:
     """The example's recording, None when it has none, and the findings of reading it."""
     relative = recording_path(tool, example)
+    overlay = loaded.registry_examples
+    if overlay is not None and not loaded.reader.is_file(relative) and overlay.reader.is_file(relative):
+        loaded = overlay.as_plugin(loaded)  # the registry's recording, beside its examples
     shown = loaded.display_path(relative)
     resolved = loaded.reader.resolve(relative)
     if resolved.path is None:

@@ -15,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,9 @@ from pathlib import Path
 from generator.run.sandbox import CLEAN_PATH, SANDBOX_UID_BASE, unshare
 
 BUILD_TIMEOUT = 600
+# A build whose processes neither use CPU nor read or write anything for this long is stopped
+# (the daemon stops an install whose output stays silent for PYTHON_ENV_INIT_TIMEOUT).
+BUILD_STALL = 120.0
 # Builds get far more than a tool run: compilers, many files, many threads (uv's own count).
 BUILD_LIMITS = {
     "cpu_seconds": BUILD_TIMEOUT,
@@ -33,6 +37,7 @@ BUILD_LIMITS = {
 # nor another plugin's build going on at the same time.
 BUILD_UID_BASE = SANDBOX_UID_BASE - (1 << 24)
 WORKSPACE = ".build"
+MAX_OUTPUT = 1 << 20
 NOT_WRITABLE = ~(stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWGRP | stat.S_IWOTH)
 COPY_IGNORED = shutil.ignore_patterns(".git", "__pycache__", ".dify-registry-cache", ".venv")
 # The only variables of the caller a build sees: where the machine's CA certificates are (an
@@ -51,6 +56,9 @@ class BuildPlan:
     target: Path
     key: str
     offline: bool
+    # from pyproject.toml with `uv sync` (as locked when `frozen`), else `uv pip install -r`
+    synced: bool = False
+    frozen: bool = False
 
 
 def build_uid(key: str) -> int:
@@ -75,24 +83,21 @@ def build(plan: BuildPlan, isolated: bool) -> str:
 
 def _steps(plan: BuildPlan, *extra: str) -> list[list[str]]:
     uv, target = str(plan.uv), str(plan.target)
-    return [
-        [uv, "venv", "--quiet", "--allow-existing", "--python", str(plan.interpreter), target],
-        [
-            uv,
-            "pip",
-            "install",
-            "--quiet",
-            "--python",
-            str(plan.target / "bin" / "python"),
-            # the sandbox cannot write bytecode into the environment; compile it once here
-            "--compile-bytecode",
-            *extra,
-            # on stdin, so that relative paths in it are read from the working folder
-            "-r",
-            "-",
-            *(["--offline"] if plan.offline else []),
-        ],
-    ]
+    python = ["--python", str(plan.target / "bin" / "python")]
+    offline = ["--offline"] if plan.offline else []
+    # the sandbox cannot write bytecode into the environment; compile it once here
+    if plan.synced:  # as the daemon: `uv sync --no-dev [--frozen]` in the plugin's folder
+        install = [uv, "sync", "--quiet", "--no-dev", *(["--frozen"] if plan.frozen else []), *python]
+        install += ["--compile-bytecode", *extra, *offline]
+    else:  # the requirements on stdin, so that relative paths in them are read from the working folder
+        install = [uv, "pip", "install", "--quiet", *python, "--compile-bytecode", *extra, "-r", "-"]
+        install += offline
+    return [[uv, "venv", "--quiet", "--allow-existing", "--python", str(plan.interpreter), target], install]
+
+
+def _uv_variables(plan: BuildPlan) -> dict[str, str]:
+    """`uv sync` installs into the project's environment: the one being built."""
+    return {"UV_PROJECT_ENVIRONMENT": str(plan.target)} if plan.synced else {}
 
 
 def uv_environment() -> dict[str, str]:
@@ -102,19 +107,26 @@ def uv_environment() -> dict[str, str]:
 
 def _wheels_only(plan: BuildPlan) -> str:
     # building a source distribution runs its code, and here it would run as the caller
-    for step in _steps(plan, "--no-build"):
-        done = subprocess.run(
-            step,
-            input=plan.requirements,
-            cwd=plan.root,
-            capture_output=True,
-            text=True,
-            timeout=BUILD_TIMEOUT,
-            env=uv_environment(),
-            check=False,
-        )
-        if done.returncode != 0:
-            return readable(done.stderr or done.stdout, plan.root)
+    folder = plan.root
+    if plan.synced:  # uv sync may write uv.lock: into a copy, never into the plugin
+        folder = plan.target / WORKSPACE / "plugin"
+        shutil.copytree(plan.root, folder, symlinks=True, ignore=COPY_IGNORED)
+    try:
+        for step in _steps(plan, "--no-build"):
+            done = subprocess.run(
+                step,
+                input=plan.requirements,
+                cwd=folder,
+                capture_output=True,
+                text=True,
+                timeout=BUILD_TIMEOUT,
+                env={**uv_environment(), **_uv_variables(plan)},
+                check=False,
+            )
+            if done.returncode != 0:
+                return readable(done.stderr or done.stdout, folder)
+    finally:
+        shutil.rmtree(plan.target / WORKSPACE, ignore_errors=True)
     return ""
 
 
@@ -142,25 +154,35 @@ def _isolated(plan: BuildPlan) -> str:
             "UV_PYTHON_DOWNLOADS": "never",
             "UV_NO_PROGRESS": "1",
             "NO_COLOR": "1",
+            **_uv_variables(plan),
             **passed,
         },
         "steps": _steps(plan),
+        "stall_seconds": BUILD_STALL,
     }
     builder = [sys.executable, "-I", "-B", "-m", "generator.run.builder", json.dumps(config)]
-    done = subprocess.run(
-        [*unshare(network=True), *builder],
-        input=plan.requirements,
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT,
-        env={"PATH": CLEAN_PATH, "LANG": "C.UTF-8"},
-        check=False,
-    )
-    # every process of the build is gone with its PID namespace: nothing changes the tree now
-    shutil.rmtree(workspace, ignore_errors=True)
-    _own(plan.target, lambda info: info.st_uid == uid, 0)
-    if done.returncode != 0:
-        return readable(done.stderr or done.stdout or f"exit status {done.returncode}", copy)
+    # Files, not pipes: a process the build leaves behind holds nothing this side waits on.
+    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as output:
+        given.write(plan.requirements.encode())
+        given.seek(0)
+        try:
+            code = subprocess.run(
+                [*unshare(network=True), *builder],
+                stdin=given,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                timeout=BUILD_TIMEOUT,
+                env={"PATH": CLEAN_PATH, "LANG": "C.UTF-8"},
+                check=False,
+            ).returncode
+        finally:
+            # every process of the build is gone with its PID namespace: nothing changes the tree now
+            shutil.rmtree(workspace, ignore_errors=True)
+            _own(plan.target, lambda info: info.st_uid == uid, 0)
+        output.seek(0)
+        said = output.read(MAX_OUTPUT).decode("utf-8", errors="replace")
+    if code != 0:
+        return readable(said or f"exit status {code}", copy)
     return ""
 
 

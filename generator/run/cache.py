@@ -6,11 +6,14 @@ Layout under the cache folder: `runs/<key>/run.json` (the ExampleRun as JSON) an
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable
-from dataclasses import asdict
+import re
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -20,6 +23,7 @@ from generator.load import examples
 from generator.load.reader import PluginReader
 from generator.model import I18n, ToolKey
 from generator.run.model import ExampleRun, OutputFile, Replay, RunMessage
+from generator.run.result import RunResult
 
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 
@@ -45,6 +49,54 @@ def run_key(parts: Iterable[Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+PLACE_LABELS = ("<environment>", "<python>", "<cache>")
+# A worker without namespaces works in a fresh temporary folder (worker.py); with them, in a fixed
+# one. The tool sees its copy of the plugin in `plugin/` there.
+SCRATCH = re.compile(re.escape(tempfile.gettempdir()) + r"/dify-run-[A-Za-z0-9_]+/work")
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """This machine's folders a run may name, each with what a cached run says instead."""
+
+    work: str
+    labels: tuple[tuple[str, str], ...]  # longest place first (the environment lies in the cache)
+
+    def rewrite(self, text: str) -> str:
+        """`text` with every place replaced by its label."""
+        text = SCRATCH.sub(self.work, text)
+        for place, label in self.labels:
+            text = text.replace(place, label)
+        return text
+
+
+def machine_places(plugin: Path, display: str, folders: Sequence[Path], work: str) -> Places:
+    """The plugin's folder, and its copy in the working folder `work` the tool runs in, become
+    its display path; `folders` (the environment, the interpreter's prefix, the cache) the labels
+    of PLACE_LABELS; the working folder `<work>`; the home folder `~`."""
+    shown = display or "."
+    places = {f"{work}/plugin": shown, str(plugin): shown, f"{work}/": "<work>/"}
+    places.update(zip(map(str, folders), PLACE_LABELS, strict=True))
+    places.setdefault(str(Path.home()) + "/", "~/")
+    ordered = sorted(((place, label) for place, label in places.items() if len(place) > 1), key=_longest)
+    return Places(work, tuple(ordered))
+
+
+def _longest(item: tuple[str, str]) -> int:
+    return -len(item[0])
+
+
+def without_places(value: Any, places: Places) -> Any:
+    """A JSON-like value with every place in its texts replaced by its label."""
+    if isinstance(value, str):
+        return places.rewrite(value)
+    if isinstance(value, dict):
+        return {key: without_places(item, places) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_places(item, places) for item in value]
+    return value
+
+
 def run_folder(cache: Path, key: str) -> Path:
     """Where one run's result and files live."""
     return cache / "runs" / key
@@ -59,7 +111,9 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
         "description": dict(run.description.texts),
         "smoke": run.smoke,
         "messages": [asdict(m) for m in run.messages],
-        "passed": run.passed,
+        "result": run.result.value,
+        "detail": run.detail,
+        "input_files": list(run.input_files),
         "duration": run.duration,
         "python": run.python,
         "stdout": run.stdout,
@@ -85,6 +139,8 @@ def load(cache: Path, key: str) -> ExampleRun | None:
         files = tuple(OutputFile(**{**f, "path": folder / "files" / f["path"]}) for f in data["files"])
         if not all(f.path.is_file() for f in files):
             return None
+        with contextlib.suppress(OSError):  # a read-only cache is still read
+            os.utime(folder)  # its last use, for `cache prune` (cachedir.py)
         return ExampleRun(
             tool=ToolKey(**data["tool"]),
             example=data["example"],
@@ -96,7 +152,7 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             diagnostics=tuple(
                 Diagnostic(**{**d, "severity": Severity(d["severity"])}) for d in data["diagnostics"]
             ),
-            passed=data["passed"],
+            result=RunResult(data["result"]),
             duration=data["duration"],
             python=data["python"],
             stdout=data["stdout"],
@@ -105,6 +161,8 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             description=I18n.of(data.get("description")),
             replay=_replay(data.get("replay")),
             contacted=tuple(str(host) for host in data.get("contacted", ())),
+            detail=str(data.get("detail", "")),
+            input_files=tuple(str(file) for file in data.get("input_files", ())),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

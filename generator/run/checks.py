@@ -8,8 +8,9 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.model import FIXED_OUTPUTS, Tool
-from generator.rules import Listing, rule
+from generator.rules import Listing, Phrase, rule
 from generator.run.model import ExampleRun, RunMessage
+from generator.run.result import in_words
 from generator.schemas import SchemaSet, shipped_schemas, validate_output
 
 # Items listed in one finding; the rest are counted.
@@ -31,11 +32,14 @@ NEVER_SET = rule(
     "R016",
     "declared-variable-never-set",
     Severity.WARNING,
-    "output_schema declares {name!s}, but no example run sets it; the next node reads None",
-    "Yield create_variable_message({name!r}, ...) in every path of _invoke, or remove it from output_schema.",
+    "output_schema declares {names!s}, {why!s}",
+    "{advice!s}",
     """
 A variable that `output_schema` declares can be picked in the workflow editor. If the tool never
-sets it, the next node reads None without any error.
+sets it, the next node reads None without any error. One finding per tool names every such
+variable. When every run that finished was a smoke run that took the tool's own error path (it
+answered the invented inputs with an error message, or stopped for a missing credential), the run
+did not reach the code that sets them: that proves nothing, and the finding says so as a note.
 """,
 )
 UNDECLARED = rule(
@@ -175,10 +179,37 @@ def _numbers(a: Any, b: Any) -> bool:
     return all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
 
 
-def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location) -> list[Diagnostic]:
-    """Declared variables that no completed run of the tool sets."""
+def never_set(
+    tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str
+) -> list[Diagnostic]:
+    """One finding naming the declared variables that no completed run of the tool sets."""
     completed = [run for run in runs if run.outputs]
-    if not completed:
+    unset = [name for name in declared_variables(tool) if not any(name in run.outputs for run in completed)]
+    if not completed or not unset:
         return []
-    set_somewhere = {name for run in completed for name in run.outputs}
-    return [NEVER_SET.at(where, name=name) for name in declared_variables(tool) if name not in set_somewhere]
+    names = Listing(unset, most=MAX_LISTED)
+    if not any(run.result.proven for run in completed):
+        shown = completed[0]
+        return [
+            NEVER_SET.at(
+                where,
+                severity=Severity.INFO,
+                names=names,
+                why=Phrase(
+                    f"which the {shown.example} run did not set: it did not reach the code that sets them "
+                    f"({in_words(shown.result, shown.detail)})"
+                ),
+                advice=Phrase(f"Add {Listing([examples_file])} with an example on real inputs."),
+            )
+        ]
+    return [
+        NEVER_SET.at(
+            where,
+            names=names,
+            why=Phrase("but no example run sets them; the next node reads None"),
+            advice=Phrase(
+                f"Yield create_variable_message(name, ...) for {names} in every path of _invoke, or remove "
+                "them from output_schema."
+            ),
+        )
+    ]

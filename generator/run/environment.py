@@ -1,25 +1,40 @@
-"""Plugin environments: an interpreter chosen from `meta.runner.version` and a venv built with uv
-from the plugin's own requirements (see `build.py`), once per distinct set of requirements and of
-the local files they name, reused from the cache."""
+"""Plugin environments as Dify's daemon builds them: the daemon's one Python (not the one
+`meta.runner.version` names) and a venv built with uv from the file the daemon installs
+(`pyproject.toml` with `uv sync`, else `requirements.txt`; see `dependencies.py` and `build.py`),
+once per distinct set of requirements and of the local files they name, reused from the cache."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import hashlib
-import subprocess
+import os
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic
-from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
+from generator.diagnostics import Diagnostic, Location
+from generator.interpreters import DAEMON_PYTHON, Interpreter, choose_interpreter, find_interpreters
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
-from generator.run.build import BuildPlan, build, uv_environment
+from generator.run.build import BuildPlan, build
+from generator.run.cache import MAX_HASHED_BYTES
+from generator.run.dependencies import (
+    LOCK,
+    PYPROJECT,
+    REQUIREMENTS,
+    Declared,
+    disagreement,
+    failed_requirement,
+    installed_from,
+    pyproject_names,
+    requirement_names,
+    without_sdk,
+)
 from generator.run.indexes import unreachable_indexes
 from generator.run.model import DEFAULT_REQUIREMENTS
-from generator.run.reqfile import Scan, scan
+from generator.run.native import foreign_libraries
+from generator.run.reqfile import Named, Scan, scan
 from generator.run.sandbox import Isolation
 
 ENVIRONMENT_FORMAT = "2"
@@ -31,6 +46,13 @@ class Requirements:
 
     text: str
     source: str
+    # pyproject.toml beside a uv.lock: installed as locked (`uv sync --frozen`)
+    frozen: bool = False
+
+    @property
+    def synced(self) -> bool:
+        """True when the daemon installs these with `uv sync` (from pyproject.toml)."""
+        return self.source == PYPROJECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +66,20 @@ class Environment:
     requested: str
     problem: str = ""
     findings: tuple[Diagnostic, ...] = ()
+    # what does not stop the runs (the two dependency files disagree, foreign native libraries)
+    warnings: tuple[Diagnostic, ...] = ()
+    # where a failed build stands: the line of the requirement uv names, else the dependency file
+    source: str = ""
+    declared: tuple[Declared, ...] = ()
+    # the error for an environment that ends up without dify_plugin
+    without_sdk: Diagnostic | None = None
+    where: Location | None = None
+    # the key without this machine's interpreter path (what run results depend on)
+    portable_key: str = ""
+    # how to build it (describe_environment), None when there is nothing to build
+    plan: BuildPlan | None = None
+    isolated: bool = False
+    indexes: tuple[Named, ...] = ()
 
     @property
     def built(self) -> bool:
@@ -52,29 +88,24 @@ class Environment:
 
     @property
     def substituted(self) -> bool:
-        """True when the plugin asked for a Python version this machine does not have."""
+        """True when the plugin asked for another Python version than the one it runs with."""
         return bool(self.requested) and not self.requested.startswith(self.interpreter.name)
 
 
-def read_requirements(reader: PluginReader, uv: Path) -> Requirements:
-    """`requirements.txt`, else `pyproject.toml` with `uv.lock` (exported by uv), else the SDK alone."""
-    # Read as the validator's dependency check reads it (the same bytes, through the same reader).
-    plain = reader.text("requirements.txt", MAX_REQUIREMENTS_BYTES)
+def read_requirements(reader: PluginReader) -> Requirements:
+    """What the daemon installs: `pyproject.toml` (its text and `uv.lock`'s, for the key) when the
+    plugin has one, else `requirements.txt`, else the SDK alone."""
+    # Read as the validator's dependency check reads them (the same bytes, through the same reader).
+    source = installed_from(reader)
+    if source == PYPROJECT:
+        project = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES)
+        if project is not None:
+            lock = reader.head(LOCK, MAX_HASHED_BYTES, keep=False)
+            locked = "" if lock is None else hashlib.sha256(lock).hexdigest()
+            return Requirements(f"{project}\0{LOCK} {locked}", PYPROJECT, frozen=lock is not None)
+    plain = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES) if source else None
     if plain is not None:
-        return Requirements(plain, "requirements.txt")
-    root = reader.root
-    if reader.is_file("pyproject.toml") and reader.is_file("uv.lock"):
-        exported = subprocess.run(
-            [str(uv), "export", "--frozen", "--no-hashes", "--no-header", "--no-emit-project", "--quiet"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=uv_environment(),
-            check=False,
-        )
-        if exported.returncode == 0:
-            return Requirements(exported.stdout, "uv.lock")
+        return Requirements(plain, REQUIREMENTS)
     return Requirements("\n".join(DEFAULT_REQUIREMENTS) + "\n", "")
 
 
@@ -109,6 +140,71 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def describe_environment(
+    reader: PluginReader,
+    requested: str,
+    cache: Path,
+    offline: bool,
+    isolation: Isolation,
+    shown: Callable[[str], str],
+    arches: tuple[str, ...] = (),
+) -> Environment:
+    """The environment a plugin gets, named and located but not built (`ensure_environment`
+    builds it): the run planner keys runs by it, and a plugin whose every run is cached needs no
+    environment at all. `shown` names a plugin file in findings; `arches` are the manifest's
+    `meta.arch`."""
+    uv = find_uv()
+    # the daemon's one Python, not meta.runner.version's (`requested` is only reported)
+    interpreter = choose_interpreter(DAEMON_PYTHON, find_interpreters())
+    if interpreter is None:
+        missing = Interpreter(Path(), (0, 0))
+        return Environment("", Path(), missing, requested, "no Python 3 interpreter found on this machine")
+    requirements = read_requirements(reader)
+    plain = requirements.source == REQUIREMENTS
+    named = scan(reader, requirements.text, requirements.source) if plain else Scan()
+    refused = named.findings(shown)
+    warnings = (*disagreement(reader, shown), *foreign_libraries(reader, arches, shown))
+    # without isolation, and offline (build backends come from the index), wheels only
+    isolated = isolation.namespaces and not offline
+    mode = "sdists" if isolated else "wheels"
+    local = named.digest(reader)
+    key = environment_key(interpreter, requirements, local, mode)
+    target = cache / "envs" / key
+    python = target / "bin" / "python"
+    # What the runs' results depend on, without the interpreter's place on this machine: a run
+    # cache keyed by it moves between machines (`--shard`, `cache merge`).
+    portable = hashlib.sha256(
+        "\0".join((ENVIRONMENT_FORMAT, interpreter.name, requirements.text, local, mode)).encode()
+    ).hexdigest()[:24]
+    return Environment(
+        key,
+        python,
+        interpreter,
+        requested,
+        findings=tuple(refused),
+        warnings=warnings,
+        source=requirements.source,
+        declared=tuple(_declared(reader, requirements)),
+        without_sdk=without_sdk(requirements.source, reader, shown) if requirements.source else None,
+        portable_key=portable,
+        plan=replace(
+            BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline),
+            synced=requirements.synced,
+            frozen=requirements.frozen,
+        ),
+        isolated=isolated,
+        indexes=tuple(named.indexes),
+    )
+
+
+def _declared(reader: PluginReader, requirements: Requirements) -> list[Declared]:
+    """The packages of the file installed from, with their lines."""
+    if not requirements.source:
+        return []
+    text = reader.text(requirements.source, MAX_REQUIREMENTS_BYTES) or ""
+    return (pyproject_names(text) or []) if requirements.synced else requirement_names(text)
+
+
 def ensure_environment(
     reader: PluginReader,
     requested: str,
@@ -119,29 +215,41 @@ def ensure_environment(
 ) -> Environment:
     """The environment for a plugin, built once per distinct set of requirements and reused.
     `shown` names a plugin file in findings."""
-    uv = find_uv()
-    interpreter = choose_interpreter(requested, find_interpreters())
-    if interpreter is None:
-        missing = Interpreter(Path(), (0, 0))
-        return Environment("", Path(), missing, requested, "no Python 3 interpreter found on this machine")
-    requirements = read_requirements(reader, uv)
-    named = scan(reader, requirements.text, requirements.source) if requirements.source else Scan()
-    refused = named.findings(shown)
-    # without isolation, and offline (build backends come from the index), wheels only
-    isolated = isolation.namespaces and not offline
-    key = environment_key(interpreter, requirements, named.digest(reader), "sdists" if isolated else "wheels")
-    target = cache / "envs" / key
-    python = target / "bin" / "python"
-    if refused:
-        return Environment(key, python, interpreter, requested, findings=tuple(refused))
-    with locked(cache / "envs" / f"{key}.lock"):
+    return build_environment(describe_environment(reader, requested, cache, offline, isolation, shown), shown)
+
+
+def build_environment(environment: Environment, shown: Callable[[str], str]) -> Environment:
+    """A described environment, built when it is not already (or why it could not be)."""
+    plan = environment.plan
+    if not environment.built or plan is None:
+        return environment
+    target = plan.target
+    with locked(target.parent / f"{environment.key}.lock"):
         if not (target / ".complete").is_file():
-            unreachable = [] if offline else unreachable_indexes(named.indexes, shown)
+            unreachable = [] if plan.offline else unreachable_indexes(list(environment.indexes), shown)
             if unreachable:
-                return Environment(key, python, interpreter, requested, findings=tuple(unreachable))
-            plan = BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline)
-            problem = build(plan, isolated)
+                return replace(environment, findings=tuple(unreachable))
+            problem = build(plan, environment.isolated)
             if problem:
-                return Environment(key, python, interpreter, requested, problem)
-            (target / ".complete").write_text(requirements.text, encoding="utf-8")
-    return Environment(key, python, interpreter, requested)
+                return replace(environment, problem=problem, where=failed_at(problem, environment, shown))
+            (target / ".complete").write_text(plan.requirements, encoding="utf-8")
+        with contextlib.suppress(OSError):  # its last use, for `cache prune` (cachedir.py)
+            os.utime(target)
+    if environment.without_sdk is not None and not has_sdk(target):
+        return replace(environment, findings=(environment.without_sdk,))
+    return environment
+
+
+def failed_at(problem: str, environment: Environment, shown: Callable[[str], str]) -> Location | None:
+    """The line of the requirement uv's error names, else the file installed from."""
+    if not environment.source:
+        return None
+    found = failed_requirement(problem, environment.declared)
+    if found is None:
+        return Location(shown(environment.source), 1, 1)
+    return Location(shown(environment.source), found.line, found.column)
+
+
+def has_sdk(target: Path) -> bool:
+    """True when the environment has dify_plugin installed."""
+    return any(target.glob("lib/python3*/site-packages/dify_plugin/__init__.py"))

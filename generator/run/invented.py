@@ -107,7 +107,7 @@ def placeholder(parameter: Parameter) -> Any:
     """A value for a parameter: its default, its first option(s), a number inside min/max, or a
     typed placeholder (None for files: they go under `files`)."""
     if parameter.default is not None:
-        return parameter.default
+        return form_value(parameter)  # cast as Dify casts a default
     if parameter.options:
         first = parameter.options[0].value
         return [first] if parameter.multiple else first
@@ -174,7 +174,8 @@ def required_only_example(tool: Tool, model: Example) -> Example | None:
     Dify's tool node passes only the parameters the node configures (`ToolNode._generate_parameters`
     iterates `node_data.tool_parameters`), so an optional `llm` or `schema` parameter left empty is
     absent; a `form` parameter is set from the node's configuration or its default, and None when
-    it has neither (`ToolManager._init_runtime_parameter`), and that key is present.
+    it has neither (`ToolManager._init_runtime_parameter`), and that key is present, cast by type
+    (`form_value`).
     """
     named = [p for p in tool.parameters if p.name]
     optional = [p for p in named if not p.required]
@@ -182,7 +183,7 @@ def required_only_example(tool: Tool, model: Example) -> Example | None:
         return None
     kept = {p.name for p in named if p.required}
     inputs: dict[str, Any] = {k: v for k, v in model.inputs.items() if k in kept}
-    inputs.update({p.name: p.default for p in optional if p.form == CONFIGURED_FORM})
+    inputs.update({p.name: form_value(p) for p in optional if p.form == CONFIGURED_FORM})
     files: Mapping[str, tuple[InputFile, ...] | InputFile] = {
         k: v for k, v in model.files.items() if k in kept
     }
@@ -198,3 +199,23 @@ def required_only_example(tool: Tool, model: Example) -> Example | None:
         raw=("required-only", model.raw),
         required_only=True,
     )
+
+
+_AS_TEXT = ("string", "secret-input", "select")
+_FALSE_WORDS = ("false", "no", "n", "0")
+
+
+def form_value(parameter: Parameter) -> Any:
+    """What Dify passes for a form parameter a workflow user left empty: its default, else nothing,
+    cast as `cast_parameter_value` (api/core/plugin/entities/parameters.py) casts it: `None`
+    becomes "" for string, secret-input and select and False for boolean, a declared default is cast
+    to the parameter's type ("false"/"no"/"n"/"0" are False for a boolean, other text True), and
+    other types keep None."""
+    value = parameter.default
+    if parameter.type in _AS_TEXT:
+        return "" if value is None else value if isinstance(value, str) else str(value)
+    if parameter.type == "boolean":
+        if isinstance(value, str) and value.lower() in _FALSE_WORDS:
+            return False
+        return bool(value)
+    return value

@@ -11,6 +11,8 @@ from typing import Any
 from generator.diagnostics import Diagnostic
 from generator.model import I18n, ToolKey
 from generator.published import SITE_URL
+from generator.run.result import RunResult
+from generator.run.shard import Shard
 
 DEFAULT_CACHE = Path(".dify-registry-cache")
 # The SDK release the registry's own plugins are written against; used when a plugin names no
@@ -49,6 +51,8 @@ class RunOptions:
     offline: bool = False
     # Run the chosen examples with network access and write their recordings (run --record).
     record: bool = False
+    # Run only the tools of this shard's plugins (`--shard I/N`, generator/run/shard.py).
+    shard: Shard | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +101,8 @@ class ExampleRun:
     outputs: MappingProxyType[str, Any]
     files: tuple[OutputFile, ...]
     diagnostics: tuple[Diagnostic, ...]
-    passed: bool
+    # What the run shows (`result.py`), and what names it: a credential, hosts, the tool's message.
+    result: RunResult
     duration: float
     python: str
     stdout: str = ""
@@ -108,6 +113,14 @@ class ExampleRun:
     replay: Replay | None = None
     # Hosts the tool tried to reach (names looked up, addresses connected to), in order.
     contacted: tuple[str, ...] = ()
+    detail: str = ""
+    # The files the run gave the tool, each as "parameter: file name (MIME type, size)".
+    input_files: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        """True only for an example whose expectations were met (never for a smoke run)."""
+        return self.result is RunResult.PASSED
 
 
 @dataclass(frozen=True, slots=True)

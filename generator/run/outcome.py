@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.rules import Listing, rule
+from generator.rules import Listing, Phrase, rule
 from generator.run.model import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
 from generator.run.wire import (
@@ -46,10 +46,15 @@ CRASHED = rule(
     "tool-raised",
     Severity.ERROR,
     "{stage} failed with {type}: {problem}",
-    "Fix the error shown; run `dify-registry run` on the plugin to see the full traceback.",
+    "{frames!s}",
     """
 The tool raised an exception while its module was imported, while its class was loaded, or while
-`_invoke` ran. In Dify the same error fails the workflow node.
+`_invoke` ran. In Dify the same error fails the workflow node. The hint gives the last frames of the
+traceback in the plugin's own files (file, line, code), innermost last. When the exception arose at
+the plugin's own line on an object of the SDK or of an installed library, used the same way whatever
+the input (an attribute its class does not have; `file.blob()` where the SDK's `File.blob` is a
+property holding bytes), the hint says so: the line fails on every input, so even a smoke run on
+invented inputs keeps the error.
 """,
 )
 TIMED_OUT = rule(
@@ -114,7 +119,8 @@ NETWORK_ATTEMPT = rule(
     "network-access",
     Severity.WARNING,
     "the tool tried to open a network connection to {address}",
-    "Examples run offline: bundle the data the example needs, or mock the service in the example.",
+    "Examples run offline: record the example's requests once with `dify-registry run --record` "
+    "(docs/recording.md), and later runs replay them; or bundle the data the example needs.",
     """
 Examples run without network access, so results are repeatable and a stranger's code cannot reach
 other machines. A tool that connects anywhere but the runner's local file server is reported.
@@ -186,11 +192,14 @@ PYTHON_SUBSTITUTED = rule(
     "R032",
     "python-substituted",
     Severity.INFO,
-    "meta.runner.version asks for Python {requested}; ran with Python {used}, the nearest available",
-    "Install Python {requested} on this machine to run with the exact version.",
+    "meta.runner.version asks for Python {requested}; Dify runs every plugin with its own one Python, "
+    "and the runner ran it with Python {used}",
+    "Set meta.runner.version to {used}, the Python Dify's plugin daemon runs plugins with.",
     """
-The runner uses the Python version the manifest names when this machine has it, otherwise the
-nearest one it has, and says so.
+Dify's plugin daemon does not read `meta.runner.version`: it creates every plugin's environment
+with the one Python it is configured with (its images install Python 3.12, and it runs
+`uv venv .venv --python 3.12`). The runner does the same, so a plugin that names another version
+is run as Dify runs it, and this note says so.
 """,
 )
 
@@ -310,7 +319,22 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
     if event.file is not None and event.line is not None:
         place = Location(f"{plugin_display}/{event.file}", event.line, 1)
     stage = STAGES.get(event.stage, "the run")
-    return CRASHED.at(place, stage=stage, type=event.type, problem=event.message)
+    return CRASHED.at(
+        place, stage=stage, type=event.type, problem=event.message, frames=_frames(event, plugin_display)
+    )
+
+
+def _frames(event: Raised, plugin_display: str) -> Phrase:
+    """The crash's last frames in the plugin's own files, and what the line did wrong when known."""
+    shown = "; ".join(f"{plugin_display}/{f.file}:{f.line} `{f.code.strip()}`" for f in event.frames)
+    said = (
+        f"The plugin's code, innermost last: {shown}."
+        if shown
+        else ("The error arose outside the plugin's own files (in the SDK or a library it imports).")
+    )
+    if event.misuse:
+        said = f"{event.misuse[:300]}: the line fails the same way whatever the inputs. {said}"
+    return Phrase(said)
 
 
 def _unsendable(event: Unsendable, where: Location) -> Diagnostic:

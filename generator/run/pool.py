@@ -1,4 +1,4 @@
-"""Run jobs in parallel (each job drives one sandboxed child) and show progress on a terminal.
+"""Run jobs in parallel (each job drives one sandboxed child), advancing a progress stage.
 
 Jobs may name a batch (examples that can share a warm worker). A slot that finished a job takes
 the next job of its own batch when there is one, else a job of a batch no other slot is on. Else
@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import IO, TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from generator.progress import Stage
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,7 +70,7 @@ def run_parallel(
     work: Callable[[T, int], R],
     workers: int,
     describe: Callable[[T, R], str],
-    progress: IO[str] | None = None,
+    progress: Stage | None = None,
     batch: Callable[[T], Hashable] | None = None,
 ) -> list[R]:
     """Results in job order; `work(job, slot)` gets a slot number unique among running jobs."""
@@ -79,7 +81,6 @@ def run_parallel(
     results: dict[int, R] = {}
     failures: list[BaseException] = []
     lock = threading.Lock()
-    started = time.monotonic()
 
     def loop(slot: int) -> None:
         while not failures and (taken := queue.take(slot)) is not None:
@@ -94,11 +95,7 @@ def run_parallel(
             with lock:
                 results[index] = result
                 if progress is not None:
-                    elapsed = time.monotonic() - started
-                    progress.write(
-                        f"[{len(results)}/{len(jobs)} {elapsed:5.1f}s] {describe(jobs[index], result)}\n"
-                    )
-                    progress.flush()
+                    progress.advance(describe(jobs[index], result))
 
     threads = [threading.Thread(target=loop, args=(slot,), daemon=True) for slot in range(count)]
     for thread in threads:
@@ -108,8 +105,3 @@ def run_parallel(
     if failures:
         raise failures[0]
     return [results[i] for i in range(len(jobs))]
-
-
-def terminal_progress() -> IO[str] | None:
-    """stderr when it is a terminal (progress lines would clutter logs and pipes)."""
-    return sys.stderr if sys.stderr.isatty() else None

@@ -24,6 +24,7 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example
 from generator.load.reader import PluginReader
 from generator.load.recordings import RECORDING_FORMAT, Recording, recording_path
+from generator.load.registry_examples import examples_root
 from generator.model import Tool
 from generator.published import SCHEMA_BASE
 from generator.rules import Phrase, rule
@@ -285,7 +286,7 @@ def write_recording(
     }
     text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
     text = _scrubbed(text, hidden)
-    path = loaded.root / recording_path(tool, example.name)
+    path = examples_root(loaded, tool) / recording_path(tool, example.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".part")
     temporary.write_text(RECORDING_HEADER + text, encoding="utf-8")

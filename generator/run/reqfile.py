@@ -31,7 +31,9 @@ as `./wheels/pkg.whl`, `--find-links ./wheels` or `-r more.txt` is read from the
 runner does the same whatever folder it was started in. A path that leaves the plugin (absolute,
 `..` above the root, `~`, an environment variable, a symbolic link pointing out) names a file the
 package does not ship, so Dify's install fails; the runner does not follow it and builds no
-environment.
+environment. So does a relative path to a file or folder the plugin does not ship (a
+`--find-links ./wheels` without the `wheels` folder, which uv reports only as "relative URL without a
+base").
 """,
 )
 
@@ -132,6 +134,11 @@ def _classify(reader: PluginReader, named: Named, option: str, found: Scan) -> s
             found.refused.append((named, result.problem))
             return None
         places.append(result.relative)
+    if not any(reader.is_file(place) or reader.is_dir(place) for place in places):
+        # uv's own words for a missing --find-links folder are "relative URL without a base"
+        kind = "folder" if option in FIND_LINKS else "file or folder"
+        found.refused.append((named, f"the plugin ships no {kind} of that name"))
+        return None
     found.local.update(places)
     return places[0] if option in NESTED else None
 

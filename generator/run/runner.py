@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, sort_diagnostics
+from generator.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
 from generator.model import Tool
+from generator.progress import Stage
+from generator.rules import rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
-from generator.run.environment import Environment, ensure_environment
+from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import (
@@ -42,10 +43,26 @@ from generator.run.replay import (
     secrets,
     write_recording,
 )
+from generator.run.result import in_words
 from generator.run.sandbox import Isolation, detect_isolation
-from generator.run.verdict import weigh
-from generator.run.worker import Access, Workers
+from generator.run.shard import in_shard
+from generator.run.verdict import run_result, weigh
+from generator.run.worker import EXAMPLE_FOLDER, Access, Workers
 from generator.schemas import SchemaSet
+
+NOTHING_RAN = rule(
+    "R052",
+    "nothing-ran",
+    Severity.INFO,
+    "no tool of this plugin ran: {why!s}",
+    "Fix the findings above about the manifest, the provider or the tools; `dify-registry validate` "
+    "lists them all.",
+    """
+`run` and `validate --run` say why a plugin that declares tools got no run at all: its manifest could
+not be loaded (an error when no other finding says so: Dify refuses such a package), no tool provider
+was found, or its tools name no Python source.
+""",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +164,9 @@ def _execute(
         str(job.environment.python.parent.parent),
     )
     ordered = sort_diagnostics(findings)
+    shows, detail = run_result(
+        ordered, result.events, example, tool, job.credentials, outcome.messages, outcome.finished
+    )
     run = ExampleRun(
         tool=tool.key,
         example=example.name,
@@ -156,7 +176,7 @@ def _execute(
         outputs=MappingProxyType(outputs),
         files=outcome.files,
         diagnostics=tuple(ordered),
-        passed=outcome.finished and not any(d.severity.rank >= 2 for d in ordered),
+        result=shows,
         duration=result.duration,
         python=outcome.python or job.environment.interpreter.name,
         stdout=result.stdout.decode("utf-8", errors="replace"),
@@ -164,25 +184,52 @@ def _execute(
         description=example.description,
         replay=replay_of(result.events, job.recording, job.http == "record") if job.http else None,
         contacted=contacted_hosts(result.events),
+        detail=detail,
+        input_files=_shown_files(example.files),
     )
     return _hidden(run, hidden) if job.http == "record" else run
 
 
+def _shown_files(files: MappingProxyType[str, tuple[InputFile, ...] | InputFile]) -> tuple[str, ...]:
+    """The input files of a run as the outputs show them: parameter, file name, type and size."""
+    return tuple(
+        f"{name}: {item.filename} ({item.mime_type}, {len(item.data)} bytes)"
+        for name, value in files.items()
+        for item in (value if isinstance(value, tuple) else (value,))
+    )
+
+
 def _hidden(run: ExampleRun, hidden: dict[str, str]) -> ExampleRun:
     """A recording run's result with the credential values replaced, as in its recording."""
+    return _rewritten(run, lambda value: hide_in(value, hidden))
+
+
+def _placeless(run: ExampleRun, job: Job, options: RunOptions) -> ExampleRun:
+    """The run without this machine's paths (a traceback's frames, a message naming a file): what
+    is cached moves between machines (`--shard`, `cache merge`), and a site never shows them."""
+    environment = job.environment
+    places = cache.machine_places(
+        job.loaded.root.resolve(),
+        job.loaded.display,
+        [environment.python.parent.parent, environment.interpreter.path.parent.parent, options.cache_dir],
+        EXAMPLE_FOLDER,
+    )
+    return _rewritten(run, lambda value: cache.without_places(value, places))
+
+
+def _rewritten(run: ExampleRun, change: Callable[[Any], Any]) -> ExampleRun:
+    """The run with `change` applied to every value a tool or the runner wrote into it."""
     return replace(
         run,
-        inputs=MappingProxyType(hide_in(dict(run.inputs), hidden)),
-        messages=tuple(
-            replace(m, payload=hide_in(m.payload, hidden), meta=hide_in(m.meta, hidden)) for m in run.messages
-        ),
-        outputs=MappingProxyType(hide_in(dict(run.outputs), hidden)),
+        inputs=MappingProxyType(change(dict(run.inputs))),
+        messages=tuple(replace(m, payload=change(m.payload), meta=change(m.meta)) for m in run.messages),
+        outputs=MappingProxyType(change(dict(run.outputs))),
         diagnostics=tuple(
-            replace(d, message=hide_in(d.message, hidden), hint=hide_in(d.hint, hidden))
-            for d in run.diagnostics
+            replace(d, message=change(d.message), hint=change(d.hint)) for d in run.diagnostics
         ),
-        stdout=hide_in(run.stdout, hidden),
-        stderr=hide_in(run.stderr, hidden),
+        stdout=change(run.stdout),
+        stderr=change(run.stderr),
+        detail=change(run.detail),
     )
 
 
@@ -206,27 +253,25 @@ def plan(
         repr(options.limits),
         _schemas_digest(schemas),
     ]
-    for loaded in plugins:
+    chosen_tools = [_tools_to_run(loaded, options) for loaded in plugins]
+    built = Stage.shown_if(options.progress, "environments", sum(map(bool, chosen_tools)))
+    for loaded, tools in zip(plugins, chosen_tools, strict=True):
         plugin = loaded.plugin
-        tools = [t for t in (plugin.tools if plugin else ()) if options.tool in (None, t.name) and t.source]
         if plugin is None or not tools:
+            findings.extend(_nothing_ran(loaded) if options.tool is None else ())
             continue
-        environment = ensure_environment(
+        built.advance(loaded.display)
+        environment = describe_environment(
             loaded.reader,
             plugin.runner_version,
             options.cache_dir,
             options.offline,
             isolation,
             loaded.display_path,
+            _arches(loaded),
         )
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
-        findings.extend(environment.findings)
-        if environment.problem:
-            findings.append(
-                BROKEN_ENVIRONMENT.at(
-                    manifest_where, problem=environment.problem, python=environment.interpreter.name
-                )
-            )
+        findings.extend([*environment.warnings, *_environment_findings(environment, manifest_where)])
         if not environment.built:
             continue
         if environment.substituted:
@@ -237,25 +282,88 @@ def plan(
             )
         digest = cache.folder_digest(loaded.reader)
         chosen = {t.key for t in tools}
+        planned: list[Job] = []
         for provider in plugin.providers:
             credentials = tuple(c.name for c in provider.credentials)
             secret = tuple(c.name for c in provider.credentials if c.type == "secret-input")
-            for tool in (t for t in provider.tools if t.key in chosen):
+            for tool in (t for t in provider.reachable_tools if t.key in chosen):
                 examples, problems = load_examples(loaded, tool, smoke=smoke_example)
                 findings.extend(problems)
                 for example in _with_required_only(tool, examples, options.example):
-                    key = cache.run_key(
-                        [*common, digest, str(tool.key), example.name, repr(example.raw), environment.key]
-                    )
-                    job = Job(loaded, tool, example, environment, key, credentials, secret)
-                    recorded, problems = _recorded(job, options)
-                    findings.extend(problems)
-                    jobs.append(recorded)
+                    ingredients = [digest, str(tool.key), example.name, repr(example.raw)]
+                    key = cache.run_key([*common, *ingredients, environment.portable_key])
+                    planned.append(Job(loaded, tool, example, environment, key, credentials, secret))
+        # A plugin whose every run is cached needs no environment (a build from a complete cache
+        # runs nothing); otherwise it is built now, once for all its jobs.
+        complete = options.use_cache and not options.record and all(_cached(job, options) for job in planned)
+        if not complete:
+            built.show(f"{loaded.display}: building its environment")
+            environment = build_environment(environment, loaded.display_path)
+            findings.extend(_environment_findings(environment, manifest_where))
+            if not environment.built:
+                continue
+        for job in planned:
+            recorded, problems = _recorded(replace(job, environment=environment), options, not complete)
+            findings.extend(problems)
+            jobs.append(recorded)
+    built.close()
     return jobs, findings
 
 
-def _recorded(job: Job, options: RunOptions) -> tuple[Job, list[Diagnostic]]:
-    """The job with its recording (replay), or set to record; unchanged for an offline run."""
+def _nothing_ran(loaded: LoadedPlugin) -> list[Diagnostic]:
+    """Why no tool of a plugin ran, when it is meant to have tools; an error when nothing else says
+    so (Dify refuses a plugin whose manifest does not load)."""
+    where = Location(loaded.display_path("manifest.yaml"))
+    plugin = loaded.plugin
+    if plugin is None:
+        told = any(d.severity is Severity.ERROR for d in loaded.diagnostics)
+        severity = Severity.INFO if told else Severity.ERROR
+        return [NOTHING_RAN.at(where, severity=severity, why="its manifest could not be loaded")]
+    manifest = loaded.documents.get("manifest.yaml")
+    declared = (
+        manifest.data.get("plugins") if manifest is not None and isinstance(manifest.data, dict) else None
+    )
+    if not isinstance(declared, dict) or not declared.get("tools"):
+        return []  # not a tool plugin: nothing was meant to run
+    if not plugin.providers:
+        why = "no tool provider was found (the files `plugins.tools` names did not load)"
+    elif not plugin.tools:
+        why = "its providers list no tool that loads"
+    else:
+        why = "its tools name no Python source (`extra.python.source`)"
+    return [NOTHING_RAN.at(where, why=why)]
+
+
+def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
+    """The manifest's `meta.arch` (the machines Dify runs the plugin on)."""
+    manifest = loaded.documents["manifest.yaml"].data
+    meta = manifest.get("meta") if isinstance(manifest, dict) else None
+    arch = meta.get("arch") if isinstance(meta, dict) else None
+    return tuple(str(a) for a in arch) if isinstance(arch, list) else ()
+
+
+def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
+    """The tools of a plugin that run (all, or the one `--tool` names), those with code."""
+    every = loaded.plugin.tools if loaded.plugin else ()
+    return [t for t in every if options.tool in (None, t.name) and t.source]
+
+
+def _environment_findings(environment: Environment, where: Location) -> list[Diagnostic]:
+    """Why the environment cannot be used: requirements not followed, or its build failed."""
+    if not environment.problem:
+        return list(environment.findings)
+    place = environment.where or where  # the requirement uv's error names, else the manifest
+    python = environment.interpreter.name
+    return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=environment.problem, python=python)]
+
+
+def _cached(job: Job, options: RunOptions) -> bool:
+    return cache.load(options.cache_dir, job.key) is not None
+
+
+def _recorded(job: Job, options: RunOptions, runs: bool = True) -> tuple[Job, list[Diagnostic]]:
+    """The job with its recording (replay), or set to record; unchanged for an offline run. A job
+    that will not run (`runs` false: its result is cached) gets no recorder."""
     example = job.example
     if example.smoke or example.required_only:
         # invented inputs, or only the required ones: the recorded requests were not made for them
@@ -263,6 +371,8 @@ def _recorded(job: Job, options: RunOptions) -> tuple[Job, list[Diagnostic]]:
     recording, findings = (None, []) if options.record else load_recording(job.loaded, job.tool, example.name)
     if not options.record and recording is None:
         return job, findings
+    if not runs:
+        return replace(job, http="replay", recording=recording), findings
     overlay, problem = ensure_overlay(
         job.environment.python, job.environment.interpreter.name, options.cache_dir, options.offline
     )
@@ -287,8 +397,7 @@ def _batch(job: Job) -> tuple[str, str]:
 
 
 def _describe(job: Job, run: ExampleRun) -> str:
-    state = "passed" if run.passed else "FAILED"
-    return f"{job.tool.key} {job.example.name}: {state} ({run.duration:.1f} s)"
+    return f"{job.tool.key} {job.example.name}: {in_words(run.result, run.detail)} ({run.duration:.1f} s)"
 
 
 def run_plugins(
@@ -298,6 +407,7 @@ def run_plugins(
     # Children run in their own working folders: a relative cache path would not reach them.
     options = replace(options, cache_dir=options.cache_dir.absolute())
     isolation = detect_isolation(options.isolate)
+    plugins = in_shard(plugins, options.shard)
     jobs, findings = plan(plugins, options, isolation, schemas)
     cached = {
         index: cache.load(options.cache_dir, job.key) if options.use_cache and not options.record else None
@@ -309,20 +419,13 @@ def run_plugins(
     with Workers(options.limits, isolation, Access(network=options.record, visible=overlays)) as workers:
 
         def work(job: Job, slot: int) -> ExampleRun:
-            run = _execute(job, slot, options, workers, schemas)
+            run = _placeless(_execute(job, slot, options, workers, schemas), job, options)
             cache.save(options.cache_dir, job.key, run)
             return run
 
-        fresh = iter(
-            run_parallel(
-                pending,
-                work,
-                options.jobs,
-                _describe,
-                sys.stderr if options.progress else None,
-                batch=_batch,
-            )
-        )
+        running = Stage.shown_if(options.progress, "runs", len(pending))
+        fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
+        running.close()
     every = [cached[index] or next(fresh) for index in range(len(jobs))]
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
@@ -330,9 +433,14 @@ def run_plugins(
         d for job, run in zip(jobs, every, strict=True) if job.example.required_only for d in run.diagnostics
     )
     for loaded in plugins:
-        for tool in loaded.plugin.tools if loaded.plugin else ():
+        providers = loaded.plugin.providers if loaded.plugin else ()
+        for tool in (tool for provider in providers for tool in provider.reachable_tools):
             tool_runs = [run for run in runs if run.tool == tool.key]
-            findings.extend(never_set(tool, tool_runs, _schema_where(loaded, tool)))
+            findings.extend(
+                never_set(
+                    tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))
+                )
+            )
     return RunReport(tuple(runs), tuple(sort_diagnostics(findings)))
 
 

@@ -14,16 +14,26 @@ finding only: a crash caused by reading an optional parameter that a workflow le
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.examples import Example
 from generator.model import Tool
 from generator.rules import Listing, Phrase, rule
-from generator.run.outcome import CRASHED, STAGES, TIMED_OUT
-from generator.run.wire import Event, NetworkAttempt, Raised, Unserved
+from generator.run.model import RunMessage
+from generator.run.outcome import (
+    CRASHED,
+    NETWORK_ATTEMPT,
+    STAGES,
+    TIMED_OUT,
+    UNSERVED_CALL,
+    contacted_hosts,
+)
+from generator.run.result import RunResult
+from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, Unserved
 
 INCONCLUSIVE = rule(
     "R035",
@@ -52,7 +62,8 @@ OPTIONAL_READ = rule(
 Every tool also runs once with only its required parameters, in the form Dify passes a tool whose
 workflow user left the optional fields empty: Dify's tool node passes only the parameters the node
 configures (`ToolNode._generate_parameters`), so an optional `llm` or `schema` parameter is absent,
-and a `form` parameter holds its default or None (`ToolManager._init_runtime_parameter`). A crash
+and a `form` parameter holds its default or nothing (`ToolManager._init_runtime_parameter`), cast by
+`cast_parameter_value`: "" for an empty string, secret-input or select, False for a boolean. A crash
 there that reading the optional parameter causes (`tool_parameters["x"]`, or a method called on its
 None) is what every such user hits.
 """,
@@ -108,7 +119,9 @@ def weigh(
     weighed: list[Diagnostic] = []
     for finding in findings:
         if created is not None and _init_crash(finding):
-            named = _mentioned(_said(created, created.code), credentials)
+            named = _unset_credential(events, credentials) or _mentioned(
+                _said(created, created.code), credentials
+            )
             shown = Listing([named or credentials[0]])
             weighed.append(
                 INCONCLUSIVE.at(
@@ -128,17 +141,35 @@ def weigh(
                     _place(finding),
                     type=crash.type,
                     problem=crash.message,
-                    cause=explained[0],
-                    advice=explained[1],
+                    cause=explained.cause,
+                    advice=explained.advice,
                 )
             )
-        elif finding.rule == TIMED_OUT.code and _outside_calls(events):
-            weighed.append(replace(finding, severity=Severity.WARNING, hint=explained[1]))
+        elif finding.rule == TIMED_OUT.code:
+            # a time-out proves a defect only on inputs the author chose: these were invented
+            weighed.append(
+                replace(
+                    finding,
+                    severity=Severity.WARNING,
+                    message=f"{finding.message}, on the invented inputs ({_invented(example)})",
+                    hint=explained.advice,
+                )
+            )
         elif finding.rule == "R015":  # outputs of made-up inputs may be a correct error path
             weighed.append(replace(finding, severity=Severity.WARNING))
         else:
             weighed.append(finding)
-    return weighed
+    return _one_per_cause(weighed)
+
+
+def _one_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
+    """Without the connection and call findings when another finding of the run already names them
+    as the cause it stopped (R035, or a time-out's hint): one finding per cause."""
+    told = any(f.rule == INCONCLUSIVE.code for f in findings)
+    told = told or any(f.rule == TIMED_OUT.code and f.severity is Severity.WARNING for f in findings)
+    if not told:
+        return findings
+    return [f for f in findings if f.rule not in (NETWORK_ATTEMPT.code, UNSERVED_CALL.code)]
 
 
 def _environment_write(events: Iterable[Event], environment: str) -> Raised | None:
@@ -171,9 +202,10 @@ def _init_crash(finding: Diagnostic) -> bool:
 
 def _crash_event(events: Iterable[Event], stage: str = "invoke") -> Raised | None:
     """The error raised inside `_invoke` (or while creating the tool), unless it is a lookup of an
-    SDK API that does not exist (that fails whatever the inputs)."""
+    SDK API that does not exist or a misuse of a library's object at the plugin's own line (those
+    fail whatever the inputs)."""
     for event in events:
-        if isinstance(event, Raised) and event.stage == stage and not event.sdk_api:
+        if isinstance(event, Raised) and event.stage == stage and not event.sdk_api and not event.misuse:
             return event
     return None
 
@@ -189,43 +221,107 @@ def _outside_calls(events: Iterable[Event]) -> list[str]:
     return list(dict.fromkeys(reached))
 
 
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """Why a smoke run stopped: what it shows, what names it, in words, and the example to add."""
+
+    result: RunResult
+    detail: str
+    cause: str
+    advice: str
+
+
+def _invented(example: Example) -> str:
+    """The invented inputs, files too, as a short list."""
+    shown = [f"{k}={v!r}" for k, v in example.inputs.items()]
+    shown += [f"{k}=<file {_file_names(v)}>" for k, v in example.files.items()]
+    return str(Listing(shown, most=6)) or "none"
+
+
+def _file_names(value: object) -> str:
+    files = value if isinstance(value, tuple) else (value,)
+    return ", ".join(str(getattr(f, "filename", "")) for f in files)
+
+
+def _unset_credential(events: Iterable[Event], credentials: Sequence[str]) -> str | None:
+    """The first declared credential the tool read without a value."""
+    for event in events:
+        if isinstance(event, CredentialUnset) and event.name in credentials:
+            return event.name
+    return None
+
+
 def _cause(
     events: Sequence[Event],
     example: Example,
     tool: Tool,
     credentials: Sequence[str],
     examples_file: str,
-) -> tuple[str, str]:
-    """(what the run could not supply, which example to add), most specific first."""
+) -> Cause:
+    """What the run could not supply and which example to add, most specific first."""
     crash = _crash_event(events)
     said = _said(crash, crash.code, crash.key) if crash is not None else ""
     examples_file = str(Listing([examples_file]))
+    hosts = contacted_hosts(list(events))
     outside = _outside_calls(events)
     if outside:
-        return (
+        reached = Phrase(
+            f"it made {Listing(outside, most=5)}, which example runs do not allow (they are offline "
+            "and serve only file upload and storage)"
+        )
+        if hosts or any(isinstance(e, NetworkAttempt) for e in events):
+            return Cause(
+                RunResult.NETWORK,
+                str(Listing(list(hosts), most=5)),
+                reached,
+                Phrase(
+                    f"Add {examples_file} with an example on real inputs and record its requests once "
+                    "with `dify-registry run --record`: the registry then replays them offline."
+                ),
+            )
+        calls = [e.call for e in events if isinstance(e, Unserved)]
+        return Cause(
+            RunResult.DIFY_CALL,
+            str(Listing(list(dict.fromkeys(calls)), most=5)),
+            reached,
             Phrase(
-                f"it made {Listing(outside, most=5)}, which example runs do not allow (they are offline "
-                "and serve only file upload and storage)"
+                f"Add {examples_file} with an example whose inputs the tool can answer without calling "
+                "back into Dify (the runner serves only file upload and storage)."
+            ),
+        )
+    refused = _network_failure(said)
+    if refused is not None:
+        return Cause(
+            RunResult.NETWORK,
+            refused,
+            Phrase(
+                f"it failed to reach {refused or 'a host'} (a library that opens its own connections "
+                "said so: example runs are offline)"
             ),
             Phrase(
-                f"Add {examples_file} with an example whose inputs the tool can answer without them; "
-                "until then the registry shows no run of this tool."
+                f"Add {examples_file} with an example on real inputs and record its requests once "
+                "with `dify-registry run --record`: the registry then replays them offline."
             ),
         )
     key = crash.key if crash is not None else None
-    named = key if key in credentials else _mentioned(said, credentials)
+    named = key if key in credentials else _unset_credential(events, credentials)
+    named = named or _mentioned(said, credentials)
     if named is None and credentials and _CREDENTIAL_WORDS.search(said):
         named = credentials[0]
     if named is not None:
         shown = Listing([named])
-        return (
+        return Cause(
+            RunResult.CREDENTIAL,
+            named,
             Phrase(f"the run had no value for the credential `{shown}`"),
             Phrase(f"Add {examples_file} with an example that sets `credentials: {{{shown}: ...}}`."),
         )
     program = _missing_program(crash) if crash is not None else None
     if program is not None:
         shown = Listing([program])
-        return (
+        return Cause(
+            RunResult.ENVIRONMENT,
+            f"no program `{program}`",
             Phrase(
                 f"the tool started the program `{shown}`, which the run's environment does not have "
                 "(a plugin's environment holds what its requirements install, not system programs)"
@@ -236,18 +332,41 @@ def _cause(
                 "example the registry can run."
             ),
         )
+    problem = f"{crash.type}: {crash.message}" if crash is not None else ""
     files = [name for name in example.files if _mentioned(said, [name])]
     if files:
         shown = Listing(files[:1])
-        return (
+        return Cause(
+            RunResult.TOOL_ERROR,
+            problem,
             Phrase(f"the file parameter `{shown}` got an invented file"),
             Phrase(f"Add {examples_file} with an example that gives `{shown}` a real file under `files:`."),
         )
-    invented = Listing([f"{k}={v!r}" for k, v in example.inputs.items()], most=6)
-    return (
-        Phrase(f"the tool may have rejected the invented inputs ({str(invented) or 'none'})"),
+    return Cause(
+        RunResult.TOOL_ERROR,
+        problem,
+        Phrase(f"the tool may have rejected the invented inputs ({_invented(example)})"),
         Phrase(f"Add {examples_file} with an example on real inputs."),
     )
+
+
+# What a failed connection says in the error of a library that opens its own connections (a client
+# written in Rust or C, which the sandbox's Python-level guard does not see).
+_NETWORK_WORDS = re.compile(
+    r"ConnectError|ConnectionError|Connection refused|error sending request|Name or service not known|"
+    r"Temporary failure in name resolution|Failed to resolve|Max retries exceeded|nodename nor servname|"
+    r"Network is unreachable|getaddrinfo failed|Could not resolve host",
+    re.IGNORECASE,
+)
+_URL_HOST = re.compile(r"https?://([A-Za-z0-9.-]{1,253})")
+
+
+def _network_failure(text: str) -> str | None:
+    """The hosts a failed connection names ("" when it names none), or None when the text does not
+    speak of one."""
+    if not _NETWORK_WORDS.search(text):
+        return None
+    return str(Listing(list(dict.fromkeys(_URL_HOST.findall(text))), most=5))
 
 
 # what `subprocess` raises when the program it was asked to start is not on the PATH
@@ -287,3 +406,90 @@ def _optional_read(
     if name is None:
         return []
     return [OPTIONAL_READ.at(_place(place), name=name, type=crash.type, problem=crash.message)]
+
+
+# What a tool's own error answer looks like (`registry/docs/runner.md`, "Run results"): a short text
+# that starts with or soon says one of these words, or a JSON object whose keys say so.
+_ERROR_TEXT = re.compile(
+    r"\b(error|failed|failure|invalid|exception|unauthori[sz]ed|forbidden|denied|missing|"
+    r"not found|not provided|no .{1,40} provided|is required|are required|cannot|could not|couldn't|"
+    r"unable to|"
+    r"please (provide|set|enter|configure|check|input)|not configured|not set|must be|错误|失败|无效|エラー)",
+    re.IGNORECASE,
+)
+_ERROR_KEYS = ("error", "errors", "error_message", "error_msg", "errmsg", "err", "exception")
+_FAILED_STATES = {"error", "failed", "fail", "failure"}
+# An answer longer than this is output, whatever words it holds.
+_SHORT_ANSWER = 600
+
+
+def _error_answer(messages: Sequence[RunMessage]) -> str | None:
+    """The tool's own error message when every text and JSON message it yielded is one (and it
+    yielded no file, image or link): what it answered instead of output."""
+    answers: list[str] = []
+    for message in messages:
+        payload = message.payload if isinstance(message.payload, dict) else {}
+        if message.type == "text":
+            text = str(payload.get("text", "")).strip()
+            if not text or len(text) > _SHORT_ANSWER or not _ERROR_TEXT.search(text[:200]):
+                return None
+            answers.append(text)
+        elif message.type == "json":
+            found = _json_error(payload.get("json_object"))
+            if found is None:
+                return None
+            answers.append(found)
+        elif message.type in ("blob", "image", "image_link", "link", "file"):
+            return None
+    return answers[0][:300] if answers else None
+
+
+def _json_error(value: object) -> str | None:
+    """The error a JSON answer states (an error key with a value, `success: false`, a failed status)."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, dict):
+        return None
+    for key in _ERROR_KEYS:
+        if value.get(key):
+            return json.dumps({key: value[key]}, ensure_ascii=False, default=str)[:300]
+    status = value.get("status", value.get("state"))
+    if value.get("success") is False or (isinstance(status, str) and status.lower() in _FAILED_STATES):
+        return json.dumps(value, ensure_ascii=False, default=str)[:300]
+    return None
+
+
+def run_result(
+    findings: Sequence[Diagnostic],
+    events: Sequence[Event],
+    example: Example,
+    tool: Tool,
+    credentials: Sequence[str],
+    messages: Sequence[RunMessage],
+    finished: bool,
+) -> tuple[RunResult, str]:
+    """What the run shows (`result.py`) and what names it, from its weighed findings and events."""
+    red = [f for f in findings if f.severity is Severity.ERROR]
+    if any(f.rule == READ_ONLY_ENVIRONMENT.code for f in findings):  # the sandbox's, not the tool's
+        return RunResult.ENVIRONMENT, "a library writes into its own install folder"
+    if not example.smoke:
+        return (RunResult.FAILED, "") if red or not finished else (RunResult.PASSED, "")
+    if red:
+        return RunResult.CRASHED, red[0].message[:300]
+    cause = _cause(events, example, tool, credentials, "")
+    if cause.result in (RunResult.NETWORK, RunResult.DIFY_CALL):
+        return cause.result, cause.detail
+    if any(f.rule == TIMED_OUT.code for f in findings):
+        return RunResult.TIME_LIMIT, _invented(example)
+    if not finished:
+        return cause.result, cause.detail
+    answer = _error_answer(messages)
+    if answer is None:
+        return RunResult.OUTPUT, ""
+    refused = _network_failure(answer)
+    if refused is not None:
+        return RunResult.NETWORK, refused
+    named = _unset_credential(events, credentials)
+    if named is None and credentials and _CREDENTIAL_WORDS.search(answer):
+        named = _mentioned(answer, credentials) or credentials[0]
+    return (RunResult.CREDENTIAL, named) if named else (RunResult.TOOL_ERROR, answer)

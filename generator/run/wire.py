@@ -424,6 +424,15 @@ class Unsendable(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame of a traceback in the plugin's own files."""
+
+    file: str
+    line: int
+    code: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Raised(Event):
     """An exception at `stage`, with the innermost frame in the plugin's files when there is one."""
 
@@ -437,6 +446,11 @@ class Raised(Event):
     file: str | None = None
     line: int | None = None
     code: str | None = None
+    # the last frames in the plugin's own files, innermost last
+    frames: list[Frame] = dataclasses.field(default_factory=list)
+    # what the plugin's code did wrong with an object of the SDK or of an installed library, used the
+    # same way whatever the input (`File.blob`, a property holding bytes, called as a method)
+    misuse: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -468,6 +482,14 @@ class NetworkAttempt(Event):
 
     KIND: ClassVar[str] = "network"
     address: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CredentialUnset(Event):
+    """The tool read the provider credential `name`, which the run gave no value."""
+
+    KIND: ClassVar[str] = "credential"
+    name: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -515,6 +537,7 @@ EVENTS = _table(
     OverLimit,
     Done,
     NetworkAttempt,
+    CredentialUnset,
     Unserved,
     Exchange,
     Unmatched,

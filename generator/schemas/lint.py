@@ -29,6 +29,7 @@ from generator.schemas.model import SchemaSet
 from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
 from generator.schemas.walk import MAX_SCHEMA_DEPTH, Parts, SchemaNode, walk
+from generator.shorten import shorten
 
 # Where a finding points: (parts from the schema root, whether to point at the key) -> Location.
 Locator = Callable[[Parts, bool], Location]
@@ -465,7 +466,7 @@ def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]
 
 
 def _short_message(message: str, limit: int = 160) -> str:
-    return message if len(message) <= limit else message[: limit - 1] + "…"
+    return shorten(message, limit)
 
 
 def _reference_findings(

@@ -21,7 +21,7 @@ class PropertyRow:
 
     path: str  # `result.parent_child_chunks[].files`; `[]` stands for the items of an array
     anchor: str  # a deep-link id, unique within one tree, made of [a-z0-9_-]
-    type: str  # `string`, `string | null`, `array<object>`; empty when undeclared
+    type: str  # `string`, `string | null`, `array[object]` (as Dify writes it); empty when undeclared
     required: bool
     description: str
     ref: str | None  # the absolute `$ref` target when the property is a reference (not expanded)

@@ -17,6 +17,7 @@ from generator.schemas.lint import declared_types, metaschema_errors, validator_
 from generator.schemas.model import SchemaSet
 from generator.schemas.patterns import BoundedPatterns, bounded_validator_class
 from generator.schemas.refs import INLINE_URI, MALFORMED, RefKind, RefReport, analyse
+from generator.shorten import shorten
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MAX_MESSAGE = 200
@@ -88,7 +89,7 @@ def _without(schema: Any, path: tuple[str | int, ...]) -> Any:
 
 
 def _short(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+    return shorten(text, MAX_MESSAGE)
 
 
 def _instance_path(parts: tuple[str | int, ...]) -> str | None:

@@ -14,7 +14,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def type_text(schema: Any) -> str:
-    """A short type label: `string`, `string | null`, `array<object>`; empty when undeclared."""
+    """A short type label: `string`, `string | null`, `array[object]` (as Dify writes it); empty
+    when undeclared."""
     if not isinstance(schema, dict):
         return ""
     names = declared_types(schema) or (("object",) if isinstance(schema.get("properties"), dict) else ())
@@ -22,7 +23,7 @@ def type_text(schema: Any) -> str:
     items = schema.get("items")
     if names == ("array",) and isinstance(items, dict):
         inner = " | ".join(declared_types(items)) or ("object" if "properties" in items else "")
-        return f"array<{inner}>" if inner else text
+        return f"array[{inner}]" if inner else text
     return text
 
 

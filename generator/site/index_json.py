@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from generator.diff.changes import Change, class_of
 from generator.model import I18n, Parameter
 from generator.published import SCHEMA_BASE
+from generator.run.result import RunResult
 from generator.site.languages import LANGUAGE_SITES
+from generator.site.llms import LLMS_TXT
 from generator.site.model import PluginEntry, SiteModel, ToolEntry
 from generator.site.texts import texts_for
 from generator.site.views import fixed_rows
@@ -56,6 +59,10 @@ class _Indexer:
     def pages(self, src: str) -> dict[str, str]:
         return {code: self.site_url + path for code, path in self.model.paths(src).items()}
 
+    def markdown(self, path: str) -> dict[str, str]:
+        """The URL in each language of a file served as it is (`llms.txt`, a page's Markdown)."""
+        return {lang.code: f"{self.site_url}{lang.folder}{path}" for lang in LANGUAGE_SITES}
+
     def tool(self, entry: ToolEntry) -> dict[str, Any]:
         tool = entry.tool
         return {
@@ -71,8 +78,18 @@ class _Indexer:
             ],
             "schema_refs": sorted(entry.references),
             "checksum": entry.checksum,
-            "examples": [{"name": run.name, "passed": run.passed, "smoke": run.smoke} for run in entry.runs],
+            "examples": [
+                {
+                    "name": run.name,
+                    "passed": run.result is RunResult.PASSED,
+                    "smoke": run.smoke,
+                    "result": run.result.value,
+                    "detail": run.detail,
+                }
+                for run in entry.runs
+            ],
             "pages": self.pages(entry.src),
+            "markdown": self.markdown(entry.src),
         }
 
     def plugin(self, entry: PluginEntry) -> dict[str, Any]:
@@ -87,13 +104,41 @@ class _Indexer:
             "tags": list(plugin.tags),
             "repo": plugin.repo,
             "checksum": entry.checksum,
+            "checked_by": entry.checked_by,
             "findings": {
                 "errors": entry.counts.errors,
                 "warnings": entry.counts.warnings,
                 "infos": entry.counts.infos,
             },
             "pages": self.pages(entry.src),
+            "markdown": self.markdown(entry.src),
             "tools": [self.tool(tool) for tool in entry.tools],
+            **self.versions(entry),
+        }
+
+    def versions(self, entry: PluginEntry) -> dict[str, Any]:
+        """The plugin's releases with what each breaks (absent outside git): what the workflow check
+        needs to judge a pinned older version."""
+        history = self.model.catalog.histories.get(entry.loaded.display)
+        if history is None:
+            return {}
+        return {
+            "versions": [
+                {
+                    "version": release.version,
+                    "date": release.date,
+                    "breaking": [
+                        d.message.removeprefix("breaking: ")
+                        for d in release.changes
+                        if class_of(d) is Change.BREAKING
+                    ],
+                    "removed_outputs": [
+                        {"provider": provider, "tool": tool, "path": path}
+                        for provider, tool, path in sorted(release.removed_outputs)
+                    ],
+                }
+                for release in history.releases
+            ]
         }
 
     def schemas(self) -> list[dict[str, Any]]:
@@ -116,6 +161,7 @@ def registry_index(model: SiteModel, site_url: str) -> dict[str, Any]:
         "version": INDEX_VERSION,
         "site_url": indexer.site_url,
         "languages": [lang.code for lang in LANGUAGE_SITES],
+        "llms": indexer.markdown(LLMS_TXT),
         "plugins": [indexer.plugin(entry) for entry in model.plugins],
         "schemas": indexer.schemas(),
     }

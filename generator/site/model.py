@@ -2,7 +2,8 @@
 
 Built before any page renders and never changed afterwards: the owner of every finding, the schema
 references of every tool and the tools using every schema, translation coverage, checksums, README
-and rule documentation as HTML, icons as data URIs, and where each page lives in every language.
+and rule documentation as HTML, the images the site serves (icons and README images, once per
+content), and where each page lives in every language.
 Pages, `index.json` and the published files only read it; it knows nothing of the site engine that
 turns it into a site (MkDocs today), so a second engine would read the same model.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -23,6 +24,8 @@ from generator.check.domains import AccessDomains
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.diff.history import History
 from generator.load.crawl import LoadedPlugin
+from generator.load.examples import examples_origin
+from generator.media import MAX_IMAGE_BYTES, Image, judge
 from generator.model import Plugin, Tool, ToolKey
 from generator.rules import Rule
 from generator.ruleset import all_rules
@@ -30,7 +33,7 @@ from generator.schemas import HostedSchema, SchemaSet, flatten_properties, refer
 from generator.schemas.properties import type_text
 from generator.site.coverage import Coverage, coverage_of
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
-from generator.site.readme import make_renderer, render_readme
+from generator.site.readme import image_paths, make_renderer, render_readme
 from generator.site.urls import SiteMap, page_url, rule_src, schema_src
 from generator.site.views import (
     FindingView,
@@ -38,7 +41,6 @@ from generator.site.views import (
     ReleaseView,
     RunView,
     finding_views,
-    icon_uri,
     property_rows,
     release_views,
     run_view,
@@ -49,6 +51,9 @@ TRANSLATED = tuple(lang for lang in LANGUAGE_SITES if lang != DEFAULT_LANGUAGE)
 SCHEMAS_INDEX = "schemas/index.md"
 RULES_INDEX = "rules/index.md"
 COVERAGE_PAGE = "translations.md"
+# The texts each plugin lacks per language, served once for every language's translation page.
+MISSING_JSON = "translations.json"
+MAX_MISSING_LISTED = 200
 MAX_RULE_FINDINGS = 500
 
 
@@ -74,6 +79,8 @@ class ToolEntry:
     checksum: str  # of its YAML document
     added_parameters: frozenset[str]  # new in the plugin's version
     added_outputs: frozenset[str]
+    # The registry's examples file the runs were made from (an overlay), or "" for the plugin's own.
+    examples_from: str = ""
 
     @property
     def has_schema(self) -> bool:
@@ -88,7 +95,7 @@ class PluginEntry:
     loaded: LoadedPlugin
     plugin: Plugin
     src: str  # its page
-    icon: str  # a data: URI ("" when none)
+    icon: str  # where the site serves it, under the site root ("" when none)
     readme: Markup  # "" when it has none
     findings: tuple[FindingView, ...]
     counts: Counts
@@ -103,6 +110,22 @@ class PluginEntry:
     def slug(self) -> str:
         """Its page's folder under `plugins/`."""
         return self.src.split("/")[1]
+
+    @property
+    def checked_by(self) -> str:
+        """What its verdict rests on: `static` (no run), `examples` (an example its author wrote, or
+        a recording, ran) or `smoke` (only runs on invented inputs)."""
+        runs = [run for tool in self.tools for run in tool.runs]
+        if not runs:
+            return "static"
+        return "smoke" if all(run.smoke for run in runs) else "examples"
+
+    @property
+    def unproven(self) -> bool:
+        """True when it has runs and none of them showed the tool working (every one stopped or
+        answered with an error): such a plugin is not shown as valid."""
+        runs = [run for tool in self.tools for run in tool.runs]
+        return bool(runs) and not any(run.result.proven for run in runs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +170,8 @@ class SiteModel:
     schemas: tuple[SchemaEntry, ...]
     rules: tuple[RuleEntry, ...]
     use_directory_urls: bool = True
+    # The images the site serves, by path under the site root (each content once).
+    media: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def tags(self) -> list[str]:
@@ -157,6 +182,14 @@ class SiteModel:
     def schema_set(self) -> SchemaSet | None:
         """The hosted schemas (None when they could not be loaded)."""
         return self.catalog.schemas
+
+    def missing_texts(self) -> dict[str, dict[str, list[str]]]:
+        """Per plugin page and language, the texts that fall back to English (the first ones)."""
+        first = MAX_MISSING_LISTED
+        return {
+            entry.src: {lang: list(found[:first]) for lang, found in entry.coverage.missing.items()}
+            for entry in self.plugins
+        }
 
     def paths(self, src: str) -> Mapping[str, str]:
         """Where the page at `src` is served in each language, relative to the site root."""
@@ -188,20 +221,46 @@ class _Builder:
         )
         self.references_by_key = _references_by_key(self.users)
         self.keys_of_several = _keys_of_several(catalog.plugins)
-        self.markdown: dict[str, Markup] = {}
+        self.markdown: dict[tuple[str, tuple[tuple[str, str], ...]], Markup] = {}
+        self.media: dict[str, bytes] = {}
 
     def model(self, use_directory_urls: bool) -> SiteModel:
         plugins = tuple(
             self.plugin(loaded, loaded.plugin) for loaded in self.catalog.plugins if loaded.plugin is not None
         )
-        return SiteModel(self.catalog, plugins, self.schemas(), self.rules(), use_directory_urls)
+        return SiteModel(
+            self.catalog,
+            plugins,
+            self.schemas(),
+            self.rules(),
+            use_directory_urls,
+            MappingProxyType(self.media),
+        )
 
-    def html(self, text: str) -> Markup:
+    def html(self, text: str, images: tuple[tuple[str, str], ...] = ()) -> Markup:
         """Untrusted Markdown (a README, a rule's documentation) as safe HTML on one line."""
-        html = self.markdown.get(text)
+        html = self.markdown.get((text, images))
         if html is None:
-            html = self.markdown[text] = Markup(render_readme(text, self.renderer).replace("\n", "&#10;"))
+            rendered = render_readme(text, self.renderer, dict(images))
+            html = self.markdown[(text, images)] = Markup(rendered.replace("\n", "&#10;"))
         return html
+
+    def published(self, image: Image | str) -> str:
+        """Where the site serves an accepted image ("" for one it does not serve)."""
+        if isinstance(image, str):
+            return ""
+        self.media[image.path] = image.content
+        return image.path
+
+    def readme(self, loaded: LoadedPlugin, text: str) -> Markup:
+        """The README as HTML, with the images it names inside the plugin that the site serves."""
+        images: list[tuple[str, str]] = []
+        for path in image_paths(text):
+            if loaded.reader.is_file(path):
+                served = self.published(judge(loaded.reader.head(path, MAX_IMAGE_BYTES + 1, keep=False)))
+                if served:
+                    images.append((path, served))
+        return self.html(text, tuple(images))
 
     def plugin(self, loaded: LoadedPlugin, plugin: Plugin) -> PluginEntry:
         findings = self.catalog.findings_of(loaded)
@@ -212,8 +271,8 @@ class _Builder:
             loaded=loaded,
             plugin=plugin,
             src=self.sitemap.plugins[loaded.display],
-            icon=icon_uri(self.catalog.icon(loaded, plugin.icon)),
-            readme=self.html(plugin.readme) if plugin.readme else Markup(""),
+            icon=self.icon(loaded, plugin),
+            readme=self.readme(loaded, plugin.readme) if plugin.readme else Markup(""),
             findings=finding_views(findings),
             counts=Counts(
                 by_severity[Severity.ERROR], by_severity[Severity.WARNING], by_severity[Severity.INFO]
@@ -228,6 +287,10 @@ class _Builder:
             ),
         )
 
+    def icon(self, loaded: LoadedPlugin, plugin: Plugin) -> str:
+        icon = self.catalog.icon(loaded, plugin.icon)
+        return self.published(judge(icon.content)) if icon is not None else ""
+
     def tool(
         self,
         loaded: LoadedPlugin,
@@ -236,7 +299,12 @@ class _Builder:
         findings: tuple[Diagnostic, ...],
         history: History | None,
     ) -> ToolEntry:
-        files = {loaded.display_path(tool.file), loaded.display_path(_examples_file(tool.file))}
+        examples_from = examples_origin(loaded, tool)
+        files = {
+            loaded.display_path(tool.file),
+            loaded.display_path(_examples_file(tool.file)),
+            examples_from,
+        }
         document = loaded.documents.get(tool.file)
         key = (tool.key.provider, tool.name)
         return ToolEntry(
@@ -253,6 +321,7 @@ class _Builder:
             added_outputs=frozenset(
                 p for *k, p in (history.added_outputs if history else ()) if tuple(k) == key
             ),
+            examples_from=examples_from,
         )
 
     def outputs(self, tool: Tool) -> tuple[OutputRow, ...]:

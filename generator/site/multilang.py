@@ -53,6 +53,7 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteMode
         config.config_file_path,
         site_dir=str(Path(config.site_dir) / language.prefix),
         site_url=site_url,
+        site_name=config.site_name,  # as the command line may have set it (`build --title`)
         docs_dir=config.docs_dir,
         use_directory_urls=config.use_directory_urls,
         strict=config.strict,
@@ -61,6 +62,7 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteMode
     plugin.config["language"] = language.code
     plugin.config["languages"] = False
     plugin.model = model
+    plugin.shares_assets = True
     build(nested)
 
 

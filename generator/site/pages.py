@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 from generator.model import I18n
 from generator.schemas import CATALOG_PATH
+from generator.site.cards import CARDS_JSON, FIRST_SCREEN, Card, cards, cards_json
 from generator.site.languages import SiteLanguage
 from generator.site.model import (
     COVERAGE_PAGE,
+    MISSING_JSON,
     RULES_INDEX,
     SCHEMAS_INDEX,
     TRANSLATED,
@@ -71,10 +73,29 @@ class SitePages:
         yield from self.rule_pages()
         yield self.coverage_page()
 
-    def home(self) -> str:
-        """The catalog listing shown under the home page's own text."""
-        model = self.model
-        return render("catalog.html.j2", self.context("index.md"), plugins=model.plugins, tags=model.tags)
+    def cards(self) -> list[Card]:
+        """The catalog's cards in this language, sorted by label."""
+        return cards(self.model.plugins, self.language.code, self.words)
+
+    def home(self, shown: list[Card]) -> str:
+        """The catalog shown under the home page's own text: the first screen of cards, and the
+        other plugins as plain links that the page's script replaces with cards from `cards.json`."""
+        return render(
+            "catalog.html.j2",
+            self.context("index.md"),
+            first=shown[:FIRST_SCREEN],
+            rest=shown[FIRST_SCREEN:],
+            total=len(shown),
+            tags=self.model.tags,
+            cards_json=CARDS_JSON,
+        )
+
+    def cards_json(self, shown: list[Card]) -> str:
+        """`cards.json` of this language (it sits beside the home page)."""
+        home = self.context("index.md")
+        links = {card.entry.src: home.link(card.entry.src) for card in shown}
+        icons = {card.entry.src: home.shared(card.entry.icon) for card in shown if card.entry.icon}
+        return cards_json(shown, links, icons, self.words)
 
     def plugin_page(self, entry: PluginEntry) -> GeneratedPage:
         """The page of one plugin."""
@@ -119,6 +140,10 @@ class SitePages:
     def coverage_page(self) -> GeneratedPage:
         """Per plugin and language, the texts that fall back to English."""
         html = render(
-            "coverage.html.j2", self.context(COVERAGE_PAGE), plugins=self.model.plugins, languages=TRANSLATED
+            "coverage.html.j2",
+            self.context(COVERAGE_PAGE),
+            plugins=self.model.plugins,
+            languages=TRANSLATED,
+            missing_json=MISSING_JSON,
         )
         return GeneratedPage(COVERAGE_PAGE, self.words["coverage"], html)

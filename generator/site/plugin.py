@@ -26,8 +26,10 @@ from mkdocs.structure.pages import Page
 from generator.catalog import Catalog
 from generator.published import SITE_URL
 from generator.run import RunOptions
+from generator.site.cards import CARDS_JSON, Card
 from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
+from generator.site.llms import LlmsText
 from generator.site.model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import SitePages
@@ -35,6 +37,7 @@ from generator.site.publish import build_catalog_for, shared_files, watched_path
 from generator.site.search import SearchIndexError, index_site
 from generator.site.translate import TranslatedDocs
 from generator.site.untrusted import forget
+from generator.site.weight import compact, shared_assets
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 HERE = Path(__file__).parent
@@ -78,8 +81,11 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         self.pages: SitePages | None = None
         self.docs: TranslatedDocs | None = None
         self.bodies: dict[str, str] = {}  # generated page source -> its rendered HTML
+        self.cards: list[Card] = []  # the catalog's cards in this build's language
         self.builds: LanguageBuilds | None = None  # the other languages, started early
         self.frozen = False  # this build set its catalog aside from the garbage collector
+        # A language built under the default one's site: it uses the theme's assets at the root.
+        self.shares_assets = False
 
     @property
     def language(self) -> SiteLanguage:
@@ -141,8 +147,15 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         for page in self.pages.all():
             files.append(File.generated(config, page.src, content=page.markdown()))
             self.bodies[page.src] = page.html
-        for asset in ASSETS:
-            files.append(File.generated(config, asset, abs_src_path=str(HERE / asset)))
+        for path, text in LlmsText(self.model, self.language, self.pages.words).files():
+            files.append(_served_as(File.generated(config, path + ".txt", content=text), path))
+        self.cards = self.pages.cards()
+        files.append(File.generated(config, CARDS_JSON, content=self.pages.cards_json(self.cards)))
+        if self.shares_assets:
+            _drop_theme_assets(files, config)
+        else:
+            for asset in ASSETS:
+                files.append(File.generated(config, asset, abs_src_path=str(HERE / asset)))
         if self.language == DEFAULT_LANGUAGE:
             for path, content in shared_files(self.model, config.site_url or "").items():
                 if isinstance(content, Path):
@@ -176,7 +189,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             if "/" in src:
                 sections.setdefault(src.split("/", 1)[0], []).append(src)
         nav: list[Any] = [{words["catalog"]: "index.md"}, *top]
-        nav.extend({folder.capitalize(): pages} for folder, pages in sections.items())
+        nav.extend({words.get(folder, folder.capitalize()): pages} for folder, pages in sections.items())
         nav.extend(
             [
                 {words["schemas"]: SCHEMAS_INDEX},
@@ -191,7 +204,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         from the catalog (escaped by the templates), never passed through Markdown."""
         assert self.pages is not None
         if page.file.src_uri == "index.md":
-            return f"{html}\n{self.pages.home()}"
+            return f"{html}\n{self.pages.home(self.cards)}"
         return self.bodies.get(page.file.src_uri, html)
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -200,6 +213,18 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if page.file.src_uri in self.docs.pages:
             markdown = self.docs.note(page.file.src_uri, markdown)
         return markdown
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        """Every page without indentation, and loading the root's assets in another language."""
+        return self._lighter(output)
+
+    def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
+        """The theme's own pages (404) as light as the others."""
+        return self._lighter(output_content) if template_name.endswith(".html") else output_content
+
+    def _lighter(self, html: str) -> str:
+        html = compact(html)
+        return shared_assets(html, self.language.prefix) if self.shares_assets else html
 
     # Last: the search index reads the pages every other plugin has finished writing.
     @event_priority(-100)
@@ -238,3 +263,21 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             elif path.exists():
                 server.watch(os.fspath(path))
         return server
+
+
+def _served_as(file: File, path: str) -> File:
+    """A generated file copied as it is to `path` (a `.md` name would make MkDocs render it)."""
+    file.dest_uri = path
+    return file
+
+
+def _drop_theme_assets(files: Files, config: MkDocsConfig) -> None:
+    """Leave out the theme's assets: the default language's build already writes them at the root."""
+    themes = [Path(folder).resolve() for folder in config.theme.dirs]
+    for file in list(files):
+        if not file.src_uri.startswith("assets/") or file.generated_by is not None or not file.abs_src_path:
+            continue
+        source = Path(file.abs_src_path).resolve()
+        if any(source.is_relative_to(theme) for theme in themes):
+            files.remove(file)
+

@@ -12,7 +12,7 @@ from generator.inputs import is_registry
 from generator.run import RunOptions
 from generator.schemas import CATALOG_PATH, schema_catalog, served_files
 from generator.site.index_json import registry_index
-from generator.site.model import SiteModel
+from generator.site.model import MISSING_JSON, SiteModel
 from generator.site.views import published_path
 
 
@@ -33,6 +33,8 @@ def shared_files(model: SiteModel, site_url: str) -> dict[str, bytes | str | Pat
     if catalog.schemas is not None:
         published.update(served_files(catalog.schemas))
         published[CATALOG_PATH] = json.dumps(schema_catalog(catalog.schemas), indent=2) + "\n"
+    published.update(model.media)
+    published[MISSING_JSON] = json.dumps(model.missing_texts(), ensure_ascii=False, separators=(",", ":"))
     for run in catalog.runs:
         for output in run.files:
             published[published_path(output.site_path)] = output.path

@@ -1,12 +1,13 @@
-"""README files rendered safely: CommonMark with raw HTML off, links and images only to http(s).
+"""README files rendered safely: CommonMark with raw HTML off, links only to http(s).
 
-A link or image whose target is not http(s) (a file of the plugin, `mailto:`, a script) shows as its
-text: the registry serves no plugin files, and a target that runs code must never be reachable.
+An image the README names inside its plugin is shown (`<img>`) when the site publishes it (see
+`generator.media`); an image at an http(s) address is a link, never fetched by the visitor's browser.
+Any other link or image target (a file of the plugin, `mailto:`, a script) shows as its text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -17,6 +18,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from generator.markdown_tokens import Parsed, parse_as_written
+from generator.media import local_target
 from generator.site.safe import safe_url
 
 MAX_README_CHARS = 200_000
@@ -27,6 +29,10 @@ HEADING_SHIFT = 2
 AS_WRITTEN = "dify_registry_as_written"
 REL = "nofollow noopener noreferrer"
 DROPPED = "dify_registry_link_dropped"
+IMAGES = "dify_registry_images"  # plugin-relative path -> where the site serves that image
+# How a README image starts: its source is relative to the site root, and each page puts the way
+# there in front of it (`rebased`). README text is escaped, so it can never write this itself.
+IMAGE_START = '<img class="dr-readme-image" src="'
 
 
 def _target(value: object, env: EnvType) -> str:
@@ -56,12 +62,16 @@ def _link_close(
 
 
 def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-    # Images from a README would make every visitor's browser fetch a stranger's URL: show a link.
+    # Remote images would make every visitor's browser fetch a stranger's URL: show a link.
     token = tokens[idx]
     target = _target(token.attrGet("src"), env)
     alt = self.renderInlineAsText(token.children or [], options, env) or target
-    src = safe_url(target)
     escaped = escapeHtml(alt)
+    named = local_target(target)
+    published = env.get(IMAGES, {}).get(named) if named else None
+    if published:
+        return f'{IMAGE_START}{escapeHtml(published)}" alt="{escaped}" loading="lazy">'
+    src = safe_url(target)
     if src is None:
         return escaped
     return f'<a href="{escapeHtml(src)}" rel="{REL}">{escaped}</a>'
@@ -98,14 +108,35 @@ def make_renderer() -> MarkdownIt:
     return md
 
 
-def render_readme(text: str, renderer: MarkdownIt | None = None) -> str:
-    """The README as HTML that contains no markup from the README itself."""
+def render_readme(
+    text: str, renderer: MarkdownIt | None = None, images: Mapping[str, str] | None = None
+) -> str:
+    """The README as HTML that contains no markup from the README itself; `images` maps the
+    plugin-relative paths of the images the site publishes to their paths under the site root."""
     md = renderer or make_renderer()
     text = text[:MAX_README_CHARS]
     parsed = parse_as_written(text)
     if _reads_the_same(parsed):
-        return str(md.renderer.render(list(parsed.tokens), md.options, {AS_WRITTEN: True}))
-    return str(md.render(text))
+        return str(
+            md.renderer.render(list(parsed.tokens), md.options, {AS_WRITTEN: True, IMAGES: images or {}})
+        )
+    return str(md.render(text, {IMAGES: images or {}}))
+
+
+def image_paths(text: str) -> list[str]:
+    """The plugin-relative paths of the images the README names inside its plugin."""
+    found: list[str] = []
+    for token in parse_as_written(text[:MAX_README_CHARS]).tokens:
+        for child in token.children or ():
+            named = local_target(str(child.attrGet("src") or "")) if child.type == "image" else None
+            if named and named not in found:
+                found.append(named)
+    return found
+
+
+def rebased(html: str, root: str) -> str:
+    """README HTML for a page whose way to the site root is `root` (for example `../../`)."""
+    return html.replace(IMAGE_START, IMAGE_START + root)
 
 
 def _reads_the_same(parsed: Parsed) -> bool:

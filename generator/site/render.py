@@ -17,7 +17,10 @@ from markupsafe import Markup, escape
 
 from generator.diagnostics import Diagnostic
 from generator.model import I18n
+from generator.site.cards import badge
 from generator.site.languages import SiteLanguage
+from generator.site.model import PluginEntry
+from generator.site.readme import rebased
 from generator.site.safe import safe_url
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, MAX_TEXT, pre, pretty_json, untrusted_html, value
@@ -108,6 +111,15 @@ def environment(language: str) -> jinja2.Environment:
     def cell(shown: I18n | str) -> Markup:
         return untrusted_html(shown, MAX_CELL, language)
 
+    words = texts_for(language)
+
+    def tag(name: str) -> Markup:
+        known = words.get(f"tag_{name}")
+        return escape(known) if known is not None else cell(name)
+
+    def status(entry: PluginEntry) -> tuple[str, str]:
+        return badge(entry, words)
+
     # A finding shows on its plugin's, its tool's and its rule's page: its cells are made once.
     @lru_cache(maxsize=1 << 15)
     def finding_cells(finding: Diagnostic) -> Markup:
@@ -115,6 +127,7 @@ def environment(language: str) -> jinja2.Environment:
         return cells
 
     env.filters.update(pre=pre, pretty=pretty_json, value=value, text=text, cell=cell, link=_link)
+    env.filters.update(readme=_readme, tag=tag, badge=status, slashed=_slashed)
     env.filters["finding_cells"] = finding_cells
     env.bytecode_cache = _compiled_templates(language, env.filters)
     env.globals["t"] = texts_for(language)
@@ -176,6 +189,15 @@ class PageContext:
     def url_of(self, value: object) -> str | None:
         """The value as a link target if it is an http(s) URL, else None."""
         return safe_url(value)
+
+
+def _slashed(address: str) -> Markup:
+    """An address that may break after a slash, never inside a word."""
+    return Markup("/<wbr>".join(str(escape(part)) for part in address[:MAX_CELL].split("/")))
+
+
+def _readme(html: Markup, page: PageContext) -> Markup:
+    return Markup(rebased(str(html), page.shared("")))
 
 
 def _link(src: str, page: PageContext) -> str:

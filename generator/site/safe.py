@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 
 from markupsafe import escape
 
+from generator.shorten import shorten
+
 MAX_URL = 2048
 MAX_TITLE = 80
 # Bidirectional overrides and invisible characters: harmless in escaped text, but in a title or a
@@ -46,7 +48,7 @@ def plain_title(value: str, limit: int = MAX_TITLE) -> str:
     text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
     text = _TITLE_UNSAFE.sub("", text)
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def clip(value: str, limit: int) -> tuple[str, bool]:

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
+from generator.run.result import LABELS
+
 # key: (en_US, zh_Hans, ja_JP, pt_BR)
 _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "catalog": ("Catalog", "插件目录", "カタログ", "Catálogo"),
@@ -31,6 +33,52 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "valid": ("valid", "通过", "合格", "válido"),
     "errors": ("errors", "错误", "エラー", "erros"),
     "warnings": ("warnings", "警告", "警告", "avisos"),
+    # one finding: the word a count of exactly one takes
+    "error_one": ("error", "错误", "エラー", "erro"),
+    "warning_one": ("warning", "警告", "警告", "aviso"),
+    "more_plugins": (
+        "The other plugins (the catalog shows them as cards when JavaScript runs):",
+        "其余插件（启用 JavaScript 时以卡片显示）：",
+        "その他のプラグイン（JavaScript が動くとカードで表示されます）:",
+        "Os demais plugins (com JavaScript, o catálogo os mostra como cartões):",
+    ),
+    "llms_title": (
+        "Dify Plugin Registry",
+        "Dify 插件注册表",
+        "Dify プラグインレジストリ",
+        "Registro de plugins do Dify",
+    ),
+    "llms_summary": (
+        "Every Dify tool plugin of this registry and its tools, one line each, linked to a Markdown "
+        "page with the parameters, output variables and example runs.",
+        "本注册表中的每个 Dify 工具插件及其工具，每项一行，"
+        "链接到包含参数、输出变量和示例运行的 Markdown 页面。",
+        "このレジストリのすべての Dify ツールプラグインとそのツールを 1 行ずつ挙げ、"
+        "パラメーター・出力変数・実行例を載せた Markdown ページへリンクします。",
+        "Cada plugin de ferramentas do Dify deste registro e suas ferramentas, uma linha cada, com link "
+        "para uma página Markdown com parâmetros, variáveis de saída e execuções de exemplo.",
+    ),
+    "llms_languages": ("Other languages:", "其他语言：", "他の言語:", "Outros idiomas:"),
+    "docs": ("Docs", "文档", "ドキュメント", "Documentação"),
+    # Dify's plugin tags (the marketplace's fixed list); a tag outside it is shown as written
+    "tag_agent": ("Agent", "智能体", "エージェント", "Agente"),
+    "tag_rag": ("RAG", "RAG", "RAG", "RAG"),
+    "tag_search": ("Search", "搜索", "検索", "Pesquisa"),
+    "tag_image": ("Image", "图像", "画像", "Imagem"),
+    "tag_videos": ("Videos", "视频", "動画", "Vídeos"),
+    "tag_weather": ("Weather", "天气", "天気", "Clima"),
+    "tag_finance": ("Finance", "金融", "金融", "Finanças"),
+    "tag_design": ("Design", "设计", "デザイン", "Design"),
+    "tag_travel": ("Travel", "旅行", "旅行", "Viagem"),
+    "tag_social": ("Social", "社交", "ソーシャル", "Social"),
+    "tag_news": ("News", "新闻", "ニュース", "Notícias"),
+    "tag_medical": ("Medical", "医疗", "医療", "Saúde"),
+    "tag_productivity": ("Productivity", "效率", "生産性", "Produtividade"),
+    "tag_education": ("Education", "教育", "教育", "Educação"),
+    "tag_business": ("Business", "商业", "ビジネス", "Negócios"),
+    "tag_entertainment": ("Entertainment", "娱乐", "エンタメ", "Entretenimento"),
+    "tag_utilities": ("Utilities", "工具", "ユーティリティ", "Utilitários"),
+    "tag_other": ("Other", "其他", "その他", "Outros"),
     "notes": ("notes", "提示", "注記", "notas"),
     "no_plugins": (
         "The registry holds no plugins yet.",
@@ -116,6 +164,16 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このツールは output_schema を宣言していないため、固定の変数のみです。",
         "A ferramenta não declara output_schema: só existem as variáveis fixas.",
     ),
+    "in_workflow": ("In a workflow", "在工作流中引用", "ワークフローでの参照", "Em um fluxo de trabalho"),
+    "in_workflow_intro": (
+        "A later node reads each output with this variable syntax, the tool node's id in place of "
+        "node_id (the variable picker writes the same):",
+        "后续节点用以下变量语法读取各个输出，把 node_id 换成工具节点的 ID（变量选择器写入的也是它）：",
+        "後続のノードは次の変数構文で各出力を読み取ります。node_id はツールノードの ID に置き換えます"
+        "（変数ピッカーが書き込むものと同じです）：",
+        "Um nó seguinte lê cada saída com esta sintaxe de variável, com o id do nó da ferramenta no "
+        "lugar de node_id (o seletor de variáveis escreve o mesmo):",
+    ),
     "schemas_unavailable": (
         "Schema references are not resolved in this build.",
         "本次构建未解析 Schema 引用。",
@@ -129,6 +187,12 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このツールの実行例はありません。",
         "Nenhuma execução de exemplo para esta ferramenta.",
     ),
+    "examples_from_registry": (
+        "These examples come from this registry, not from the plugin's author:",
+        "这些示例来自本注册表，而非插件作者：",
+        "これらの例はプラグインの作者ではなく、このレジストリが用意したものです：",
+        "Estes exemplos vêm deste registro, não do autor do plugin:",
+    ),
     "inputs": ("Inputs", "输入", "入力", "Entradas"),
     "output_text": ("Text", "文本", "テキスト", "Texto"),
     "output_json": ("JSON", "JSON", "JSON", "JSON"),
@@ -136,8 +200,33 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "output_links": ("Links", "链接", "リンク", "Links"),
     "variables": ("Variables", "变量", "変数", "Variáveis"),
     "value": ("Value", "值", "値", "Valor"),
-    "passed": ("passed", "通过", "成功", "passou"),
-    "failed": ("failed", "失败", "失敗", "falhou"),
+    "invented_inputs": ("Invented inputs", "虚构的输入", "架空の入力", "Entradas inventadas"),
+    "made_from_invented": (
+        "Made from invented inputs: it shows what the tool does with them, not that its answer is right.",
+        "由虚构的输入产生：它显示工具如何处理这些输入，并不证明结果正确。",
+        "架空の入力から生成: ツールがそれをどう扱うかを示すもので、結果が正しいことの証明ではありません。",
+        "Feito com entradas inventadas: mostra o que a ferramenta faz com elas, não que a resposta "
+        "esteja certa.",
+    ),
+    "unproven": (
+        "no run showed it working",
+        "没有运行显示其可用",
+        "動作を示す実行なし",
+        "nenhuma execução mostrou funcionar",
+    ),
+    "checked_by_static": (
+        "static checks only",
+        "仅静态检查",
+        "静的チェックのみ",
+        "apenas verificações estáticas",
+    ),
+    "checked_by_examples": ("examples run", "已运行示例", "例を実行済み", "exemplos executados"),
+    "checked_by_smoke": (
+        "smoke runs only",
+        "仅冒烟运行",
+        "スモーク実行のみ",
+        "apenas execuções de fumaça",
+    ),
     "smoke": (
         "smoke run (no example file)",
         "冒烟运行（无示例文件）",
@@ -201,7 +290,7 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "このページはまだ翻訳されていないため、英語で表示しています。",
         "Esta página ainda não foi traduzida; ela é exibida em inglês.",
     ),
-    "truncated": ("(shortened)", "（已截断）", "（省略）", "(encurtado)"),
+    "truncated": ("shortened", "已截断", "省略", "encurtado"),
     "findings_of_rule": (
         "Every finding of this rule links to this page.",
         "此规则的每条检查结果都链接到本页。",
@@ -255,6 +344,8 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "link não exibido: apenas endereços http(s) viram links",
     ),
 }
+# The run results' words are the runner's own vocabulary (`generator/run/result.py`).
+_TEXTS.update({f"result_{result.value}": words for result, words in LABELS.items()})
 _ORDER = ("en_US", "zh_Hans", "ja_JP", "pt_BR")
 
 

@@ -35,7 +35,7 @@ def untrusted_html(value: I18n | str, limit: int, language: str) -> Markup:
         return html
     words = texts_for(language)
     return _marked(
-        shown[:limit] if cut else shown,
+        word_cut(shown, limit) if cut else shown,
         words["fallback"] if fallback else None,
         words["truncated"] if cut else None,
     )
@@ -67,8 +67,16 @@ def _marked(shown: str, fallback_title: str | None, cut_note: str | None) -> Mar
         html = f'<bdi lang="en">{escape(shown)}</bdi>{marker}'
     html = breakable(shown, html)
     if cut_note is not None:
-        html += f' <span class="dr-cut">{escape(cut_note)}</span>'
+        html += f'<span class="dr-cut" title="{escape(cut_note)}">…</span>'
     return Markup(html)
+
+
+def word_cut(text: str, limit: int) -> str:
+    """The first `limit` characters of a longer text, ending at a word's end when one is near (a
+    text without spaces, such as Chinese or Japanese, is cut where the limit falls)."""
+    cut = text[:limit]
+    space = cut.rstrip().rfind(" ", limit * 3 // 4)
+    return cut[:space].rstrip() if space > 0 and not text[limit].isspace() else cut.rstrip()
 
 
 def pre(value: Any) -> Markup:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -10,13 +9,13 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from generator.catalog import Icon
 from generator.diagnostics import Diagnostic
 from generator.diff.changes import class_of
 from generator.diff.history import History
 from generator.model import FIXED_OUTPUTS, I18n
 from generator.ruleset import all_rules
 from generator.run import ExampleRun, OutputFile
+from generator.run.result import RunResult
 from generator.schemas import PropertyRow, SchemaSet
 from generator.site.safe import safe_url
 from generator.site.untrusted import pre, pretty_json, value
@@ -31,14 +30,6 @@ INERT_SUFFIXES = frozenset(
     "zip gz tar tgz bz2 xz 7z docx xlsx pptx doc xls ppt odt ods parquet".split()
 )
 DOWNLOAD_SUFFIX = ".download"
-_ICON_TYPES = {
-    "svg": "image/svg+xml",
-    "png": "image/png",
-    "jpg": "image/jpeg",
-    "jpeg": "image/jpeg",
-    "webp": "image/webp",
-    "gif": "image/gif",
-}
 
 
 # The views a table shows by the hundred are tuples: a template unpacks a row in its loop instead
@@ -64,7 +55,9 @@ class OutputRow(NamedTuple):
     anchor: str
     type: str
     required: bool
-    description: str
+    # A schema's description is English (schemas have no translations): the other languages' pages
+    # mark it so. The fixed variables' descriptions are the site's own words, in the page's language.
+    description: I18n | str
     ref: str | None
     ref_src: str | None
 
@@ -85,7 +78,8 @@ class RunView:
 
     name: str
     description: I18n  # shown in the page's language
-    passed: bool
+    result: RunResult  # what the run shows, said in the page's language (`result_<value>`)
+    detail: str  # what names it: a credential, hosts, the tool's own message
     smoke: bool
     inputs: Markup  # pretty JSON, escaped for a `<pre>` block
     text: Markup  # escaped for a `<pre>` block ("" when there is none)
@@ -98,6 +92,7 @@ class RunView:
     # the date of the recording the run was replayed from ("" for a live run), and its requests
     replayed_from: str = ""
     requests: tuple[str, ...] = ()
+    input_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +171,9 @@ _FIXED_TYPES = {"text": "string", "files": "array[file]", "json": "array[object]
 def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[OutputRow]:
     """Property rows with links to the hosted page of every `$ref`."""
     return [
-        OutputRow(r.path, r.anchor, r.type, r.required, r.description, r.ref, _ref_page(r.ref, schemas))
+        OutputRow(
+            r.path, r.anchor, r.type, r.required, I18n.of(r.description), r.ref, _ref_page(r.ref, schemas)
+        )
         for r in rows
     ]
 
@@ -184,16 +181,6 @@ def property_rows(rows: Iterable[PropertyRow], schemas: SchemaSet) -> list[Outpu
 def _ref_page(ref: str | None, schemas: SchemaSet) -> str | None:
     hosted = schemas.get(ref) if ref else None
     return schema_src(hosted) if hosted is not None else None
-
-
-def icon_uri(icon: Icon | None) -> str:
-    """An icon inlined as a data: URI: shown by <img>, never served as a page of the site."""
-    if icon is None:
-        return ""
-    mime = _ICON_TYPES.get(icon.name.rsplit(".", 1)[-1].lower())
-    if mime is None:
-        return ""
-    return f"data:{mime};base64,{base64.b64encode(icon.content).decode('ascii')}"
 
 
 def run_view(run: ExampleRun) -> RunView:
@@ -205,7 +192,8 @@ def run_view(run: ExampleRun) -> RunView:
     return RunView(
         name=run.example,
         description=run.description,
-        passed=run.passed,
+        result=run.result,
+        detail=run.detail,
         smoke=run.smoke,
         inputs=pre(pretty_json(dict(run.inputs))),
         text=pre(text) if isinstance(text, str) else Markup(""),
@@ -217,6 +205,7 @@ def run_view(run: ExampleRun) -> RunView:
         findings=finding_views(run.diagnostics),
         replayed_from=run.replay.recorded_at if run.replay else "",
         requests=run.replay.requests if run.replay else (),
+        input_files=run.input_files,
     )
 
 

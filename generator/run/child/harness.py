@@ -4,13 +4,28 @@ message and failure reported to the generator as an event of `wire.py`."""
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
+import inspect
 import os
 import sys
 import traceback
+import types
 from pathlib import Path
 from typing import Any
 
-from ..wire import Done, EventWriter, Exited, File, OverLimit, Raised, Started, Task
+from ..wire import (
+    CredentialUnset,
+    Done,
+    EventWriter,
+    Exited,
+    File,
+    Frame,
+    OverLimit,
+    Raised,
+    Started,
+    Task,
+)
 from . import recorder
 from .daemon import Daemon
 from .guard import guard_network
@@ -18,6 +33,30 @@ from .isolation import copy_plugin
 from .session import Sdk, build_session, send_message
 
 MAX_TRACE = 8000
+FRAMES = 3  # the plugin's own frames a crash report keeps, innermost last
+
+
+class _Credentials(dict[str, Any]):
+    """The runtime's credentials, telling the generator which ones the tool read without a value:
+    a tool that reads its key with `.get()` and fails later names the credential it missed."""
+
+    def __init__(self, values: dict[str, Any], events: EventWriter) -> None:
+        super().__init__(values)
+        self._events = events
+        self._told: set[str] = set()
+
+    def _unset(self, key: object) -> None:
+        if isinstance(key, str) and key not in self._told and not dict.get(self, key):
+            self._told.add(key)
+            self._events.send(CredentialUnset(name=key[:200]))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._unset(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self._unset(key)
+        return super().__getitem__(key)
 
 
 def run_example(
@@ -73,6 +112,7 @@ def run_tool(events: EventWriter, task: Task, plugin_root: str, allowed_ports: l
         runtime = sdk.entities.ToolRuntime(
             credentials=dict(task.credentials), user_id="registry-runner", session_id=None
         )
+        runtime.credentials = _Credentials(runtime.credentials, events)
         tool = tool_class(runtime=runtime, session=build_session(sdk, daemon.url))
     except BaseException as problem:  # as Dify builds it: whatever the inputs, this fails
         report_error(events, "init", problem, plugin_root)
@@ -96,16 +136,19 @@ def run_tool(events: EventWriter, task: Task, plugin_root: str, allowed_ports: l
 
 
 def report_error(events: EventWriter, stage: str, problem: BaseException, plugin_root: str) -> None:
-    """Report an exception with the innermost frame that lies in the plugin's own files."""
+    """Report an exception with the innermost frames that lie in the plugin's own files."""
+    own = [
+        frame
+        for frame in traceback.extract_tb(problem.__traceback__)
+        if plugin_root and frame.filename.startswith(plugin_root + "/")
+    ][-FRAMES:]
+    frames = [
+        Frame(file=f.filename[len(plugin_root) + 1 :], line=f.lineno or 0, code=(f.line or "")[:300])
+        for f in own
+    ]
     where: dict[str, Any] = {}
-    for frame in reversed(traceback.extract_tb(problem.__traceback__)):
-        if plugin_root and frame.filename.startswith(plugin_root + "/"):
-            where = {
-                "file": frame.filename[len(plugin_root) + 1 :],
-                "line": frame.lineno or 0,
-                "code": (frame.line or "")[:300],
-            }
-            break
+    if frames:
+        where = {"file": frames[-1].file, "line": frames[-1].line, "code": frames[-1].code}
     named = problem.filename if isinstance(problem, SyntaxError) else None
     if plugin_root and named and named.startswith(plugin_root + "/"):
         where = {"file": named[len(plugin_root) + 1 :], "line": getattr(problem, "lineno", 0) or 0}
@@ -119,9 +162,112 @@ def report_error(events: EventWriter, stage: str, problem: BaseException, plugin
             traceback=text,
             key=key if isinstance(key, str) else None,
             sdk_api=_missing_sdk_api(problem),
+            frames=frames,
+            misuse=_misuse(problem, plugin_root),
             **where,
         )
     )
+
+
+def _misuse(problem: BaseException, plugin_root: str) -> str | None:
+    """What the plugin's own line did wrong with an object of an installed library or of the SDK,
+    when the exception arose right there (the innermost frame is the plugin's): an attribute the
+    object's class does not have, or an attribute that is not a method called as one. Such a line
+    fails the same way whatever the inputs."""
+    innermost = problem.__traceback__
+    while innermost is not None and innermost.tb_next is not None:
+        innermost = innermost.tb_next
+    if innermost is None or not plugin_root:
+        return None
+    frame = innermost.tb_frame
+    if not frame.f_code.co_filename.startswith(plugin_root + "/"):
+        return None
+    try:  # the objects are the tool's: nothing about them may stop the report
+        if isinstance(problem, AttributeError) and isinstance(problem.name, str):
+            if _looks_up_data(problem.obj):
+                return None
+            owner = _library_owner(problem.obj, plugin_root)
+            return f"{owner} has no attribute `{problem.name}`" if owner else None
+        if isinstance(problem, TypeError) and "object is not callable" in str(problem):
+            return _called_attribute(frame, innermost.tb_lineno, plugin_root)
+    except Exception:
+        return None
+    return None
+
+
+def _called_attribute(frame: types.FrameType, line: int, plugin_root: str) -> str | None:
+    """`name.attribute(...)` on the failing line where `attribute` of a library's object is not callable."""
+    source = inspect.getsourcelines(frame.f_code)
+    lines, first = source[0], max(source[1], 1)
+    text = lines[line - first].strip() if 0 <= line - first < len(lines) else ""
+    try:
+        tree = ast.parse(text + ("\n pass" if text.endswith(":") else ""))
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        call = node.func if isinstance(node, ast.Call) else None
+        if not isinstance(call, ast.Attribute):
+            continue
+        target = _looked_up(call.value, frame)
+        if target is None:
+            continue
+        owner = _library_owner(target, plugin_root)
+        found = inspect.getattr_static(target, call.attr, None)
+        if owner is None or found is None:
+            continue
+        if isinstance(found, property):
+            return f"`{call.attr}` of {owner} is a property, not a method, and is called as one"
+        if not callable(found):
+            return f"`{call.attr}` of {owner} is a {type(found).__name__}, not a method, and is called as one"
+    return None
+
+
+def _looks_up_data(target: object) -> bool:
+    """True for an object whose attributes come from its data (a `__getattr__` of its own: a data
+    frame's columns, a parsed document's tags, a model's extra fields): a missing one may depend
+    on the input."""
+    if isinstance(target, types.ModuleType):
+        return "__getattr__" in vars(target)
+    cls = target if isinstance(target, type) else type(target)
+    return getattr(cls, "__getattr__", None) is not None
+
+
+def _looked_up(node: ast.expr, frame: types.FrameType) -> object | None:
+    """The value of `name` or `name["key"]` in the frame, without running any of the tool's code."""
+    key: object = None
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        if not isinstance(index, ast.Constant) or not isinstance(index.value, str):
+            return None
+        key, node = index.value, node.value
+    if not isinstance(node, ast.Name):
+        return None
+    scope = frame.f_locals if node.id in frame.f_locals else frame.f_globals
+    value = scope.get(node.id)
+    if key is None:
+        return value
+    return dict.get(value, key) if isinstance(value, dict) and isinstance(key, str) else None
+
+
+def _library_owner(target: object, plugin_root: str) -> str | None:
+    """How to name an object that belongs to the SDK or to an installed library (its class, with
+    the distribution and version), or None for the plugin's own objects and Python's built-ins."""
+    if isinstance(target, types.ModuleType):
+        named, module = target.__name__, target
+    else:
+        cls = target if isinstance(target, type) else type(target)
+        named, module = cls.__qualname__, sys.modules.get(cls.__module__)  # type: ignore[assignment]
+    path = str(getattr(module, "__file__", "") or "")
+    if not path or path.startswith(plugin_root + "/") or "-packages/" not in path:
+        return None
+    top = str(getattr(module, "__name__", "")).partition(".")[0]
+    try:
+        version = " " + importlib.metadata.version(top)
+    except Exception:
+        version = ""
+    if top == "dify_plugin":
+        return f"the SDK's `{named}` (dify_plugin{version})"
+    return f"`{named}` of the installed {top}{version}"
 
 
 def _missing_sdk_api(problem: BaseException) -> str | None:

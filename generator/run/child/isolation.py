@@ -33,7 +33,7 @@ from ..wire import ResourceLimits, Setup
 # hub this process never runs (a patched os.close only schedules the close on that hub).
 FORK, WAITPID, CLOSE = os.fork, os.waitpid, os.close
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 8, 32, 4096, 16384
-PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 4, 38, 36
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 1, 4, 38, 36
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 IPC_RMID = 0
 HIDDEN = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/root", "/home")
@@ -42,6 +42,7 @@ WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 # the IPC namespace's POSIX message queues as files, in the hidden /root (root's, read-only to tools)
 MESSAGE_QUEUES = "/root/.message-queues"
 PLUGIN_COPY = "/tmp/.plugin"  # root-owned: examples copy from it and cannot change it
+ENVIRONMENT_LAYER = "/root/.environment-layer"
 SWEEP_ROUNDS = 1000
 # the runner's own folder (this package and the wire module), which the worker reads
 CODE = Path(__file__).resolve().parent.parent
@@ -56,6 +57,9 @@ class Sandbox:
         self.workdir = Path(setup.workdir)
         self.kept: dict[str, set[str]] = {}
         self.queues: Path | None = None
+        # the folder holding what examples write into the environment, and its free inodes when ready
+        self.layer: str | None = None
+        self.layer_free = 0
 
     def enter(self) -> None:
         """As root: hide, bind back, copy; then limits and the unprivileged uid, for good."""
@@ -65,6 +69,11 @@ class Sandbox:
             needed = [sys.base_prefix, environment, str(CODE), self.source, *setup.visible]
             tmp_size = setup.limits.max_file_bytes * 4
             hide_private_folders([os.path.realpath(p) for p in needed], tmp_size)
+            if setup.uid is not None:
+                try:
+                    self.layer = writable_view(os.path.realpath(environment), setup.uid)
+                except OSError:  # no overlayfs here: the environment stays read-only (R037 says so)
+                    self.layer = None
             bring_up_loopback()
             self.queues = show_message_queues()
             copy_plugin(self.source, PLUGIN_COPY)
@@ -87,6 +96,8 @@ class Sandbox:
             for folder in WRITABLE
             if self.setup.namespaces and Path(folder).is_dir()
         }
+        if self.layer is not None:
+            self.layer_free = os.statvfs(self.layer).f_ffree
 
     def enter_example(self) -> None:
         """In an example's child: its own limits (and CPU clock); traceable by the tool itself."""
@@ -109,6 +120,10 @@ class Sandbox:
                 _remove_ipc()
                 for queue in self.queues.iterdir() if self.queues else ():
                     queue.unlink()
+                # An example that wrote into the environment's view leaves files in its layer, which
+                # only root could take away again: the next example gets a new worker instead.
+                if self.layer is not None and os.statvfs(self.layer).f_ffree != self.layer_free:
+                    return False
             else:
                 _end_children()
                 if self.workdir.exists():
@@ -166,6 +181,39 @@ def hide_private_folders(needed: list[str], tmp_size: int) -> None:
             os.close(handle)
 
 
+def writable_view(environment: str, uid: int) -> str:
+    """Cover the (read-only) environment with an overlay whose writable layer lies in the private
+    /root tmpfs: the examples can write into their environment, as Dify's plugins can, and what
+    they write is thrown away with the worker; the cached environment is never changed. Its
+    folders are the sandbox uid's in the layer (files stay root's, so they can be replaced, not
+    changed in place). Returns the layer's folder."""
+    layer = Path(ENVIRONMENT_LAYER)
+    layer.mkdir(mode=0o700)  # root's: the examples reach the layer only through the overlay
+    upper, work = layer / "upper", layer / "work"
+    upper.mkdir()
+    work.mkdir()
+    lower = os.open(environment, os.O_PATH | os.O_DIRECTORY)
+    try:
+        for folder, dirs, _files in os.walk(environment):
+            relative = os.path.relpath(folder, environment)
+            made = upper / relative if relative != "." else upper
+            made.mkdir(exist_ok=True)
+            os.chown(made, uid, uid)
+            made.chmod(0o755)
+            dirs[:] = [d for d in dirs if not Path(folder, d).is_symlink()]
+        handles = [os.open(str(path), os.O_PATH | os.O_DIRECTORY) for path in (upper, work)]
+        try:
+            lower_dir, upper_dir, work_dir = (f"/proc/self/fd/{fd}" for fd in (lower, *handles))
+            options = f"lowerdir={lower_dir},upperdir={upper_dir},workdir={work_dir}"
+            mount("overlay", environment, "overlay", MS_NOSUID | MS_NODEV, options)
+        finally:
+            for handle in handles:
+                os.close(handle)
+    finally:
+        os.close(lower)
+    return str(layer)
+
+
 def show_message_queues() -> Path | None:
     """Mount the namespace's POSIX message queues (which have no other listing) so the worker can
     remove them between examples; None where /root is not hidden behind a tmpfs of our own."""
@@ -211,6 +259,12 @@ def drop_privileges(uid: int) -> None:
     os.setgid(uid)
     os.setuid(uid)
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def die_with_parent() -> None:
+    """SIGKILL when the parent ends: `unshare --kill-child` asks for it, but changing the uid clears
+    it, and a namespace's init that outlives `unshare` keeps every process of the namespace alive."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def copy_plugin(source: str, target: str) -> None:

@@ -100,9 +100,15 @@ def build_session(sdk: Sdk, daemon_url: str) -> Any:
         executor=ThreadPoolExecutor(max_workers=2),
         reader=NoReader(),
         writer=NoWriter(),
-        install_method=sdk.install.InstallMethod.Serverless,
+        install_method=http_install_method(sdk.install.InstallMethod),
         dify_plugin_daemon_url=daemon_url,
     )
+
+
+def http_install_method(methods: Any) -> Any:
+    """The SDK's install method whose calls back into Dify go over HTTP: `Serverless` since SDK 0.1,
+    `AWSLambda` in the 0.0.1 betas (the SDK sends every method but `Local` and `Remote` over HTTP)."""
+    return next(method for method in methods if method.value not in ("local", "remote"))
 
 
 def send_message(events: EventWriter, daemon: Daemon, message: Any, sdk: Sdk) -> bool:

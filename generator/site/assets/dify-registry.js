@@ -1,17 +1,130 @@
-// Tag filter of the catalog page: shows only the plugins carrying the chosen tag.
+// The catalog on the home page: the first cards come with the page, the others from cards.json (its
+// texts are written as text, never as HTML); the tag filter shows the plugins carrying a tag and
+// keeps the count in the heading right. The translation page's lists of missing texts load when opened.
 document.addEventListener("DOMContentLoaded", function () {
-  var bar = document.querySelector("[data-dr-filter]");
-  if (!bar) return;
-  var buttons = bar.querySelectorAll("button[data-tag]");
-  var cards = document.querySelectorAll(".dr-card");
-  function choose(tag) {
-    buttons.forEach(function (b) { b.classList.toggle("dr-tag--active", b.getAttribute("data-tag") === tag); });
-    cards.forEach(function (card) {
-      var tags = (card.getAttribute("data-tags") || "").split(" ");
-      card.hidden = tag !== "" && tags.indexOf(tag) < 0;
-    });
-  }
-  buttons.forEach(function (b) {
-    b.addEventListener("click", function () { choose(b.getAttribute("data-tag")); });
-  });
+  var catalog = document.querySelector("[data-dr-cards]");
+  if (catalog) catalogPage(catalog);
+  document.querySelectorAll("details[data-dr-missing]").forEach(missingTexts);
 });
+
+function element(tag, className, text) {
+  var node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function shown(tag, text, english, words) {
+  var node = element(tag, "", text);
+  if (english) {
+    node.lang = "en";
+    var mark = element("sup", "dr-fallback", "EN");
+    mark.title = words.fallback;
+    node.appendChild(mark);
+  }
+  return node;
+}
+
+function cut(words) {
+  var mark = element("span", "dr-cut", "…");
+  mark.title = words.cut;
+  return mark;
+}
+
+function card(data, item) {
+  var words = data.words;
+  var li = element("li", "dr-card");
+  li.setAttribute("data-tags", item.tags.join(" "));
+  li.setAttribute("data-plugin", item.slug);
+  var title = element("a", "dr-card__title");
+  title.href = item.href;
+  if (item.icon) {
+    var icon = element("img", "dr-icon");
+    icon.src = item.icon;
+    icon.alt = "";
+    icon.width = 32;
+    icon.height = 32;
+    icon.loading = "lazy";
+    title.appendChild(icon);
+  }
+  var label = shown("strong", item.label, item.labelEn, words);
+  if (item.labelCut) label.appendChild(cut(words));
+  title.appendChild(label);
+  li.appendChild(title);
+  var description = shown("p", item.description, item.descriptionEn, words);
+  description.className = "dr-card__description";
+  if (item.descriptionCut) description.appendChild(cut(words));
+  li.appendChild(description);
+  var meta = element("p", "dr-card__meta");
+  item.tags.forEach(function (tag) {
+    meta.appendChild(element("span", "dr-chip", data.tags[tag] || tag));
+    meta.appendChild(document.createTextNode(" "));
+  });
+  [[words.author, item.author], [words.version, item.version], [words.tools, String(item.tools)]].forEach(
+    function (pair) {
+      meta.appendChild(element("span", "", pair[0] + ": " + pair[1]));
+      meta.appendChild(document.createTextNode(" · "));
+    }
+  );
+  meta.appendChild(element("span", "dr-badge " + item.badge[0], item.badge[1]));
+  li.appendChild(meta);
+  return li;
+}
+
+function catalogPage(catalog) {
+  var list = catalog.querySelector(".dr-cards");
+  var count = catalog.querySelector("[data-dr-count]");
+  var rest = catalog.querySelector("[data-dr-rest]");
+  var chosen = "";
+  function filter() {
+    var visible = 0;
+    catalog.querySelectorAll(".dr-card, [data-dr-rest] li").forEach(function (item) {
+      var tags = (item.getAttribute("data-tags") || "").split(" ");
+      item.hidden = chosen !== "" && tags.indexOf(chosen) < 0;
+      if (!item.hidden) visible += 1;
+    });
+    if (count) count.textContent = String(visible);
+  }
+  catalog.querySelectorAll("button[data-tag]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      chosen = button.getAttribute("data-tag");
+      catalog.querySelectorAll("button[data-tag]").forEach(function (b) {
+        b.classList.toggle("dr-tag--active", b === button);
+      });
+      filter();
+    });
+  });
+  if (!rest) {
+    catalog.setAttribute("data-dr-loaded", "");
+    return;
+  }
+  var first = Number(catalog.getAttribute("data-dr-first"));
+  fetch(catalog.getAttribute("data-dr-cards"))
+    .then(function (response) { return response.json(); })
+    .then(function (data) {
+      data.cards.slice(first).forEach(function (item) { list.appendChild(card(data, item)); });
+      rest.remove();
+      rest = null;
+      filter();
+      catalog.setAttribute("data-dr-loaded", "");
+    })
+    .catch(function () { /* the plain links stay */ });
+}
+
+function missingTexts(details) {
+  details.addEventListener("toggle", function load() {
+    details.removeEventListener("toggle", load);
+    fetch(details.getAttribute("data-dr-missing"))
+      .then(function (response) { return response.json(); })
+      .then(function (data) {
+        var items = (data[details.getAttribute("data-dr-plugin")] || {})[details.getAttribute("data-dr-lang")] || [];
+        var list = element("ul");
+        items.forEach(function (where) {
+          var li = element("li");
+          li.appendChild(element("code", "", where));
+          list.appendChild(li);
+        });
+        details.appendChild(list);
+      });
+  });
+}

@@ -1,0 +1,358 @@
+"""The SDK's `File` used as it is not: `file.blob()` and attributes the class does not have.
+
+A file parameter reaches `_invoke` as the SDK's `File` (`dify_plugin/file/file.py`), a pydantic
+model with the fields `url`, `mime_type`, `filename`, `extension`, `size`, `type` and
+`dify_model_identity`, whose content is the property `blob` (bytes, downloaded on first use). So
+`file.blob()` calls the bytes and fails with "'bytes' object is not callable" on every call, and
+`file.path` fails with AttributeError (or, behind `hasattr`, is never there). Only a receiver that is
+certainly such a `File` is judged: a parameter the YAML types `file` (or an item of a `files` one)
+read from `_invoke`'s dictionary, or a name annotated with the SDK's `File`, and only where every
+binding of the name in the function is one of these.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from generator.check import CheckContext
+from generator.check.common import every_node, tool_modules
+from generator.check.undeclared import dictionary_name, invoke_of, sdk_names
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.model import Tool
+from generator.rules import Phrase, rule
+from generator.shorten import shorten
+
+# The attributes of the SDK's File (dify_plugin 0.0.1b20 to 0.10: the fields grew, `blob` was
+# always a property), and pydantic's public model API (`model_*`, `_*` and these older names).
+FILE_FIELDS = ("url", "mime_type", "filename", "extension", "size", "type", "dify_model_identity")
+_PYDANTIC = frozenset(
+    {"construct", "copy", "dict", "from_orm", "json", "parse_file", "parse_obj", "parse_raw", "schema"}
+    | {"schema_json", "update_forward_refs", "validate"}
+)
+_KNOWN = frozenset({*FILE_FIELDS, "blob", *_PYDANTIC})
+FILE, FILES = "file", "files"
+_FIX = (
+    "The content is `{receiver}.blob` (bytes, a property: no parentheses), the name "
+    "`{receiver}.filename`; write the bytes to a temporary file when a library wants a path."
+)
+
+FILE_MISUSED = rule(
+    "T010",
+    "sdk-file-misused",
+    Severity.ERROR,
+    "{problem}",
+    _FIX,
+    """
+A tool's file parameter arrives as the SDK's `File` (`dify_plugin/file/file.py`): a pydantic model
+with `url`, `mime_type`, `filename`, `extension`, `size`, `type` and `dify_model_identity`, whose
+content is `blob`, a property that downloads the file once and holds its bytes. Calling it,
+`file.blob()`, calls those bytes: every call fails with "'bytes' object is not callable", whatever
+file the user gives. An attribute the class does not have (`file.path`, `file.content`) fails with
+AttributeError on every call, and `hasattr(file, "path")` is always False, so a tool that guards
+with it answers every call as if no file had been given. The check judges only a receiver that is
+certainly such a `File`: a parameter whose YAML `type` is `file` (or an item of a `files` one) read
+from `_invoke`'s dictionary, or a name annotated with the SDK's `File`, where every binding of the
+name in the function is one of these.
+""",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """What one function knows: its parameters' dictionary, the file parameters, the File names."""
+
+    dictionary: str | None
+    kinds: dict[str, str]
+    file_class: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Element:
+    """An item of the iterable `of` (a loop's or a comprehension's target)."""
+
+    of: ast.expr
+
+
+Source = ast.AST | _Element | str | None
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+    """Misuses of the SDK's File in every tool's module, each file once."""
+    for file, tree, tool in tool_modules(loaded, loaded.plugin.tools if loaded.plugin else ()):
+        display = loaded.display_path(file)
+        for node, problem, receiver, severity in misuses(tree, tool):
+            where = Location(display, node.lineno, node.col_offset + 1)
+            yield FILE_MISUSED.at(where, severity, problem=Phrase(problem), receiver=receiver)
+
+
+Misuse = tuple[ast.expr, str, str, Severity | None]
+
+
+def misuses(tree: ast.Module, tool: Tool) -> Iterator[Misuse]:
+    """(node, problem, receiver, severity) for each misuse of a certain File in the module."""
+    file_class = frozenset(sdk_names(tree, "File"))
+    invoke = invoke_of(tree)
+    kinds = {p.name: p.type for p in tool.parameters if p.type in (FILE, FILES)}
+    for function in every_node(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            dictionary = dictionary_name(function) if function is invoke else None
+            scope = _Scope(dictionary, kinds if dictionary else {}, file_class)
+            yield from _in_function(function, scope)
+
+
+def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> Iterator[Misuse]:
+    nodes = _own_nodes(function)
+    names = _file_names(function, nodes, scope)
+    for tested in _type_tested(nodes):  # `isinstance(x, File)`: the code expects other types too
+        names.pop(tested, None)
+    probes = _probes(nodes, names, scope)
+    parents = {child: node for node in nodes for child in ast.iter_child_nodes(node)}
+    for node in nodes:
+        if isinstance(node, ast.Call) and _calls_blob(node, names, scope):
+            assert isinstance(node.func, ast.Attribute)  # what _calls_blob accepts
+            receiver = _shown(node.func.value)
+            problem = (
+                f"{receiver}.blob() calls the file's bytes: the SDK's File.blob is a property, so "
+                "every call fails with 'bytes' object is not callable"
+            )
+            yield node, problem, receiver, None
+        elif isinstance(node, ast.Attribute) and _unknown(node.attr):
+            receiver = _shown(node.value)
+            # an access behind `hasattr(x, "attr")` never runs; the probe is judged below
+            if _kind(node.value, names, scope) == FILE and (receiver, node.attr) not in probes:
+                yield node, _missing(receiver, node.attr), receiver, None
+    for (receiver, named), call in probes.items():
+        ends = _ends_when_missing(call, parents)
+        outcome = (
+            "every call takes the branch for a missing attribute and ends there"
+            if ends
+            else "the code that needs it never runs"
+        )
+        problem = (
+            f"{_probe_name(call)}({receiver}, {named!r}) never finds it: the SDK's File has no attribute "
+            f"{named} (it has {', '.join(FILE_FIELDS)} and blob), so {outcome}"
+        )
+        yield call, problem, receiver, None if ends else Severity.WARNING
+
+
+def _calls_blob(node: ast.Call, names: dict[str, str], scope: _Scope) -> bool:
+    function = node.func
+    return (
+        isinstance(function, ast.Attribute)
+        and function.attr == "blob"
+        and (_kind(function.value, names, scope) == FILE)
+    )
+
+
+def _unknown(attribute: str) -> bool:
+    return attribute not in _KNOWN and not attribute.startswith(("_", "model_"))
+
+
+def _probe_name(call: ast.Call) -> str:
+    return call.func.id if isinstance(call.func, ast.Name) else "hasattr"
+
+
+def _probes(nodes: list[ast.AST], names: dict[str, str], scope: _Scope) -> dict[tuple[str, str], ast.Call]:
+    """`hasattr(x, "attr")` and `getattr(x, "attr", ...)` on a certain File for an attribute it
+    lacks, by (receiver, attribute), the first of each."""
+    found: dict[tuple[str, str], ast.Call] = {}
+    for node in sorted((n for n in nodes if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset)):
+        function = node.func
+        if isinstance(function, ast.Name) and function.id in ("hasattr", "getattr") and len(node.args) >= 2:
+            subject, attribute = node.args[0], node.args[1]
+            value = attribute.value if isinstance(attribute, ast.Constant) else None
+            named = value if isinstance(value, str) else ""
+            if named and _unknown(named) and _kind(subject, names, scope) == FILE:
+                found.setdefault((_shown(subject), named), node)
+    return found
+
+
+def _ends_when_missing(call: ast.Call, parents: dict[ast.AST, ast.AST]) -> bool:
+    """True for `if not hasattr(x, "a"): ... return` (or raise): every call ends in that branch."""
+    negation = parents.get(call)
+    branch = parents.get(negation) if negation is not None else None
+    return (
+        isinstance(negation, ast.UnaryOp)
+        and isinstance(negation.op, ast.Not)
+        and isinstance(branch, ast.If)
+        and branch.test is negation
+        and isinstance(branch.body[-1], ast.Return | ast.Raise)
+    )
+
+
+def _type_tested(nodes: list[ast.AST]) -> set[str]:
+    """Names whose type the function tests (`isinstance`, `type`, `callable`)."""
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+            subject = node.args[0]
+            if node.func.id in ("isinstance", "type", "callable") and isinstance(subject, ast.Name):
+                found.add(subject.id)
+    return found
+
+
+def _missing(receiver: str, attribute: str) -> str:
+    return (
+        f"{receiver}.{attribute} fails with AttributeError on every call: the SDK's File has no attribute "
+        f"{attribute} (it has {', '.join(FILE_FIELDS)} and blob)"
+    )
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    """The nodes of `function`'s own body and arguments, not those of functions or classes inside."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = [*function.body, function.args]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _file_names(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], scope: _Scope
+) -> dict[str, str]:
+    """Names whose every binding in the function is a File (or a list of them)."""
+    bindings: dict[str, list[Source]] = {}
+    arguments = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+    for argument in arguments:
+        annotated = FILE if _is_file_annotation(argument.annotation, scope) else None
+        bindings.setdefault(argument.arg, []).append(annotated)
+    for rest in (function.args.vararg, function.args.kwarg):
+        if rest is not None:
+            bindings.setdefault(rest.arg, []).append(None)
+    for node in nodes:
+        for name, source in _binds(node, scope):
+            bindings.setdefault(name, []).append(source)
+    names: dict[str, str] = {}
+    for _round in range(3):  # a name bound from another name: a few rounds settle short chains
+        settled: dict[str, str] = {}
+        for name, sources in bindings.items():
+            kinds = {_source_kind(source, names, scope) for source in sources}
+            if len(kinds) == 1 and (kind := kinds.pop()) is not None:
+                settled[name] = kind
+        names = settled
+    return names
+
+
+def _source_kind(source: Source, names: dict[str, str], scope: _Scope) -> str | None:
+    if source is None or isinstance(source, str):
+        return source
+    if isinstance(source, _Element):
+        return FILE if _kind(source.of, names, scope) == FILES else None
+    if isinstance(source, ast.expr):
+        return _kind(source, names, scope)
+    return None
+
+
+def _binds(node: ast.AST, scope: _Scope) -> Iterator[tuple[str, Source]]:
+    """(name, what it is bound to) for each name `node` binds: an expression whose kind is judged,
+    a kind, or None for a binding that is not a File."""
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            plain = isinstance(target, ast.Name)
+            yield from ((name, node.value if plain else None) for name in _targets(target))
+    elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        annotated = FILE if _is_file_annotation(node.annotation, scope) else None
+        yield node.target.id, annotated or node.value
+    elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+        plain = isinstance(node.target, ast.Name)
+        element = _Element(node.iter) if plain else None
+        yield from ((name, element) for name in _targets(node.target))
+    elif isinstance(node, ast.AugAssign | ast.NamedExpr):
+        yield from ((name, None) for name in _targets(node.target))
+    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+        yield from ((name, None) for name in _targets(node.optional_vars))
+    elif isinstance(node, ast.ExceptHandler) and node.name:
+        yield node.name, None
+    elif isinstance(node, ast.Import | ast.ImportFrom):
+        yield from ((alias.asname or alias.name.split(".")[0], None) for alias in node.names)
+    elif isinstance(node, ast.Global | ast.Nonlocal):
+        yield from ((name, None) for name in node.names)
+    elif isinstance(node, ast.Delete):
+        for target in node.targets:
+            yield from ((name, None) for name in _targets(target))
+
+
+def _targets(target: ast.AST) -> Iterator[str]:
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name):
+            yield node.id
+
+
+def _kind(node: ast.expr, names: dict[str, str], scope: _Scope) -> str | None:
+    """FILE, FILES or None (not certainly either) for an expression."""
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    parameter = _parameter_read(node, scope)
+    if parameter is not None:
+        return scope.kinds.get(parameter)
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+        return FILE if _kind(node.value, names, scope) == FILES else None
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and node.values:
+        first = _kind(node.values[0], names, scope)
+        empty = all(_is_empty(value) for value in node.values[1:])
+        return first if first == FILES and empty else None
+    return None
+
+
+def _parameter_read(node: ast.expr, scope: _Scope) -> str | None:
+    """The key of `params["x"]` or `params.get("x", ...)` on `_invoke`'s dictionary, else None."""
+    if scope.dictionary is None:
+        return None
+    if isinstance(node, ast.Subscript) and _is_name(node.value, scope.dictionary):
+        key = node.slice
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and _is_name(node.func.value, scope.dictionary)
+        and node.args
+    ):
+        key = node.args[0]
+    else:
+        return None
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _is_empty(node: ast.expr) -> bool:
+    return (isinstance(node, ast.List | ast.Tuple) and not node.elts) or (
+        isinstance(node, ast.Constant) and node.value is None
+    )
+
+
+def _is_file_annotation(annotation: ast.expr | None, scope: _Scope) -> bool:
+    """`File`, `File | None` or `Optional[File]` with the SDK's File (a string annotation too)."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        parts = [annotation.left, annotation.right]
+        return any(_is_file_annotation(p, scope) for p in parts) and all(
+            _is_file_annotation(p, scope) or _is_none(p) for p in parts
+        )
+    if isinstance(annotation, ast.Subscript) and _is_name(annotation.value, "Optional"):
+        return _is_file_annotation(annotation.slice, scope)
+    return isinstance(annotation, ast.Name) and annotation.id in scope.file_class
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _shown(node: ast.expr) -> str:
+    """The receiver as written, short enough for a message (the code is a stranger's)."""
+    return shorten(ast.unparse(node), 60)

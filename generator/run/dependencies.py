@@ -1,0 +1,178 @@
+"""Which file a plugin's dependencies are installed from, as Dify's plugin daemon decides, and what
+its two dependency files say of each other.
+
+The daemon (`LocalPluginRuntime.detectDependencyFileType` in `internal/core/local_runtime/
+setup_python_environment.go`, since its 0.5.3) takes `pyproject.toml` when the plugin has one and
+installs it with `uv sync --no-dev` (`--frozen` beside a `uv.lock`, since 0.5.5); it takes
+`requirements.txt` (`uv pip install -r requirements.txt`) only when there is no `pyproject.toml`,
+or when a pip mirror is configured (`PIP_MIRROR_URL`, since 0.6.3) and the plugin has one. Daemons
+before 0.5.3 read `requirements.txt` only.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load import reqlines
+from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
+from generator.rules import Listing, Phrase, rule
+
+PYPROJECT = "pyproject.toml"
+REQUIREMENTS = "requirements.txt"
+LOCK = "uv.lock"
+SDK = "dify-plugin"
+
+FILES_DISAGREE = rule(
+    "R055",
+    "dependency-files-disagree",
+    Severity.WARNING,
+    "pyproject.toml and requirements.txt list different packages: {missing!s}",
+    "List the same packages in both files: Dify's daemon installs pyproject.toml, but one with a pip "
+    "mirror configured, and every daemon before 0.5.3, installs requirements.txt.",
+    """
+Dify's plugin daemon installs a plugin's dependencies from `pyproject.toml` (with `uv sync`) when the
+plugin has one, and from `requirements.txt` otherwise (`detectDependencyFileType`). A daemon with a
+pip mirror configured (`PIP_MIRROR_URL`) prefers `requirements.txt`, and daemons before 0.5.3 read
+only `requirements.txt`. A package listed in one file and not in the other is installed on some
+Dify installations and missing on others, where the tool fails with "No module named ...". The
+runner builds as today's daemon does, from `pyproject.toml`.
+""",
+)
+NO_SDK = rule(
+    "R056",
+    "environment-without-sdk",
+    Severity.ERROR,
+    "the environment Dify builds from {source!s} has no dify_plugin: {why!s}",
+    "Add dify_plugin (with a version constraint) to the dependencies of {source!s}{lock!s}.",
+    """
+Dify's daemon builds a plugin's environment from `pyproject.toml` when there is one, else from
+`requirements.txt`, and starts the plugin with that environment's Python. When the file it builds
+from does not bring `dify_plugin` (a `pyproject.toml` whose dependencies are empty, with a `uv.lock`
+holding only the project itself), the environment is empty and the plugin cannot start, whatever
+the other file lists.
+""",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A package named in a dependency file, at its line."""
+
+    name: str
+    line: int
+    column: int
+
+
+def installed_from(reader: PluginReader) -> str:
+    """The file the daemon installs from: pyproject.toml, requirements.txt, or "" (neither)."""
+    for name in (PYPROJECT, REQUIREMENTS):
+        if reader.is_file(name):
+            return name
+    return ""
+
+
+def pyproject_names(text: str) -> list[Declared] | None:
+    """The packages of `[project] dependencies`; None when the file cannot be read as TOML."""
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None
+    project = data.get("project")
+    listed = project.get("dependencies") if isinstance(project, dict) else None
+    lines = text.splitlines()
+    found: list[Declared] = []
+    for entry in listed if isinstance(listed, list) else ():
+        name = _name(entry) if isinstance(entry, str) else None
+        if name is not None:
+            line, column = _place(lines, entry)
+            found.append(Declared(name, line, column))
+    return found
+
+
+def requirement_names(text: str) -> list[Declared]:
+    """The packages named by requirement lines (options, paths and URLs aside)."""
+    found: list[Declared] = []
+    for number, line in reqlines.logical_lines(text):
+        words = list(reqlines.tokens(line))
+        if not words or words[0][1].startswith("-"):
+            continue
+        name = _name(line.strip())
+        if name is not None:
+            found.append(Declared(name, number, words[0][0]))
+    return found
+
+
+def _name(entry: str) -> str | None:
+    try:
+        return canonicalize_name(Requirement(entry).name)
+    except InvalidRequirement:
+        return None
+
+
+def _place(lines: list[str], entry: str) -> tuple[int, int]:
+    """Where a dependency string stands in pyproject.toml (1, 1 when it cannot be found)."""
+    for number, line in enumerate(lines, start=1):
+        column = line.find(entry)
+        if column >= 0:
+            return number, column + 1
+    return 1, 1
+
+
+def disagreement(reader: PluginReader, shown: Callable[[str], str]) -> list[Diagnostic]:
+    """One warning when pyproject.toml and requirements.txt both exist and name different packages."""
+    pyproject = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES)
+    plain = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES)
+    if pyproject is None or plain is None:
+        return []
+    declared = pyproject_names(pyproject)
+    if declared is None:
+        return []
+    in_pyproject = {d.name for d in declared}
+    in_requirements = {d.name for d in requirement_names(plain)}
+    parts = []
+    lacking = sorted(in_pyproject - in_requirements)
+    if lacking:
+        parts.append(f"requirements.txt lacks {Listing(lacking, most=10)}")
+    lacking = sorted(in_requirements - in_pyproject)
+    if lacking:
+        parts.append(f"pyproject.toml lacks {Listing(lacking, most=10)}")
+    if not parts:
+        return []
+    line = next((n for n, text in enumerate(pyproject.splitlines(), 1) if text.startswith("dependencies")), 1)
+    return [FILES_DISAGREE.at(Location(shown(PYPROJECT), line, 1), missing=Phrase("; ".join(parts)))]
+
+
+def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) -> Diagnostic:
+    """The error for an environment built from `source` that holds no dify_plugin."""
+    lock = f" and refresh {LOCK} (`uv lock`)" if source == PYPROJECT and reader.is_file(LOCK) else ""
+    why = "the plugin cannot start"
+    if source == PYPROJECT:
+        text = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES) or ""
+        declared = pyproject_names(text)
+        if declared == []:
+            why = "its [project] dependencies are empty, so the plugin cannot start"
+        other = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES)
+        if other is not None and SDK in {d.name for d in requirement_names(other)}:
+            why += " (requirements.txt, which lists it, is not read when pyproject.toml exists)"
+    return NO_SDK.at(Location(shown(source), 1, 1), source=source, why=Phrase(why), lock=Phrase(lock))
+
+
+# Package names as uv's messages write them: `name`, name==1.0, "name (v1.0)", name>=1
+_MENTIONED = re.compile(r"`?([A-Za-z0-9][A-Za-z0-9._-]*)(?:`|==|>=|<=|~=|!=|\s*\(v|\[)")
+
+
+def failed_requirement(problem: str, declared: Iterable[Declared]) -> Declared | None:
+    """The declared package that uv's error names first, if any."""
+    by_name = {d.name: d for d in declared}
+    for match in _MENTIONED.finditer(problem):
+        found = by_name.get(canonicalize_name(match[1]))
+        if found is not None:
+            return found
+    return None

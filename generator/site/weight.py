@@ -1,0 +1,31 @@
+"""What keeps the built site light: pages without indentation, and one copy of the theme's assets
+that every language's pages use."""
+
+from __future__ import annotations
+
+import re
+
+# Blocks whose whitespace is content.
+_KEPT = re.compile(r"(<(pre|textarea)[\s>].*?</\2>)", re.S | re.I)
+_INDENT = re.compile(r"[ \t\r]*\n\s*")
+# A link to the theme's assets, relative (`../../assets/`) or from the server root.
+_RELATIVE_ASSET = re.compile(r"""(["'])((?:\.\./)*)(?:\./)?assets/""")
+
+
+def compact(html: str) -> str:
+    """The page with each run of whitespace holding a line break reduced to one line break: the
+    same page to a browser (outside `<pre>` and `<textarea>`, which are kept as they are)."""
+    parts = _KEPT.split(html)
+    # split() returns text, then for each match the block and its tag's name (dropped), and so on.
+    return "".join(
+        _INDENT.sub("\n", part) if index % 3 == 0 else part
+        for index, part in enumerate(parts)
+        if index % 3 != 2
+    )
+
+
+def shared_assets(html: str, prefix: str) -> str:
+    """A page of the language in folder `prefix` that loads the theme's assets from the site root's
+    copy, one folder up, instead of its own."""
+    html = _RELATIVE_ASSET.sub(lambda m: f"{m[1]}{m[2]}../assets/", html)
+    return html.replace(f'"/{prefix}/assets/', '"/assets/')

@@ -1,0 +1,12 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class TrimSpacesTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage, None, None]:
+        text = str(tool_parameters["text"])
+        words = ' '.join(text.split())
+        yield self.create_variable_message("words", words)

@@ -1,0 +1,13 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class CaseTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        if not self.runtime.credentials.get("access_token"):
+            yield self.create_json_message({"error": "Missing token"})
+            return
+        yield self.create_variable_message("echo", tool_parameters)

@@ -1,0 +1,12 @@
+import time
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class CaseTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        time.sleep(float(tool_parameters["seconds"]) * 60)
+        yield self.create_text_message("waited")

@@ -1,0 +1,96 @@
+"""`dify-registry cache info|merge|prune` on cache folders made here: counts and sizes, merging
+keeps what is there and copies what is missing, pruning removes the least recently used first."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.run.cachedir import entries, human, parse_size
+
+BLOCK = 4096
+
+
+def _entry(cache: Path, kind: str, name: str, size: int, used: float) -> Path:
+    folder = cache / kind / name
+    (folder / "files").mkdir(parents=True)
+    (folder / ("run.json" if kind == "runs" else "data")).write_bytes(b"x" * size)
+    os.utime(folder, (used, used))
+    return folder
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Path:
+    folder = tmp_path / "cache"
+    _entry(folder, "runs", "a" * 32, 10 * BLOCK, 1_000)
+    _entry(folder, "runs", "b" * 32, 10 * BLOCK, 3_000)
+    _entry(folder, "envs", "c" * 24, 40 * BLOCK, 2_000)
+    (folder / "envs" / f"{'c' * 24}.lock").write_text("", encoding="utf-8")
+    return folder
+
+
+def test_sizes_parse_in_binary_units() -> None:
+    assert parse_size("800000") == 800_000
+    assert parse_size("500M") == 500 * 1024**2
+    assert parse_size("1.5GiB") == int(1.5 * 1024**3)
+    assert parse_size("2g") == 2 * 1024**3
+    assert human(3 * 1024**2) == "3.0 MiB"
+    with pytest.raises(ValueError, match="not a size"):
+        parse_size("lots")
+
+
+def test_info_counts_and_sizes_each_kind(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cache", "info", "--cache-dir", str(cache), "--format", "json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["runs"]["count"] == 2
+    assert summary["environments"]["count"] == 1
+    assert summary["recorders"]["count"] == 0
+    assert summary["runs"]["bytes"] >= 20 * BLOCK
+    assert summary["bytes"] == summary["runs"]["bytes"] + summary["environments"]["bytes"]
+    assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
+    assert "environments: 1" in capsys.readouterr().out
+
+
+def test_a_file_linked_into_two_entries_counts_once(cache: Path) -> None:
+    shared = cache / "envs" / ("c" * 24) / "data"
+    linked = cache / "runs" / ("a" * 32) / "files" / "linked"
+    linked.hardlink_to(shared)
+    total = sum(entry.size for entry in entries(cache))
+    linked.unlink()
+    assert total == sum(entry.size for entry in entries(cache))
+
+
+def test_prune_removes_the_least_recently_used_until_it_fits(cache: Path) -> None:
+    sizes = {entry.path.name: entry.size for entry in entries(cache)}
+    limit = sizes["b" * 32] + sizes["c" * 24]
+    assert main(["cache", "prune", "--cache-dir", str(cache), "--max-size", str(limit)]) == 0
+    assert sorted(entry.path.name for entry in entries(cache)) == ["b" * 32, "c" * 24]
+    assert main(["cache", "prune", "--cache-dir", str(cache), "--max-size", str(sizes["b" * 32])]) == 0
+    assert [entry.path.name for entry in entries(cache)] == ["b" * 32]  # the environment was older
+    assert sorted(p.name for p in (cache / "envs").iterdir()) == [f"{'c' * 24}.lock"]
+
+
+def test_a_bad_size_is_a_usage_error(cache: Path) -> None:
+    assert main(["cache", "prune", "--cache-dir", str(cache), "--max-size", "lots"]) == 2
+
+
+def test_merge_copies_missing_runs_and_keeps_present_ones(cache: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    _entry(other, "runs", "b" * 32, 5, 1)  # the same key: the same run, kept as it is
+    _entry(other, "runs", "d" * 32, 7, 1)
+    _entry(other, "envs", "e" * 24, 7, 1)  # environments never move
+    (other / "runs" / ("f" * 32)).mkdir()  # half a run (no run.json): not copied
+    assert main(["cache", "merge", str(other), "--into", str(cache)]) == 0
+    runs = sorted(p.name for p in (cache / "runs").iterdir())
+    assert runs == ["a" * 32, "b" * 32, "d" * 32]
+    assert (cache / "runs" / ("b" * 32) / "run.json").stat().st_size == 10 * BLOCK
+    assert (cache / "runs" / ("d" * 32) / "run.json").read_bytes() == b"x" * 7
+    assert not (cache / "envs" / ("e" * 24)).exists()
+
+
+def test_merge_of_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
+    assert main(["cache", "merge", str(tmp_path / "nowhere"), "--into", str(tmp_path / "into")]) == 2

@@ -1,0 +1,207 @@
+"""Details a visitor notices, read from the built pages: plural badges, cards sorted by label and
+loaded from cards.json, translated tags and tabs, the outputs' Required column, one way of writing
+types, English marks on schema descriptions, the schemas page, README images, icons as files, the
+light pages, and llms.txt with the Markdown of every page."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from generator.media import MEDIA_FOLDER
+from generator.site.cards import FIRST_SCREEN
+from generator.site.languages import LANGUAGE_SITES
+from generator.site.texts import texts_for
+from tests.sitebuild import BuiltSite, cases_site
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("site")]
+__all__ = ["cases_site"]  # session fixture used below
+# A Markdown link to anything but this site's own files or an http(s) address.
+OUTSIDE_LINK = re.compile(r"(?<!\\)\]\((?!\.\./|plugins/|https?://|(?:[a-z]{2}/)?llms\.txt\))")
+FOLDERS = {lang.code: lang.folder for lang in LANGUAGE_SITES}
+
+
+def _cards(site: BuiltSite, language: str) -> dict[str, object]:
+    data: dict[str, object] = json.loads((site.root / FOLDERS[language] / "cards.json").read_text("utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("language", list(FOLDERS))
+def test_badges_count_in_the_plural_form_of_their_number(cases_site: BuiltSite, language: str) -> None:
+    """Every card's badge agrees with index.json's counts, in the singular for exactly one."""
+    words = texts_for(language)
+    plugins: Any = cases_site.index()["plugins"]
+    index = {p["pages"]["en_US"].rstrip("/").rsplit("/", 1)[-1]: p for p in plugins}
+    cards = _cards(cases_site, language)["cards"]
+    assert isinstance(cards, list)
+    for card in cards:
+        counts = index[card["slug"]]["findings"]
+        kind, text = card["badge"]
+        if counts["errors"]:
+            one, many, number = words["error_one"], words["errors"], counts["errors"]
+        elif counts["warnings"]:
+            one, many, number = words["warning_one"], words["warnings"], counts["warnings"]
+        else:
+            assert (kind, text) == ("dr-ok", words["valid"])
+            continue
+        assert text == f"{number} {one if number == 1 else many}"
+    home = cases_site.page(FOLDERS[language])
+    if language in ("en_US", "pt_BR"):
+        assert not re.search(r">1 (errors|warnings|erros|avisos)<", home)
+
+
+@pytest.mark.parametrize("language", list(FOLDERS))
+def test_cards_are_sorted_by_label_and_the_first_screen_is_in_the_page(
+    cases_site: BuiltSite, language: str
+) -> None:
+    """cards.json lists every plugin sorted by its label in the language; the home page holds the
+    first screen of them as cards, in that order, and the rest as plain links."""
+    cards = _cards(cases_site, language)["cards"]
+    assert isinstance(cards, list)
+    labels = [card["label"].casefold() for card in cards]
+    assert labels == sorted(labels)
+    assert len(cards) == len(cases_site.index()["plugins"])  # type: ignore[arg-type]
+    home = cases_site.page(FOLDERS[language])
+    shown = re.findall(r'<li class="dr-card"[^>]* data-plugin="([^"]+)"', home)
+    assert shown == [card["slug"] for card in cards[:FIRST_SCREEN]]
+    assert f"<span data-dr-count>{len(cards)}</span>" in home
+
+
+def test_tags_and_the_docs_tab_are_translated(cases_site: BuiltSite) -> None:
+    """The Japanese home page's tag filter, a plugin page's tags and the Docs tab are in Japanese."""
+    home = cases_site.page("ja/")
+    assert '<button type="button" class="dr-tag" data-tag="weather">天気</button>' in home
+    assert '<span class="dr-chip">ユーティリティ</span>' in cases_site.page("ja/plugins/weather_demo")
+    sections = re.findall(r'<span class="md-ellipsis">\s*([^<]+?)\s*</span>', home)
+    assert "ドキュメント" in sections
+    assert "Docs" not in sections
+
+
+def test_outputs_say_whether_each_variable_is_required(cases_site: BuiltSite) -> None:
+    """No cell of the Required column is blank: yes or no in the page's language."""
+    for language, folder in FOLDERS.items():
+        words = texts_for(language)
+        page = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
+        table = page.split('<table class="dr-outputs">', 1)[1].split("</table>", 1)[0]
+        cells = [
+            re.sub(r"<[^>]+>", "", row[2])
+            for row in re.findall(r"<tr id=[^>]*>(<td>.*?</td>)(<td>.*?</td>)\s*<td>(.*?)</td>", table, re.S)
+        ]
+        assert cells
+        assert set(cells) <= {words["yes"], words["no"]}
+        assert words["no"] in cells
+
+
+def test_types_are_written_as_dify_writes_them(cases_site: BuiltSite) -> None:
+    """`array[object]` everywhere, never `array<object>`."""
+    for page in ("plugins/weather_demo/weather/forecast", "ja/schemas/v1/general_structure"):
+        html = cases_site.page(page)
+        assert "array&lt;" not in html
+        assert "<code>array[string]</code>" in html
+    assert "<code>array[object]</code>" in cases_site.page("ja/plugins/weather_demo/weather/forecast")
+
+
+def test_schema_descriptions_are_marked_english_on_other_languages_pages(cases_site: BuiltSite) -> None:
+    """An output described by its (English-only) schema carries the EN mark on ja, zh and pt pages."""
+    for language, folder in FOLDERS.items():
+        page = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
+        table = page.split('<table class="dr-outputs">', 1)[1].split("</table>", 1)[0]
+        row = table.split('id="out-prop-temperature"', 1)[1].split("</tr>", 1)[0]
+        assert ('class="dr-fallback"' in row) == (language != "en_US")
+
+
+def test_schemas_page_has_versions_whole_ids_and_no_literal_cut_note(cases_site: BuiltSite) -> None:
+    """Two schemas titled alike are told apart by a version column; `$id`s break only after a slash;
+    no description ends in "(shortened)"."""
+    page = cases_site.page("schemas")
+    rows = re.findall(r"<tr><td><a [^>]*>([^<]+)</a></td><td>([^<]+)</td>", page)
+    versions = {version for title, version in rows if title == "Dify Tool Examples"}
+    assert len(versions) == 2
+    ids = re.findall(r'<code class="dr-id">(.*?)</code>', page)
+    assert ids
+    assert all("dr-long" not in i and "/<wbr>" in i for i in ids)
+    for folder in FOLDERS.values():
+        assert "(shortened)" not in cases_site.page(f"{folder}schemas")
+
+
+def test_readme_images_are_served_with_the_page(cases_site: BuiltSite) -> None:
+    """An image the README names inside its plugin is shown from the site's media folder (the same
+    file for every language); a remote image is a link; a missing one is its text."""
+    sources = set()
+    for folder in FOLDERS.values():
+        readme = cases_site.page(f"{folder}plugins/weather_demo").split('<div class="dr-readme">', 1)[1]
+        found = re.search(r'<img class="dr-readme-image" src="([^"]+)" alt="the radar"', readme)
+        assert found
+        served = (cases_site.root / f"{folder}plugins/weather_demo/" / found[1]).resolve()
+        assert served.parent == (cases_site.root / MEDIA_FOLDER).resolve()
+        assert served.read_bytes().startswith(b"\x89PNG")
+        sources.add(served)
+        assert (
+            '<a href="https://example.com/radar.png" rel="nofollow noopener noreferrer">remote radar</a>'
+            in readme
+        )
+        assert "missing map" in readme
+        assert 'alt="missing map"' not in readme
+    assert len(sources) == 1
+
+
+def test_icons_are_files_referenced_by_every_page(cases_site: BuiltSite) -> None:
+    """No page inlines an icon; the plugin's icon is one file under media/."""
+    page = cases_site.page("ja/plugins/weather_demo")
+    assert "data:image" not in page
+    icon = re.search(r'<h1 id="plugin"><img class="dr-icon dr-icon--large" src="([^"]+)"', page)
+    assert icon
+    assert icon[1].startswith("../../../media/")
+    assert icon[1].endswith(".svg")
+    assert not [p for p in cases_site.root.rglob("*.html") if "data:image/svg" in p.read_text("utf-8")]
+
+
+def test_languages_share_the_theme_assets(cases_site: BuiltSite) -> None:
+    """Only the site root holds the theme's assets; other languages' pages load them from there."""
+    for lang in LANGUAGE_SITES[1:]:
+        assert not (cases_site.root / lang.prefix / "assets").exists()
+        page = cases_site.page(f"{lang.folder}plugins/weather_demo")
+        assert '"../../../assets/stylesheets/' in page or "../../../assets/stylesheets/" in page
+    assert (cases_site.root / "assets" / "dify-registry.js").is_file()
+
+
+def test_llms_txt_lists_every_plugin_and_tool_with_its_markdown(cases_site: BuiltSite) -> None:
+    """Each language's llms.txt links every plugin's and tool's Markdown page, which exists and
+    holds the parameters, the output variables and the example runs; index.json names them."""
+    index = cases_site.index()
+    assert index["llms"]["ja_JP"] == "https://dify.ai/ja/llms.txt"  # type: ignore[index]
+    for language, folder in FOLDERS.items():
+        text = (cases_site.root / folder / "llms.txt").read_text("utf-8")
+        words = texts_for(language)
+        targets = re.findall(r"\]\(([^)]+\.md)\)", text)
+        for plugin in index["plugins"]:  # type: ignore[attr-defined]
+            for entry in [plugin, *plugin["tools"]]:
+                path = entry["markdown"][language].removeprefix("https://dify.ai/" + folder)
+                assert path in targets
+                assert (cases_site.root / folder / path).is_file()
+        tool = (cases_site.root / folder / "plugins/weather_demo/weather/forecast.md").read_text("utf-8")
+        for heading in ("parameters", "outputs", "examples"):
+            assert f"## {words[heading]}" in tool
+        assert "`temperature`" in tool
+
+
+def test_llms_markdown_escapes_strangers_texts(cases_site: BuiltSite) -> None:
+    """The hostile plugin's labels open no link, image or HTML in its Markdown."""
+    for folder in FOLDERS.values():
+        text = (cases_site.root / folder / "llms.txt").read_text("utf-8")
+        page = (cases_site.root / folder / "plugins/hostile/index.md").read_text("utf-8")
+        for markdown in (text, page):
+            assert not re.search(r"(?<!\\)<(script|img|i|b|iframe)\b", markdown)
+            assert not OUTSIDE_LINK.search(markdown)
+
+
+def test_home_page_and_translations_page_are_light(cases_site: BuiltSite) -> None:
+    """The translations page lists counts and loads the missing texts from one shared file; pages
+    carry no indentation."""
+    page = cases_site.page("ja/translations")
+    assert "data-dr-missing" in page
+    assert (cases_site.root / "translations.json").is_file()
+    assert "\n    <" not in cases_site.page("ja/plugins/weather_demo")
