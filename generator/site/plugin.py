@@ -280,4 +280,3 @@ def _drop_theme_assets(files: Files, config: MkDocsConfig) -> None:
         source = Path(file.abs_src_path).resolve()
         if any(source.is_relative_to(theme) for theme in themes):
             files.remove(file)
-
