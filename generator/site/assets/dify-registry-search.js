@@ -13,7 +13,8 @@ document.addEventListener("DOMContentLoaded", function () {
   // Han and kana (the ranges of generator/site/search.py): a query holding any is also asked one
   // character a word, as every label is indexed too, since the browser splits such words
   // differently from the segmenters that built the index.
-  var CJK = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])/g;
+  var HAN = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]";
+  var CJK = new RegExp("(" + HAN + ")", "g");
 
   function spaced(text) {
     return text.replace(CJK, " $1 ").split(/\s+/).filter(Boolean).join(" ");
@@ -46,7 +47,12 @@ document.addEventListener("DOMContentLoaded", function () {
 
   // Pagefind's excerpt is escaped text with <mark> around the matches: rebuilt as text nodes and
   // <mark> elements, so nothing in it is ever parsed as HTML into the page.
+  // The label words and the one-character-a-word labels are for the index, not for reading.
+  var LABEL_WORD = /\s*(?:<mark>)?drlabel[a-p]{8}(?:<\/mark>)?/g;
+  var SPLIT_HAN = new RegExp("(" + HAN + "(?:</mark>)?) (?=(?:<mark>)?" + HAN + ")", "g");
+
   function excerpt(html) {
+    html = html.replace(LABEL_WORD, "").replace(SPLIT_HAN, "$1");
     var span = document.createElement("span");
     span.className = "dr-search__excerpt";
     var decoder = document.createElement("textarea");
