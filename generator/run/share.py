@@ -37,10 +37,14 @@ def share_files(target: Path, cache: Path) -> None:
     store.mkdir(mode=0o700, exist_ok=True)
     for record in target.glob("lib/python3*/site-packages/*.dist-info/RECORD"):
         site = record.parent.parent
+        inside = site.resolve()
         for relative, expected in _recorded(record):
             path = site / relative
             with contextlib.suppress(OSError):
-                _share(path, expected, store)
+                # A RECORD is written by the build: a folder of it may be a link out of the
+                # environment, and nothing outside it may be linked or replaced.
+                if path.parent.resolve().is_relative_to(inside):
+                    _share(path, expected, store)
 
 
 def _recorded(record: Path) -> list[tuple[str, str]]:
