@@ -40,7 +40,6 @@ def write_config(
                     "jobs": jobs,
                 }
             },
-            "search",
         ],
         "markdown_extensions": ["tables", "admonition"],
     }
@@ -132,7 +131,6 @@ def main(argv: list[str]) -> int:
     from benchmarks.clock import timed_build
 
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
-    logging.getLogger("jieba").setLevel(logging.ERROR)
     if argv[0] == "--plain":
         return plain_main(*argv[1:])
     config, site = argv

@@ -66,7 +66,7 @@ class Stage:
         """Replace the line with the stage's closing line."""
         if self.stream is None:
             return
-        count = f"{self.done}/{self.total} " if self.total else ""
+        count = f"{self.done}/{self.total} " if self.total else "done "
         seconds = time.monotonic() - self.started
         self.stream.write(f"{_CLEAR}{self.label}: {count}in {seconds:.1f} s\n")
         self.stream.flush()

@@ -74,6 +74,31 @@ def test_prune_removes_the_least_recently_used_until_it_fits(cache: Path) -> Non
     assert sorted(p.name for p in (cache / "envs").iterdir()) == [f"{'c' * 24}.lock"]
 
 
+def test_pruning_an_environment_frees_the_shared_files_only_it_linked(cache: Path) -> None:
+    """A file of the shared store that the removed environment held is deleted with it; one that
+    another environment still links stays, and `info` counts files no environment links."""
+    store = cache / "shared"
+    store.mkdir()
+    environment = cache / "envs" / ("c" * 24)
+    other = _entry(cache, "envs", "d" * 24, BLOCK, 5_000)
+    only_it = store / "only-it-644"
+    only_it.write_bytes(b"y" * 8 * BLOCK)
+    (environment / "files" / "only").hardlink_to(only_it)
+    both = store / "both-644"
+    both.write_bytes(b"z" * BLOCK)
+    (environment / "files" / "both").hardlink_to(both)
+    (other / "files" / "both").hardlink_to(both)
+    orphan = store / "orphan-644"
+    orphan.write_bytes(b"o" * 2 * BLOCK)
+    kinds = {entry.kind: entry.size for entry in entries(cache)}
+    assert kinds["unused shared files"] == 2 * BLOCK
+    runs = sum(entry.size for entry in entries(cache) if entry.kind == "runs")
+    assert main(["cache", "prune", "--cache-dir", str(cache), "--max-size", str(runs + 2 * BLOCK)]) == 0
+    assert not environment.exists()
+    assert sorted(p.name for p in store.iterdir()) == ["both-644"]
+    assert "unused shared files" not in {entry.kind for entry in entries(cache)}
+
+
 def test_a_bad_size_is_a_usage_error(cache: Path) -> None:
     assert main(["cache", "prune", "--cache-dir", str(cache), "--max-size", "lots"]) == 2
 

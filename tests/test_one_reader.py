@@ -48,7 +48,26 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("os.walk(target)", "the sandbox's copy of the plugin, opened for its uid (modes only)"),
         ('(entry / "stat").read_text()', "/proc, to find the child's own processes"),
         ("table.read_text()", "/proc's mount table"),
+        ("os.open(environment, os.O_PATH", "a handle on the cached environment under a run's writable view"),
+        ("os.walk(environment)", "the cached environment, to give a run's writable view its folders"),
+        ("os.open(str(path), os.O_PATH", "handles on a run's writable view (upper and work folders)"),
     ),
+    "generator/run/cachedir.py": (
+        ("os.walk(path, onerror", "the run cache's own folders, to size them"),
+        ("os.walk(doomed)", "a cache entry being pruned, to make it removable"),
+    ),
+    "generator/sitecheck.py": (
+        ("_link_problems(site, relative, file.read_bytes()", "a page of the built site"),
+        ("_path_problems(relative, file.read_bytes()", "a file of the built site"),
+        ("target.read_bytes() != schema.content", "a schema file of the built site"),
+    ),
+    "generator/commands/workflow.py": (
+        ("read_dsl(file.read_bytes()", "a workflow DSL file, size checked before"),
+    ),
+    "generator/workflow/catalog.py": (
+        ("json.loads(path.read_bytes())", "a published index.json, size checked before"),
+    ),
+    "generator/workflow/legacy.py": (("DATA.read_text(", "the shipped map of legacy provider names"),),
 }
 
 

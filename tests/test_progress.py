@@ -55,7 +55,7 @@ def test_build_draws_the_render_on_a_terminal(tmp_path: Path) -> None:
     assert code == 0, drawn
     assert CLEAR + "pages (en) [1/" in drawn
     assert "\npages (en): " in drawn.replace(CLEAR, "\n")
-    assert "other languages: in " in drawn
+    assert "other languages: done in " in drawn
     assert "Building prefix dict" not in drawn  # jieba's start-up lines
 
 

@@ -173,7 +173,7 @@ def test_uv_errors_read_as_one_line(tmp_path: Path) -> None:
     [broken] = [f for f in findings if f.rule == "R009"]
     assert "\\u000a" not in broken.message
     assert "\n" not in broken.message
-    assert "dify-registry-no-such-package" in broken.message
+    assert "unsatisfiable" in broken.message
     # on the requirement uv names, not on the manifest
     assert (broken.file, broken.line, broken.column) == ("case/requirements.txt", 2, 1)
 
@@ -378,3 +378,26 @@ def test_runs_write_into_a_view_of_the_environment(tmp_path: Path) -> None:
     assert [r.outputs.get("text") for r in report.runs] == ["fresh"] * 3, findings
     assert not list((tmp_path / "cache" / "envs").glob("*/lib/python3*/site-packages/*/written-by-a-run.txt"))
     assert not list((tmp_path / "cache" / "envs").glob("*/lib/python3*/site-packages/unpacked-data.txt"))
+
+
+@needs_isolation
+def test_environments_share_their_wheels_files(tmp_path: Path) -> None:
+    """Two environments installing the same SDK hold its files once (one inode, in the cache's
+    root-only store), read-only to everyone else; what a wheel did not install stays private."""
+    cache = tmp_path / "cache"
+    first = plugin(tmp_path / "first", f"dify_plugin==0.10.2\n./{WHEEL}\n")
+    second = plugin(tmp_path / "second", "dify_plugin==0.10.2\n-f wheels\ndify_registry_case_wheel==1.0\n")
+    for root in (first, second):
+        report, findings = run(root, cache)
+        assert [r.passed for r in report.runs] == [True], findings
+    environments = sorted(p for p in (cache / "envs").iterdir() if p.is_dir())
+    assert len(environments) == 2
+    sdk = [next(e.glob("lib/python3*/site-packages/dify_plugin/__init__.py")).stat() for e in environments]
+    assert sdk[0].st_ino == sdk[1].st_ino
+    assert sdk[0].st_nlink == 3  # the two environments and the store
+    assert sdk[0].st_uid == 0
+    assert not sdk[0].st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    assert stat.S_IMODE((cache / "shared").stat().st_mode) == 0o700
+    configs = [(e / "pyvenv.cfg").stat() for e in environments]
+    assert configs[0].st_ino != configs[1].st_ino
+    assert configs[0].st_nlink == 1

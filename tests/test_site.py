@@ -13,6 +13,7 @@ import pytest
 
 from generator.cli import main
 from generator.ruleset import all_rules
+from generator.site.search import whole
 from tests.conftest import REPO
 from tests.sitebuild import CASES, BuiltSite, broken_links, cases_site, corpus_site, html_files, write_config
 
@@ -163,7 +164,8 @@ def test_fallback_marker_and_coverage(cases_site: BuiltSite) -> None:
 
 
 def test_language_builds(cases_site: BuiltSite) -> None:
-    """Each language has its html lang, localized theme words, selector and own search index."""
+    """Each language has its html lang, localized theme words and selector; one search bundle holds
+    an index per language, and no page carries Material's whole-site index."""
     expected = {"": "en", "zh/": "zh", "ja/": "ja", "pt/": "pt-BR"}
     for folder, lang in expected.items():
         html = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
@@ -171,14 +173,34 @@ def test_language_builds(cases_site: BuiltSite) -> None:
         links = re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"[^>]*class="md-select__link"', html)
         assert [h for _, h in links] == ["en", "zh", "ja", "pt-BR"]
         assert all(href.endswith("plugins/weather_demo/weather/forecast/") for href, _ in links)
+        assert not (cases_site.root / folder / "search" / "search_index.json").exists()
     assert 'placeholder="搜索"' in cases_site.page("zh/")
-    indexes = {
-        f: json.loads((cases_site.root / f / "search/search_index.json").read_text()) for f in expected
-    }
-    assert indexes["ja/"]["config"]["lang"] == ["ja"]
-    assert any("天气演示" in doc["title"].replace("\u200b", "") for doc in indexes["zh/"]["docs"])
-    assert any("天气\u200b演示" in doc["title"] for doc in indexes["zh/"]["docs"])  # split by jieba
-    assert any(doc["title"] == "天気予報" for doc in indexes["ja/"]["docs"])  # kanji not split by jieba
+    entry = json.loads((cases_site.root / "pagefind" / "pagefind-entry.json").read_text())
+    assert sorted(entry["languages"]) == ["en", "ja", "pt-br", "zh"]
+    for language in entry["languages"].values():
+        assert language["page_count"] > 10
+
+
+def test_tool_pages_carry_every_label_for_search(cases_site: BuiltSite) -> None:
+    """A tool page in any language holds the tool's labels in all four languages, escaped, in the
+    hidden block the search index weighs most, with its Han and kana one character a word and a
+    word for each label whole."""
+    labels = ("PDF to Text", "PDF 转文本", "PDFからテキスト抽出", "PDF para Texto")
+    for folder in ("", "zh/", "ja/", "pt/"):
+        html = cases_site.page(f"{folder}plugins/document_kit/documents/pdf_text")
+        keys = re.search(
+            r'<div class="dr-search-keys" hidden data-pagefind-weight="10" '
+            r'data-pagefind-filter="kind:tool">(.*?)</div>',
+            html,
+        )
+        assert keys is not None
+        for label in labels:
+            assert f"<span>{label}</span>" in keys.group(1)
+        assert "PDF 转 文 本</span> <span>PDF か ら テ キ ス ト 抽 出" in keys.group(1)
+        assert f"<span>{whole('PDFからテキスト抽出')}</span>" in keys.group(1)
+    hostile = cases_site.page("plugins/hostile")
+    block = hostile[hostile.index('class="dr-search-keys"') :]
+    assert "<script" not in block.split("</div>", 1)[0]
 
 
 def test_alternate_links_name_each_language_root(cases_site: BuiltSite) -> None:

@@ -3,12 +3,14 @@ and no script from a hostile plugin ever runs."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin
 
 import pytest
 
+from generator.site.search import whole
 from tests.conftest import REPO
 from tests.sitebuild import BuiltSite, cases_site, serve
 
@@ -41,29 +43,72 @@ def test_catalog_lists_every_plugin(page: Any, site_url: str, cases_site: BuiltS
     assert page.locator("[data-dr-count]").inner_text() == str(visible.count())
 
 
-@pytest.mark.parametrize(
-    ("folder", "label", "target"),
-    [
-        ("zh/", "天气演示", "plugins/weather_demo/"),  # the plugin's zh_Hans label
-        ("", "Forecast", "plugins/weather_demo/weather/forecast/"),  # a tool's label in each language
-        ("ja/", "天気予報", "plugins/weather_demo/weather/forecast/"),
-        ("pt/", "Previsão", "plugins/weather_demo/weather/forecast/"),
-    ],
-    ids=["zh-plugin", "en-tool", "ja-tool", "pt-tool"],
-)
-def test_search_finds_by_label(page: Any, site_url: str, folder: str, label: str, target: str) -> None:
-    """Material's search in each language's site finds a plugin or tool by its label there."""
+# Pages and their labels in the four languages (en_US, zh_Hans, ja_JP, pt_BR): Japanese labels
+# of kanji and kana only, and mixing kana, kanji and Latin letters, included.
+LABELED_PAGES = {
+    "plugins/weather_demo/": ("Weather Demo", "天气演示", "天気デモ", "Demonstração do Tempo"),
+    "plugins/weather_demo/weather/forecast/": ("Forecast", "天气预报", "天気予報", "Previsão"),
+    "plugins/document_kit/documents/pdf_text/": (
+        "PDF to Text",
+        "PDF 转文本",
+        "PDFからテキスト抽出",
+        "PDF para Texto",
+    ),
+    "plugins/document_kit/documents/receipt_ocr/": (
+        "Receipt Reader",
+        "收据文字识别",
+        "レシートOCR読み取り",
+        "Leitor de Recibos",
+    ),
+    "plugins/document_kit/documents/word_count/": (
+        "Word Counter",
+        "字数统计",
+        "文字数を数える",
+        "Contador de Palavras",
+    ),
+}
+FIRST_RESULT = "document.querySelector('.dr-search__results a')?.pathname ?? null"
+
+
+@pytest.mark.parametrize("folder", ["", "zh/", "ja/", "pt/"], ids=["en", "zh", "ja", "pt"])
+def test_search_finds_by_label_in_any_language(page: Any, site_url: str, folder: str) -> None:
+    """From each language's site, a plugin's or tool's full label in any of the four languages
+    puts its page first, and the result links to that page in the site's own language."""
     page.goto(site_url + folder)
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    box = page.locator("input.md-search__input")
-    found = "Array.from(document.querySelectorAll('.md-search-result__item a'))" + (
-        f".some(a => new URL(a.href).pathname === '/{folder}{target}')"
-    )
-    # Material reads the query on keyup, focus or when its worker becomes ready, never on `input`
-    # alone, which is all `fill` sends: a key press ends the typing as a keyboard (or an IME) does.
-    box.fill(label)
-    box.press("End")
-    page.wait_for_function(found, timeout=20_000)
+    box = page.locator("input.dr-search__input")
+    missed = []
+    for target, labels in LABELED_PAGES.items():
+        for label in labels:
+            box.fill("")  # empties the results, so the next ones can only answer this query
+            box.fill(label)
+            page.wait_for_selector(".dr-search__results a", timeout=20_000)
+            first = page.evaluate(FIRST_RESULT)
+            if first != f"/{folder}{target}":
+                missed.append((label, first))
+    assert missed == []
+
+
+def test_search_lists_catalog_pages_before_documentation(page: Any, site_url: str) -> None:
+    """A word that rule and documentation pages also hold lists plugin and tool pages first."""
+    page.goto(site_url)
+    box = page.locator("input.dr-search__input")
+    box.fill("weather")
+    page.wait_for_selector(".dr-search__results li:nth-child(3)", timeout=20_000)
+    links = page.eval_on_selector_all(".dr-search__results a", "as => as.map(a => a.pathname)")
+    catalog = [bool(re.match(r"^/plugins/[^/]+/", link)) for link in links]
+    assert catalog[0]
+    assert catalog == sorted(catalog, reverse=True), links  # no catalog page after another page
+
+
+def test_search_results_are_text(page: Any, site_url: str) -> None:
+    """A hostile label found by search shows as text: its markup is escaped in the excerpt."""
+    page.goto(site_url)
+    box = page.locator("input.dr-search__input")
+    box.fill("pwned")
+    page.wait_for_selector(".dr-search__results a", timeout=20_000)
+    results = page.locator(".dr-search__results")
+    assert results.locator("script, img, iframe, b, [onmouseover]").count() == 0
+    assert page.evaluate("document.querySelectorAll('[id^=pwned]').length") == 0
 
 
 def test_language_selector_switches_tool_page_to_japanese(page: Any, site_url: str) -> None:
@@ -162,3 +207,22 @@ def test_hostile_plugin_runs_no_script(page: Any, site_url: str) -> None:
         assert page.evaluate("document.querySelectorAll('iframe, object, embed').length") == 0
     assert dialogs == []
     assert not [m for m in messages if "pwned" in m]
+
+
+def test_search_box_and_index_agree_on_whole_labels(page: Any, site_url: str) -> None:
+    """The word the search box asks for a whole query is the word the index holds for that label."""
+    script = (REPO / "generator" / "site" / "assets" / "dify-registry-search.js").read_text(encoding="utf-8")
+    function = re.search(r"  function whole\(text\) \{.*?\n  \}\n", script, re.DOTALL)
+    assert function is not None
+    page.goto(site_url)
+    for label in (
+        "JSON Delete",
+        "  json   DELETE ",
+        "PDFからテキスト抽出",
+        "文字数を数える",
+        "Previsão",
+        "ＡＰＩ キー",
+    ):
+        assert page.evaluate(f"label => {{ {function.group(0)}; return whole(label); }}", label) == whole(
+            label
+        )

@@ -8,7 +8,6 @@ built-in site configuration (`siteconfig.py`).
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 import tempfile
 from pathlib import Path
@@ -112,7 +111,6 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
         return code
     plugin.preset = catalog
-    _quiet_libraries()
     watcher = render_progress(progress_wanted(args.format))
     config.plugins["dify-registry-progress"] = watcher
     try:
@@ -150,11 +148,3 @@ def render_progress(shown: bool) -> Any:
             self.stage.show("zh_Hans, ja_JP, pt_BR")
 
     return RenderProgress()
-
-
-def _quiet_libraries() -> None:
-    """Silence what the libraries the build calls print on every build: jieba (which Material's
-    Chinese search index loads) logs four start-up lines at DEBUG level on a handler of its own."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)

@@ -54,11 +54,11 @@ def _size(text: str) -> int:
 
 def run_info(args: argparse.Namespace) -> int:
     """Counts and sizes by kind, and the total."""
-    from generator.run.cachedir import KINDS, entries, human
+    from generator.run.cachedir import KINDS, UNLINKED, entries, human
 
     folder = _folder(args)
     found = entries(folder)
-    kinds = {kind: [e for e in found if e.kind == kind] for kind in KINDS.values()}
+    kinds = {kind: [e for e in found if e.kind == kind] for kind in (*KINDS.values(), UNLINKED)}
     total = sum(e.size for e in found)
     if args.format == "json":
         summary = {kind: {"count": len(e), "bytes": sum(x.size for x in e)} for kind, e in kinds.items()}

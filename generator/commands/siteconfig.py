@@ -72,9 +72,9 @@ def write_site_config(folder: Path, registries: Sequence[Path], settings: SiteSe
         "site_name": settings.title,
         "site_url": settings.site_url,
         "docs_dir": str(docs),
-        "theme": {"name": "material", "features": ["navigation.prune", "search.suggest"]},
-        # dify-registry sets the page language, which the search plugin reads in its own on_config
-        "plugins": [{"dify-registry": options}, "search"],
+        "theme": {"name": "material", "features": ["navigation.prune"]},
+        # dify-registry also indexes the built site for search (Material's search plugin is not used)
+        "plugins": [{"dify-registry": options}],
         "markdown_extensions": ["tables", "admonition"],
     }
     path = folder / "mkdocs.yml"

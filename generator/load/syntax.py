@@ -106,7 +106,10 @@ def _parse_with(interpreter: Interpreter, text: str) -> Parsed | None:
     if not isinstance(answer, dict):
         return None
     if "tree" in answer:
-        tree = _decode(answer["tree"])
+        try:
+            tree = _decode(answer["tree"])
+        except (RecursionError, TypeError, ValueError):  # a hostile nesting, a malformed answer
+            return None
         return Parsed(tree) if isinstance(tree, ast.Module) else None
     line = answer.get("line")
     return Parsed(

@@ -38,6 +38,7 @@ BUILD_LIMITS = {
 BUILD_UID_BASE = SANDBOX_UID_BASE - (1 << 24)
 WORKSPACE = ".build"
 MAX_OUTPUT = 1 << 20
+SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest time a wheel (a zip) can hold
 NOT_WRITABLE = ~(stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWGRP | stat.S_IWOTH)
 COPY_IGNORED = shutil.ignore_patterns(".git", "__pycache__", ".dify-registry-cache", ".venv")
 # The only variables of the caller a build sees: where the machine's CA certificates are (an
@@ -95,14 +96,17 @@ def _steps(plan: BuildPlan, *extra: str) -> list[list[str]]:
     return [[uv, "venv", "--quiet", "--allow-existing", "--python", str(plan.interpreter), target], install]
 
 
-def _uv_variables(plan: BuildPlan) -> dict[str, str]:
-    """`uv sync` installs into the project's environment: the one being built."""
-    return {"UV_PROJECT_ENVIRONMENT": str(plan.target)} if plan.synced else {}
-
-
 def uv_environment() -> dict[str, str]:
     """The caller's environment for uv run as the caller (no stranger's code runs then)."""
     return {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
+
+
+def _uv_variables(plan: BuildPlan) -> dict[str, str]:
+    """`uv sync` installs into the project's environment (the one being built). With
+    SOURCE_DATE_EPOCH set, bytecode is checked against its source's hash, not its modification
+    time, so one package compiles to the same bytes in every environment (see `share.py`)."""
+    synced = {"UV_PROJECT_ENVIRONMENT": str(plan.target)} if plan.synced else {}
+    return {**synced, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
 
 
 def _wheels_only(plan: BuildPlan) -> str:

@@ -3,9 +3,11 @@
 
 A cache folder holds `runs/<key>/` (one example run: portable, keyed by everything that can change
 it, see cache.py), `envs/<key>/` (a plugin environment: a venv tied to this machine's interpreter
-paths) and `overlays/<name>/` (the recorder installed beside environments). Only runs move between
-machines; environments and overlays are rebuilt where they are needed. Each entry's modification
-time is its last use (cache.py and environment.py touch it), which `prune` reads.
+paths), `overlays/<name>/` (the recorder installed beside environments) and `shared/` (files that
+environments hold as hard links, see share.py). Only runs move between machines; environments and
+overlays are rebuilt where they are needed. Each entry's modification time is its last use (cache.py
+and environment.py touch it), which `prune` reads. A shared file no environment links any more is
+space held for nothing: `info` counts those files, and `prune` removes them first.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.run.cache import run_folder
+from generator.run.share import STORE
 
 # The kinds of entries, by folder, in the order `info` lists them.
 KINDS = {"runs": "runs", "envs": "environments", "overlays": "recorders"}
@@ -64,7 +67,8 @@ def human(size: int) -> str:
 
 def entries(cache: Path) -> list[Entry]:
     """Every entry of the cache, sizes counting a file linked into several entries once (in the
-    first entry met, in name order)."""
+    first entry met, in name order); the shared files no environment links any more are one entry
+    of their own, so every byte of the cache is counted once."""
     seen: set[tuple[int, int]] = set()
     found = []
     for folder, kind in KINDS.items():
@@ -73,7 +77,26 @@ def entries(cache: Path) -> list[Entry]:
             continue
         for path in sorted(p for p in parent.iterdir() if p.is_dir() and not p.name.startswith(".")):
             found.append(Entry(kind, path, _disk_size(path, seen), _used(path)))
+    unlinked = sum(status.st_blocks * 512 for _file, status in _unlinked(cache))
+    if unlinked:
+        found.append(Entry(UNLINKED, cache / STORE, unlinked, 0.0))
     return found
+
+
+# The kind of the shared files that no environment links any more.
+UNLINKED = "unused shared files"
+
+
+def _unlinked(cache: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """The files of the shared store with no other link: every environment holding them is gone."""
+    store = cache / STORE
+    for file in sorted(store.iterdir()) if store.is_dir() else ():
+        try:
+            status = file.lstat()
+        except OSError:
+            continue
+        if status.st_nlink == 1:
+            yield file, status
 
 
 def _used(path: Path) -> float:
@@ -135,10 +158,21 @@ def prune(cache: Path, max_size: int) -> list[Entry]:
     for entry in sorted(every, key=lambda e: (e.used, str(e.path))):
         if total <= max_size:
             break
-        _remove(entry.path)
+        if entry.kind == UNLINKED:
+            _sweep(cache)
+        else:
+            _remove(entry.path)
         total -= entry.size
         removed.append(entry)
+    if removed:
+        _sweep(cache)  # the environments just removed may have been the last links of shared files
     return removed
+
+
+def _sweep(cache: Path) -> None:
+    """Delete the shared files that no environment links any more."""
+    for file, _status in list(_unlinked(cache)):
+        file.unlink(missing_ok=True)
 
 
 def _remove(path: Path) -> None:

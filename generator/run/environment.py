@@ -36,8 +36,9 @@ from generator.run.model import DEFAULT_REQUIREMENTS
 from generator.run.native import foreign_libraries
 from generator.run.reqfile import Named, Scan, scan
 from generator.run.sandbox import Isolation
+from generator.run.share import share_files
 
-ENVIRONMENT_FORMAT = "2"
+ENVIRONMENT_FORMAT = "3"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +233,8 @@ def build_environment(environment: Environment, shown: Callable[[str], str]) -> 
             problem = build(plan, environment.isolated)
             if problem:
                 return replace(environment, problem=problem, where=failed_at(problem, environment, shown))
+            if environment.isolated:  # root's and read-only to runs: its wheels' files can be shared
+                share_files(target, target.parent.parent)
             (target / ".complete").write_text(plan.requirements, encoding="utf-8")
         with contextlib.suppress(OSError):  # its last use, for `cache prune` (cachedir.py)
             os.utime(target)

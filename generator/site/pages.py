@@ -22,6 +22,7 @@ from generator.site.model import (
 )
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
+from generator.site.search import search_keys
 from generator.site.texts import texts_for
 from generator.site.urls import page_url
 from generator.site.views import fixed_rows
@@ -36,22 +37,15 @@ class GeneratedPage:
     src: str
     title: str
     html: str
-    # Search keys kept whole: Material splits Chinese titles into words for its index, so a
-    # label typed as one phrase is found through the page's tags.
-    keys: tuple[str, ...] = ()
 
     def markdown(self) -> str:
-        """The Markdown source MkDocs reads: title and search keys in front matter, and no body.
+        """The Markdown source MkDocs reads: the title in front matter, and no body.
 
         The body is the rendered HTML, put in place after Markdown has run (`on_page_content`):
         Markdown never sees a plugin's text, and does not spend time re-parsing finished HTML."""
         # The navigation is small by design (catalog and search lead to pages): its sidebar only
         # takes width that the parameter and output tables need.
-        meta = {
-            "title": self.title,
-            "hide": ["navigation"],
-            **({"tags": list(self.keys)} if self.keys else {}),
-        }
+        meta = {"title": self.title, "hide": ["navigation"]}
         return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
@@ -106,7 +100,7 @@ class SitePages:
     def plugin_page(self, entry: PluginEntry) -> GeneratedPage:
         """The page of one plugin."""
         html = render("plugin.html.j2", self.context(entry.src), entry=entry)
-        return self._found_by_label(entry.src, entry.plugin.label, entry.plugin.name, html)
+        return self._found_by_label("plugin", entry.src, entry.plugin.label, entry.plugin.name, html)
 
     def tool_page(self, plugin: PluginEntry, entry: ToolEntry) -> GeneratedPage:
         """The page of one tool."""
@@ -118,13 +112,13 @@ class SitePages:
             fixed_outputs=self.fixed_outputs,
             schemas_loaded=self.model.schema_set is not None,
         )
-        return self._found_by_label(entry.src, entry.tool.label, entry.tool.name, html)
+        return self._found_by_label("tool", entry.src, entry.tool.label, entry.tool.name, html)
 
-    def _found_by_label(self, src: str, label: I18n, name: str, html: str) -> GeneratedPage:
+    def _found_by_label(self, kind: str, src: str, label: I18n, name: str, html: str) -> GeneratedPage:
         """A page titled by its label in this language (its name when it has none), which search
-        finds by that title whole."""
+        finds by its label in any language."""
         title = plain_title(label.get(self.language.code) or name)
-        return GeneratedPage(src, title, html, (title,))
+        return GeneratedPage(src, title, f"{html}{search_keys(kind, label, name)}")
 
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""

@@ -1,9 +1,10 @@
 """The MkDocs plugin (`dify-registry`): a thin shell that turns the catalog into pages at build time.
 
 The default language builds as configured; each other language is a fresh MkDocs build into its own
-folder with its own `theme.language` and search index, started in a forked process once the catalog
-exists (or afterwards in this process, see `multilang.LanguageBuilds`). Nothing is kept
-between two builds: `mkdocs serve` creates new plugin instances for every rebuild.
+folder with its own `theme.language`, started in a forked process once the catalog exists (or
+afterwards in this process, see `multilang.LanguageBuilds`); once all are written, Pagefind indexes
+the whole site for search (`search`). Nothing is kept between two builds: `mkdocs serve` creates
+new plugin instances for every rebuild.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -32,13 +34,19 @@ from generator.site.model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, Site
 from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for, shared_files, watched_paths
+from generator.site.search import SearchIndexError, index_site
 from generator.site.translate import TranslatedDocs
 from generator.site.untrusted import forget
 from generator.site.weight import compact, shared_assets
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 HERE = Path(__file__).parent
-ASSETS = ("assets/dify-registry.css", "assets/dify-registry.js")
+ASSETS = (
+    "assets/dify-registry.css",
+    "assets/dify-registry.js",
+    "assets/dify-registry-search.css",
+    "assets/dify-registry-search.js",
+)
 
 
 class RegistryConfig(base.Config):  # type: ignore[no-untyped-call]
@@ -94,7 +102,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         folders = [named] if isinstance(named, str) else [str(item) for item in named]
         return [self._root(config, f) for f in folders], self._root(config, self.config.schemas)
 
-    @event_priority(100)  # before Material's search plugin, which fixes its language in on_config
+    @event_priority(100)  # the theme's language is set before any other plugin reads it
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Set the theme language, the language selector and the template overrides."""
         language = self.language
@@ -135,7 +143,6 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             self.builds = LanguageBuilds(config, others, self.model)
             self.builds.start(self.config.jobs or cores())
         self.pages = SitePages(self.model, self.language)
-        _keep_search_words(config, self.language)
         self.docs = TranslatedDocs.pick(files, self.language, config)
         for page in self.pages.all():
             files.append(File.generated(config, page.src, content=page.markdown()))
@@ -219,16 +226,20 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         html = compact(html)
         return shared_assets(html, self.language.prefix) if self.shares_assets else html
 
-    # Last: Material's search plugin instance is shared by every build of this process (MkDocs caches
-    # plugins with start-up hooks), so it must write this language's index before the next build.
+    # Last: the search index reads the pages every other plugin has finished writing.
     @event_priority(-100)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """After the default language, build this process's share of the other languages and wait
-        for the forked ones."""
+        """After the default language, build this process's share of the other languages, wait
+        for the forked ones, then index the whole site for search."""
         if self.builds is not None:
             builds, self.builds = self.builds, None
             builds.finish()
         self._release()
+        if self.language == DEFAULT_LANGUAGE:  # the outermost build: every language is written
+            try:
+                index_site(Path(config.site_dir))
+            except SearchIndexError as failure:
+                raise PluginError(f"dify-registry: {failure}") from failure
 
     def on_build_error(self, *, error: Exception) -> None:
         """Stop the other languages' builds when the default language's build failed."""
@@ -269,15 +280,3 @@ def _drop_theme_assets(files: Files, config: MkDocsConfig) -> None:
         source = Path(file.abs_src_path).resolve()
         if any(source.is_relative_to(theme) for theme in themes):
             files.remove(file)
-
-
-def _keep_search_words(config: MkDocsConfig, language: SiteLanguage) -> None:
-    """Material splits Han characters with jieba in every language when jieba is installed; only the
-    Chinese index wants that (Japanese kanji must reach Material's Japanese tokenizer whole)."""
-    if language.code == "zh_Hans":
-        return
-    for name in ("search", "material/search"):
-        search = config.plugins.get(name)
-        index = getattr(search, "search_index", None)
-        if index is not None:
-            index._segment_chinese = lambda text: text

@@ -1,0 +1,143 @@
+// The search box: Pagefind's index of this page's language, loaded in chunks. A page whose label
+// (in any language) is the whole query comes first, then plugin and tool pages (filter kind), then
+// the other pages that match.
+document.addEventListener("DOMContentLoaded", function () {
+  var box = document.querySelector("[data-dr-search]");
+  if (!box) return;
+  var input = box.querySelector(".dr-search__input");
+  var output = box.querySelector(".dr-search__output");
+  var status = box.querySelector(".dr-search__status");
+  var list = box.querySelector(".dr-search__results");
+  var root = new URL(box.getAttribute("data-root"), document.baseURI);
+  var SHOWN = 10;
+  // Han and kana (the ranges of generator/site/search.py): a query holding any is also asked one
+  // character a word, as every label is indexed too, since the browser splits such words
+  // differently from the segmenters that built the index.
+  var HAN = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]";
+  var CJK = new RegExp("(" + HAN + ")", "g");
+
+  function spaced(text) {
+    return text.replace(CJK, " $1 ").split(/\s+/).filter(Boolean).join(" ");
+  }
+
+  // The word a page holds for each of its labels whole (`whole` in generator/site/search.py: FNV-1a
+  // of the normalized label's UTF-8 bytes, in letters): asking for it finds the pages whose label
+  // is the whole query first, whatever the ranking makes of the label's words.
+  function whole(text) {
+    var bytes = new TextEncoder().encode(text.normalize("NFKC").toLowerCase().split(/\s+/).filter(Boolean).join(" "));
+    var digest = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) digest = Math.imul(digest ^ bytes[i], 0x01000193) >>> 0;
+    return "drlabel" + digest.toString(16).padStart(8, "0").replace(/[0-9a-f]/g, function (c) {
+      return "abcdefghijklmnop".charAt(parseInt(c, 16));
+    });
+  }
+  var engine = null;
+  var asked = 0; // the latest query; answers to older ones are dropped
+
+  function load() {
+    if (!engine) {
+      engine = import(new URL("pagefind/pagefind.js", root).href).then(function (pagefind) {
+        return pagefind.options({ baseUrl: root.pathname }).then(function () {
+          return pagefind.init();
+        }).then(function () { return pagefind; });
+      });
+    }
+    return engine;
+  }
+
+  // Pagefind's excerpt is escaped text with <mark> around the matches: rebuilt as text nodes and
+  // <mark> elements, so nothing in it is ever parsed as HTML into the page.
+  // The label words and the one-character-a-word labels are for the index, not for reading.
+  var LABEL_WORD = /\s*(?:<mark>)?drlabel[a-p]{8}(?:<\/mark>)?/g;
+  var SPLIT_HAN = new RegExp("(" + HAN + "(?:</mark>)?) (?=(?:<mark>)?" + HAN + ")", "g");
+
+  function excerpt(html) {
+    html = html.replace(LABEL_WORD, "").replace(SPLIT_HAN, "$1");
+    var span = document.createElement("span");
+    span.className = "dr-search__excerpt";
+    var decoder = document.createElement("textarea");
+    html.split(/(<mark>|<\/mark>)/).reduce(function (marked, part) {
+      if (part === "<mark>") return true;
+      if (part === "</mark>") return false;
+      decoder.innerHTML = part;
+      var text = document.createTextNode(decoder.value);
+      if (marked) {
+        var mark = document.createElement("mark");
+        mark.appendChild(text);
+        span.appendChild(mark);
+      } else {
+        span.appendChild(text);
+      }
+      return marked;
+    }, false);
+    return span;
+  }
+
+  function item(data) {
+    var li = document.createElement("li");
+    var link = document.createElement("a");
+    link.href = data.url;
+    var title = document.createElement("span");
+    title.className = "dr-search__title";
+    title.textContent = data.meta.title || data.url;
+    link.appendChild(title);
+    link.appendChild(excerpt(data.excerpt || ""));
+    li.appendChild(link);
+    return li;
+  }
+
+  function count(n) {
+    if (n === 0) return box.getAttribute("data-none");
+    if (n === 1) return box.getAttribute("data-one");
+    return box.getAttribute("data-other").replace("#", String(n));
+  }
+
+  function search(query) {
+    var mine = ++asked;
+    if (!query.trim()) {
+      output.hidden = true;
+      list.replaceChildren();
+      return;
+    }
+    output.hidden = false;
+    if (!list.children.length) status.textContent = box.getAttribute("data-loading");
+    load().then(function (pagefind) {
+      var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
+      var asks = [pagefind.search(whole(query), catalog), pagefind.search(query, catalog), pagefind.search(query)];
+      CJK.lastIndex = 0;
+      if (CJK.test(query)) asks.splice(2, 0, pagefind.search(spaced(query), catalog));
+      return Promise.all(asks);
+    }).then(function (found) {
+      if (mine !== asked) return null;
+      // The very label first, then catalog pages, then every other page.
+      var seen = new Set();
+      var results = [];
+      found.forEach(function (answer) {
+        answer.results.forEach(function (r) {
+          if (!seen.has(r.id)) { seen.add(r.id); results.push(r); }
+        });
+      });
+      return Promise.all(results.slice(0, SHOWN).map(function (r) { return r.data(); })).then(function (data) {
+        return { total: results.length, data: data };
+      });
+    }).then(function (answer) {
+      if (!answer || mine !== asked) return;
+      status.textContent = count(answer.total);
+      list.replaceChildren.apply(list, answer.data.map(item));
+    }).catch(function (failure) {
+      if (mine === asked) status.textContent = String(failure);
+    });
+  }
+
+  input.addEventListener("input", function () { search(input.value); });
+  input.addEventListener("focus", function () { load(); if (input.value.trim()) output.hidden = false; });
+  document.addEventListener("click", function (event) {
+    if (!box.contains(event.target)) output.hidden = true;
+  });
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") { output.hidden = true; input.blur(); }
+  });
+  // Pagefind's code and this language's index header (about 170 KB, cached between pages) are
+  // fetched once the page is idle, so the first query only waits for the index chunks it needs.
+  (window.requestIdleCallback || function (run) { setTimeout(run, 1000); })(function () { load(); });
+});
