@@ -72,6 +72,28 @@ def display_root(path: Path) -> str:
     return absolute.name or "."
 
 
+def display_roots(paths: Sequence[Path]) -> list[str]:
+    """`display_root` of each path, where two different folders shown by their own name (both
+    outside the working folder, such as `tools/github` and `datasources/github`) get as many of
+    their parent folders' names as tell them apart: two plugins never share a display path."""
+    shown = [display_root(path) for path in paths]
+    absolute = [Path(os.path.abspath(path)) for path in paths]  # noqa: PTH100 (lexical, as above)
+    for depth in range(2, max((len(a.parts) for a in absolute), default=0) + 1):
+        groups: dict[str, set[Path]] = {}
+        for name, where in zip(shown, absolute, strict=True):
+            groups.setdefault(name, set()).add(where)
+        clashing = {name for name, places in groups.items() if len(places) > 1}
+        if not clashing:
+            break
+        shown = [
+            Path(*where.parts[-depth:]).as_posix()
+            if name in clashing and where.name == name.rsplit("/")[-1]
+            else name
+            for name, where in zip(shown, absolute, strict=True)
+        ]
+    return shown
+
+
 def below(display: str, relative: str) -> str:
     """The display path of `relative` (a POSIX path) under a root shown as `display`."""
     return relative if display in ("", ".") else f"{display}/{relative}"
@@ -164,11 +186,10 @@ class _Opened:
             loaded.reader.release()
             self.others.append(OtherPlugin(shown, kind))
 
-    def add_root(self, path: Path) -> None:
-        """Everything one path on the command line names."""
+    def add_root(self, path: Path, shown: str) -> None:
+        """Everything one path on the command line names, shown as `shown`."""
         if not path.exists():
             raise InputError(f"{path}: no such file or folder")
-        shown = display_root(path)
         if path.is_file() and path.suffix != ".difypkg":
             raise InputError(f"{path}: expected a plugin folder, a registry folder or a .difypkg file")
         if is_plugin(path):
@@ -193,6 +214,6 @@ def open_inputs(paths: Sequence[Path], overlays: Path | None = None) -> Iterator
     `overlays_of(paths)`); packages live in a temporary folder until exit."""
     with contextlib.ExitStack() as stack:
         opened = _Opened(stack, overlays or overlays_of(paths))
-        for path in paths:
-            opened.add_root(path)
+        for path, shown in zip(paths, display_roots(paths), strict=True):
+            opened.add_root(path, shown)
         yield Inputs(tuple(opened.plugins), tuple(opened.findings), tuple(opened.others))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.inputs import display_roots
 from tests.conftest import REPO
 from tests.packages import zip_plugin
 
@@ -228,3 +229,31 @@ def test_readme_section_commands_work_as_written(
         assert code == 0, (argv, out)
     assert (workdir / "catalog" / "index.html").is_file()
     assert (workdir / "catalog" / "zh" / "index.html").is_file()
+
+
+def test_two_folders_of_one_name_elsewhere_keep_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two plugin folders named alike outside the working folder (a tool and a datasource plugin
+    both called `github`) are shown with as many parent folders as tell them apart, never both as
+    the same path (their pages would land on one file)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    for kind in ("tools", "others"):
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / "same").symlink_to(CASE / "tools" / "word_counter", target_is_directory=True)
+    argv = [
+        "validate",
+        str(tmp_path / "tools" / "same"),
+        str(tmp_path / "others" / "same"),
+        "--format",
+        "json",
+    ]
+    code, out = _output(capsys, *argv)
+    assert code == 0
+    assert json.loads(out)["summary"]["plugins"] == 2
+    assert display_roots([tmp_path / "tools" / "same", tmp_path / "others" / "same"]) == [
+        "tools/same",
+        "others/same",
+    ]
