@@ -161,7 +161,8 @@ def test_parameter_and_output_rows_escape_every_field() -> None:
     html = tool_page(Tool(key, "tools/t.yaml", I18n.of("t"), I18n.of(""), "", "", (), {}, "", here), (row,))
     outputs = html.split('<table class="dr-outputs">', 1)[1].split("</table>", 1)[0]
     assert "<script" not in outputs
-    assert outputs.count(ESCAPED) == 4
+    # A schema reference may break after each slash (<wbr>, added after escaping).
+    assert outputs.replace("<wbr>", "").count(ESCAPED) == 4
     assert 'href="../../../../schemas/v1/file/"' in outputs
 
 
