@@ -32,6 +32,50 @@ shown.
 """,
 )
 
+SOURCE_UNREACHABLE = rule(
+    "R058",
+    "source-unreachable",
+    Severity.WARNING,
+    "a dependency could not be fetched from this machine ({why}); the environment was not built and "
+    "no tool of the plugin was run",
+    "Dify's install must reach the source too (a git repository or a URL named in pyproject.toml, "
+    "uv.lock or requirements.txt): publish the package to PyPI, or ship its wheel in the plugin "
+    "(./wheels/<name>.whl), if the source is private.",
+    """
+A dependency can come from a git repository or a URL instead of a package index (`pkg @ git+https://...`
+in `pyproject.toml`, locked in `uv.lock`). Dify's plugin daemon fetches it when it installs the
+plugin (`uv sync`), with the network of the machine it runs on. When the build here fails because
+that source did not answer at all (its host name does not resolve, the connection is refused or
+times out), the failure says nothing about the plugin: the source may well be reachable where Dify
+runs. So it is a warning, not the error R009 (a source that answers with "not found" stays R009).
+""",
+)
+
+# uv's and git's words for a source that gave no answer at all (not one that answered "not found").
+NO_ANSWER = (
+    "could not resolve host",
+    "failed to lookup address",
+    "temporary failure in name resolution",
+    "name or service not known",
+    "dns error",
+    "network is unreachable",
+    "connection refused",
+    "connection timed out",
+    "operation timed out",
+)
+
+
+def no_answer(problem: str) -> str:
+    """The words of a build failure that say a source could not be reached, or ""."""
+    lowered = problem.lower()
+    for words in NO_ANSWER:
+        at = lowered.find(words)
+        if at >= 0:
+            end = lowered.find("'", at)  # git quotes the URL before the reason, not after
+            return " ".join(problem[at : at + 120].split()) if end < 0 else " ".join(problem[at:end].split())
+    return ""
+
+
 PROBE_TIMEOUT = 5.0
 MAX_PROBED = 10
 

@@ -21,6 +21,7 @@ from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, build_environment, describe_environment
+from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import (
@@ -353,6 +354,9 @@ def _environment_findings(environment: Environment, where: Location) -> list[Dia
     if not environment.problem:
         return list(environment.findings)
     place = environment.where or where  # the requirement uv's error names, else the manifest
+    unanswered = no_answer(environment.problem)
+    if unanswered:  # this machine's network, not the plugin: Dify's daemon may reach the source
+        return [*environment.findings, SOURCE_UNREACHABLE.at(place, why=unanswered)]
     python = environment.interpreter.name
     return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=environment.problem, python=python)]
 
