@@ -42,7 +42,9 @@ plugin has one, and from `requirements.txt` otherwise (`detectDependencyFileType
 pip mirror configured (`PIP_MIRROR_URL`) prefers `requirements.txt`, and daemons before 0.5.3 read
 only `requirements.txt`. A package listed in one file and not in the other is installed on some
 Dify installations and missing on others, where the tool fails with "No module named ...". The
-runner builds as today's daemon does, from `pyproject.toml`.
+runner builds as today's daemon does, from `pyproject.toml`. Beside a `uv.lock`, `uv sync` installs
+every package the lock resolves, so a `requirements.txt` exported from it (`uv export`, which also
+names the dependencies of dependencies) agrees with `pyproject.toml`.
 """,
 )
 NO_SDK = rule(
@@ -140,13 +142,30 @@ def disagreement(reader: PluginReader, shown: Callable[[str], str]) -> list[Diag
     lacking = sorted(in_pyproject - in_requirements)
     if lacking:
         parts.append(f"requirements.txt lacks {Listing(lacking, most=10)}")
-    lacking = sorted(in_requirements - in_pyproject)
+    # What `uv sync` installs is the lock's whole set, not only the direct dependencies: a
+    # requirements.txt exported from the lock (`uv export`) names the same packages.
+    locked = locked_names(reader.text(LOCK, MAX_REQUIREMENTS_BYTES) or "")
+    lacking = sorted(in_requirements - in_pyproject - locked)
     if lacking:
         parts.append(f"pyproject.toml lacks {Listing(lacking, most=10)}")
     if not parts:
         return []
     line = next((n for n, text in enumerate(pyproject.splitlines(), 1) if text.startswith("dependencies")), 1)
     return [FILES_DISAGREE.at(Location(shown(PYPROJECT), line, 1), missing=Phrase("; ".join(parts)))]
+
+
+def locked_names(text: str) -> set[str]:
+    """The packages a `uv.lock` resolves (its `[[package]]` names); empty when it cannot be read."""
+    try:
+        packages = tomllib.loads(text).get("package")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return set()
+    names = (
+        (entry.get("name") for entry in packages if isinstance(entry, dict))
+        if isinstance(packages, list)
+        else ()
+    )
+    return {canonicalize_name(name) for name in names if isinstance(name, str)}
 
 
 def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) -> Diagnostic:
