@@ -52,6 +52,10 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("os.walk(environment)", "the cached environment, to give a run's writable view its folders"),
         ("os.open(str(path), os.O_PATH", "handles on a run's writable view (upper and work folders)"),
     ),
+    "generator/run/share.py": (
+        ("record.read_text(", "a built environment's RECORD files, to share what its wheels installed"),
+        ('path.open("rb")', "a file of a built environment, hashed before it is shared"),
+    ),
     "generator/run/cachedir.py": (
         ("os.walk(path, onerror", "the run cache's own folders, to size them"),
         ("os.walk(doomed)", "a cache entry being pruned, to make it removable"),
