@@ -30,7 +30,9 @@ FOREIGN_LIBRARY = rule(
 Dify installs and runs a plugin on the architectures its manifest declares (`meta.arch`). A wheel
 the plugin ships whose native libraries (`.so` files) are all built for other machines installs
 without complaint when it is tagged `py3-none-any`, and then fails the moment the library is
-imported, on every machine Dify runs the plugin on. The runner reads each library's ELF header;
+imported, on every machine of an architecture it declares and the libraries do not fit (a plugin
+declaring amd64 and arm64 with only aarch64 libraries fails on every amd64 machine). The runner
+reads each library's ELF header;
 the finding is a warning because a library that is never imported does no harm.
 """,
 )
@@ -44,7 +46,8 @@ HEADER = 20
 def foreign_libraries(
     reader: PluginReader, declared: Iterable[str], shown: Callable[[str], str]
 ) -> list[Diagnostic]:
-    """One warning per shipped wheel whose native libraries fit none of the declared architectures."""
+    """One warning per shipped wheel whose native libraries leave a declared architecture without
+    one: Dify installs the plugin on every architecture it declares, and on that one the import fails."""
     wanted = {str(arch) for arch in declared}
     if not wanted:
         return []
@@ -55,7 +58,7 @@ def foreign_libraries(
         data = reader.listed_head(file, MAX_HASHED_BYTES, keep=False)
         built = _libraries(data) if data is not None else {}
         machines = set(built.values())
-        if built and not machines & wanted:
+        if built and wanted & set(MACHINES.values()) - machines:
             findings.append(
                 FOREIGN_LIBRARY.at(
                     Location(shown(file.relative), 1, 1),
