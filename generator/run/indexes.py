@@ -71,8 +71,10 @@ def no_answer(problem: str) -> str:
     for words in NO_ANSWER:
         at = lowered.find(words)
         if at >= 0:
-            end = lowered.find("'", at)  # git quotes the URL before the reason, not after
-            return " ".join(problem[at : at + 120].split()) if end < 0 else " ".join(problem[at:end].split())
+            # The reason ends where git's quote, uv's next hint or its next error begins.
+            ends = [lowered.find(mark, at) for mark in ("'", " hint:", " error:", " caused by:")]
+            end = min([e for e in ends if e > at] or [at + 120])
+            return " ".join(problem[at:end].split())
     return ""
 
 
