@@ -11,6 +11,7 @@ import pytest
 
 from generator.cli import main
 from generator.run.cachedir import entries, human, parse_size
+from generator.run.share import STORE
 
 BLOCK = 4096
 
@@ -77,7 +78,7 @@ def test_prune_removes_the_least_recently_used_until_it_fits(cache: Path) -> Non
 def test_pruning_an_environment_frees_the_shared_files_only_it_linked(cache: Path) -> None:
     """A file of the shared store that the removed environment held is deleted with it; one that
     another environment still links stays, and `info` counts files no environment links."""
-    store = cache / "shared"
+    store = cache / STORE
     store.mkdir()
     environment = cache / "envs" / ("c" * 24)
     other = _entry(cache, "envs", "d" * 24, BLOCK, 5_000)

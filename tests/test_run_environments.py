@@ -22,6 +22,7 @@ from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
 from generator.run import RunOptions, RunReport, all_findings, build, run_plugins
 from generator.run.sandbox import detect_isolation
+from generator.run.share import STORE
 from tests.conftest import REPO
 from tests.hostile import processes_mentioning
 
@@ -397,7 +398,7 @@ def test_environments_share_their_wheels_files(tmp_path: Path) -> None:
     assert sdk[0].st_nlink == 3  # the two environments and the store
     assert sdk[0].st_uid == 0
     assert not sdk[0].st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    assert stat.S_IMODE((cache / "shared").stat().st_mode) == 0o700
+    assert stat.S_IMODE((cache / STORE).stat().st_mode) == 0o700
     configs = [(e / "pyvenv.cfg").stat() for e in environments]
     assert configs[0].st_ino != configs[1].st_ino
     assert configs[0].st_nlink == 1

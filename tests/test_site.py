@@ -195,9 +195,9 @@ def test_tool_pages_carry_every_label_for_search(cases_site: BuiltSite) -> None:
         )
         assert keys is not None
         for label in labels:
-            assert f"<span>{label}</span>" in keys.group(1)
-        assert "PDF 转 文 本</span> <span>PDF か ら テ キ ス ト 抽 出" in keys.group(1)
-        assert f"<span>{whole('PDFからテキスト抽出')}</span>" in keys.group(1)
+            assert f"<bdi>{label}</bdi>" in keys.group(1)
+        assert "PDF 转 文 本</bdi> <bdi>PDF か ら テ キ ス ト 抽 出" in keys.group(1)
+        assert f"<bdi>{whole('PDFからテキスト抽出')}</bdi>" in keys.group(1)
     hostile = cases_site.page("plugins/hostile")
     block = hostile[hostile.index('class="dr-search-keys"') :]
     assert "<script" not in block.split("</div>", 1)[0]

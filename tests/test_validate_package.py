@@ -36,7 +36,7 @@ def test_corrupt_package(tmp_path: Path) -> None:
     """A file that is not a zip is one finding, named after the package."""
     package = tmp_path / "broken.difypkg"
     package.write_bytes(b"PK\x03\x04 not really a zip")
-    assert ("K001", package.as_posix()) in findings(package)
+    assert ("K001", package.name) in findings(package)  # outside the working folder: shown by its name
 
 
 def test_unsafe_entries_are_refused(tmp_path: Path) -> None:

@@ -79,7 +79,8 @@ def search_keys(kind: str, label: I18n, name: str) -> Markup:
     texts = [word for word in words if word]
     split = dict.fromkeys(spaced(word) for word in texts if CJK.search(word))
     keys = dict.fromkeys(whole(word) for word in texts)
-    spans = "".join(f"<span>{escape(word)}</span> " for word in [*texts, *split, *keys])
+    # Each in its own <bdi>: a label may hold right-to-left text or direction controls.
+    spans = "".join(f"<bdi>{escape(word)}</bdi> " for word in [*texts, *split, *keys])
     return Markup(
         f'<div class="dr-search-keys" hidden data-pagefind-weight="{LABEL_WEIGHT}" '
         f'data-pagefind-filter="kind:{kind}">{spans}</div>'
