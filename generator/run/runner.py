@@ -23,7 +23,6 @@ from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
-from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import (
     BROKEN_ENVIRONMENT,
     NETWORK_ATTEMPT,
@@ -45,6 +44,7 @@ from generator.run.replay import (
     write_recording,
 )
 from generator.run.result import in_words
+from generator.run.runtypes import ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
 from generator.run.verdict import run_result, weigh
