@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.paths import display_path
 from generator.load.reader import PluginReader
 from generator.rules import rule
 
@@ -58,7 +59,7 @@ class RegistryExamples:
 
     def display_path(self, relative: str) -> str:
         """How a file of the overlay is named in findings."""
-        return f"{self.display}/{relative}"
+        return display_path(self.display, relative)
 
     def as_plugin(self, loaded: LoadedPlugin) -> LoadedPlugin:
         """The plugin seen through the overlay: its files are the overlay's, its findings name them."""
@@ -88,7 +89,7 @@ def find_registry_examples(overlays: Path | None, shown: str, loaded: LoadedPlug
     reader = PluginReader(folder.absolute())
     wanted = (examples_path(tool) for tool in plugin.tools)
     supplied = frozenset(p for p in wanted if reader.is_file(p) and not loaded.reader.is_file(p))
-    found = RegistryExamples(reader, f"{shown}/{plugin.author}/{plugin.name}", supplied)
+    found = RegistryExamples(reader, display_path(shown, f"{plugin.author}/{plugin.name}"), supplied)
     return replace(loaded, registry_examples=found)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.paths import display_path
 from generator.rules import Listing, Phrase, rule
 from generator.run.runtypes import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
@@ -317,7 +318,7 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
         return OUT_OF_MEMORY.at(where, limit=limits.memory_bytes)
     place = where
     if event.file is not None and event.line is not None:
-        place = Location(f"{plugin_display}/{event.file}", event.line, 1)
+        place = Location(display_path(plugin_display, event.file), event.line, 1)
     stage = STAGES.get(event.stage, "the run")
     return CRASHED.at(
         place, stage=stage, type=event.type, problem=event.message, frames=_frames(event, plugin_display)
@@ -326,7 +327,9 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
 
 def _frames(event: Raised, plugin_display: str) -> Phrase:
     """The crash's last frames in the plugin's own files, and what the line did wrong when known."""
-    shown = "; ".join(f"{plugin_display}/{f.file}:{f.line} `{f.code.strip()}`" for f in event.frames)
+    shown = "; ".join(
+        f"{display_path(plugin_display, f.file)}:{f.line} `{f.code.strip()}`" for f in event.frames
+    )
     said = (
         f"The plugin's code, innermost last: {shown}."
         if shown

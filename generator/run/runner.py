@@ -66,6 +66,10 @@ was found, or its tools name no Python source.
 )
 
 
+# The findings of the run stage by the plugin they belong to (`LoadedPlugin.display`).
+Found = dict[str, list[Diagnostic]]
+
+
 @dataclass(frozen=True, slots=True)
 class Job:
     """One example of one tool, ready to run."""
@@ -243,10 +247,11 @@ def _schemas_digest(schemas: SchemaSet | None) -> str:
 
 def plan(
     plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
-) -> tuple[list[Job], list[Diagnostic]]:
-    """Every job to run, plus findings met while planning (environments, examples, recordings)."""
+) -> tuple[list[Job], Found]:
+    """Every job to run, plus findings met while planning (environments, examples, recordings),
+    by plugin."""
     jobs: list[Job] = []
-    findings: list[Diagnostic] = []
+    found: Found = {}
     common = [
         cache.runner_version(),
         isolation.description,
@@ -257,6 +262,7 @@ def plan(
     chosen_tools = [_tools_to_run(loaded, options) for loaded in plugins]
     built = Stage.shown_if(options.progress, "environments", sum(map(bool, chosen_tools)))
     for loaded, tools in zip(plugins, chosen_tools, strict=True):
+        findings = found.setdefault(loaded.display, [])
         plugin = loaded.plugin
         if plugin is None or not tools:
             findings.extend(_nothing_ran(loaded) if options.tool is None else ())
@@ -308,7 +314,7 @@ def plan(
             findings.extend(problems)
             jobs.append(recorded)
     built.close()
-    return jobs, findings
+    return jobs, found
 
 
 def _nothing_ran(loaded: LoadedPlugin) -> list[Diagnostic]:
@@ -412,7 +418,7 @@ def run_plugins(
     options = replace(options, cache_dir=options.cache_dir.absolute())
     isolation = detect_isolation(options.isolate)
     plugins = in_shard(plugins, options.shard)
-    jobs, findings = plan(plugins, options, isolation, schemas)
+    jobs, found = plan(plugins, options, isolation, schemas)
     cached = {
         index: cache.load(options.cache_dir, job.key) if options.use_cache and not options.record else None
         for index, job in enumerate(jobs)
@@ -431,26 +437,26 @@ def run_plugins(
         fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
         running.close()
     every = [cached[index] or next(fresh) for index in range(len(jobs))]
+    for job, run in zip(jobs, every, strict=True):
+        found[job.loaded.display].extend(run.diagnostics)
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
-    findings.extend(
-        d for job, run in zip(jobs, every, strict=True) if job.example.required_only for d in run.diagnostics
-    )
     for loaded in plugins:
         providers = loaded.plugin.providers if loaded.plugin else ()
         for tool in (tool for provider in providers for tool in provider.reachable_tools):
             tool_runs = [run for run in runs if run.tool == tool.key]
-            findings.extend(
+            found[loaded.display].extend(
                 never_set(
                     tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))
                 )
             )
-    return RunReport(tuple(runs), tuple(sort_diagnostics(findings)))
+    findings = {display: tuple(sort_diagnostics(own)) for display, own in found.items()}
+    return RunReport(tuple(runs), MappingProxyType(findings))
 
 
 def all_findings(report: RunReport) -> list[Diagnostic]:
-    """The report's own findings plus every run's, sorted and deduplicated."""
-    return sort_diagnostics([*report.diagnostics, *(d for run in report.runs for d in run.diagnostics)])
+    """Every finding of the report, of every plugin, sorted and deduplicated."""
+    return sort_diagnostics(finding for own in report.findings.values() for finding in own)
 
 
 __all__ = ["all_findings", "run_plugins", "site_prefix"]
