@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.paths import display_path
 from generator.load.reader import PluginReader
-from generator.rules import rule
+from generator.rules import Rule, rule
 
 if TYPE_CHECKING:
     from generator.load.crawl import LoadedPlugin
@@ -42,10 +42,6 @@ author's: this is a warning on the registry's file, and an example that names a 
 does not have is still run with the inputs that fit.
 """,
 )
-
-# What a plugin's examples file is told when it does not fit the tool; for the registry's file the
-# same problems mean that the overlay is stale.
-_MISFITS = frozenset({"R033", "R034"})
 
 
 @dataclass(frozen=True)
@@ -105,11 +101,13 @@ def _plain(name: str) -> bool:
     return bool(name) and PurePosixPath(name).name == name and name not in (".", "..") and "\\" not in name
 
 
-def stale_findings(found: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """The findings of reading the registry's examples file, with misfits as stale-overlay warnings."""
+def stale_findings(found: Iterable[Diagnostic], misfits: Iterable[Rule]) -> list[Diagnostic]:
+    """The findings of reading the registry's examples file, with misfits (of the rules `misfits`)
+    as stale-overlay warnings."""
+    codes = {misfit.code for misfit in misfits}
     return [
         STALE.at(Location(d.file, d.line, d.column, d.pointer), problem=f"is stale: {d.message}")
-        if d.rule in _MISFITS
+        if d.rule in codes
         else d
         for d in found
     ]

@@ -204,6 +204,12 @@ is run as Dify runs it, and this note says so.
 """,
 )
 
+# The rules whose finding means the run did not complete: the invocation ended there, as it does in
+# Dify (the outputs of such a run are not assembled nor checked).
+STOPS_RUN = frozenset(
+    {CRASHED, TIMED_OUT, OUT_OF_MEMORY, OUTPUT_LIMIT, ABNORMAL_EXIT, VARIABLE_VALUE_TYPE, NOT_SERIALISABLE}
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -390,7 +396,8 @@ def read_outcome(
 
 def findings_block(findings: list[Diagnostic]) -> bool:
     """True when a finding means the run did not complete."""
-    return any(f.rule in {"R001", "R002", "R003", "R004", "R005", "R011", "R014"} for f in findings)
+    stopping = {stops.code for stops in STOPS_RUN}
+    return any(f.rule in stopping for f in findings)
 
 
 def contacted_hosts(events: list[Event]) -> tuple[str, ...]:

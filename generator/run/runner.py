@@ -25,7 +25,6 @@ from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.outcome import (
     BROKEN_ENVIRONMENT,
-    NETWORK_ATTEMPT,
     PYTHON_SUBSTITUTED,
     contacted_hosts,
     read_outcome,
@@ -134,10 +133,7 @@ def _execute(
     outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
     findings = list(outcome.diagnostics)
     if job.recording is not None and job.http == "replay":
-        unmatched = replay_findings(result.events, job.recording, example, tool, job.loaded, where)
-        if any(d.rule == "R044" for d in unmatched):  # the same requests, said better
-            findings = [d for d in findings if d.rule != NETWORK_ATTEMPT.code]
-        findings.extend(unmatched)
+        findings.extend(replay_findings(result.events, job.recording, example, tool, job.loaded, where))
     if job.http == "record":
         interactions = recorded_interactions(result.events)
         if interactions is not None:
