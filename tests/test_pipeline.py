@@ -112,7 +112,8 @@ EVERY_STAGE = REPO / "tests" / "cases" / "identity" / "every_stage"
 def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each plugin's findings hold one of every stage (loading, the checks, its run, the replay of
     its recording), all of its own files: two plugins whose display paths are prefixes of each other
-    (`a/x`, `a/x2`) never get each other's, and no finding is left without its plugin."""
+    (`a/x`, `a/x2`) never get each other's, and no finding is left without its plugin. Their tools
+    share a key (one manifest name): each plugin's run is still its own."""
     for name in ("x", "x2"):
         shutil.copytree(EVERY_STAGE, tmp_path / "a" / name)
     monkeypatch.chdir(tmp_path)
@@ -129,6 +130,12 @@ def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch
         assert set(checked) - set(loaded.diagnostics), "the case makes no finding of the checks"
         assert set(checked) <= set(own), f"{loaded.display} lost its checks' findings"
         assert all(d.file.startswith(loaded.display + "/") for d in own), own
+        runs = [
+            run
+            for tool in (loaded.plugin.tools if loaded.plugin else ())
+            for run in catalog.runs_of(loaded, tool.key)
+        ]
+        assert [run.plugin for run in runs] == [loaded.display]
     assert list(catalog.diagnostics) == sort_diagnostics(
         d for p in catalog.plugins for d in catalog.findings_of(p)
     )

@@ -170,6 +170,7 @@ def _execute(
     )
     run = ExampleRun(
         tool=tool.key,
+        plugin=job.loaded.display,
         example=example.name,
         smoke=example.smoke,
         inputs=MappingProxyType(dict(example.inputs)),
@@ -364,7 +365,7 @@ def _environment_findings(environment: Environment, where: Location) -> list[Dia
 
 
 def _cached(job: Job, options: RunOptions) -> bool:
-    return cache.load(options.cache_dir, job.key) is not None
+    return cache.load(options.cache_dir, job.key, job.loaded.display) is not None
 
 
 def _recorded(job: Job, options: RunOptions, runs: bool = True) -> tuple[Job, list[Diagnostic]]:
@@ -416,7 +417,9 @@ def run_plugins(
     plugins = in_shard(plugins, options.shard)
     jobs, found = plan(plugins, options, isolation, schemas)
     cached = {
-        index: cache.load(options.cache_dir, job.key) if options.use_cache and not options.record else None
+        index: cache.load(options.cache_dir, job.key, job.loaded.display)
+        if options.use_cache and not options.record
+        else None
         for index, job in enumerate(jobs)
     }
     pending = [job for index, job in enumerate(jobs) if cached[index] is None]
@@ -440,7 +443,7 @@ def run_plugins(
     for loaded in plugins:
         providers = loaded.plugin.providers if loaded.plugin else ()
         for tool in (tool for provider in providers for tool in provider.reachable_tools):
-            tool_runs = [run for run in runs if run.tool == tool.key]
+            tool_runs = [run for run in runs if run.plugin == loaded.display and run.tool == tool.key]
             found[loaded.display].extend(
                 never_set(
                     tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))

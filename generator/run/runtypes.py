@@ -95,6 +95,10 @@ class ExampleRun:
     """One run of one tool on one example (or a smoke run on placeholder inputs)."""
 
     tool: ToolKey
+    # `LoadedPlugin.display` of the plugin that ran: its identity in the catalog (two plugins of a
+    # collection may share a manifest name, and so tool keys). Not cached: a cached run is the same
+    # whichever way its plugin is named.
+    plugin: str
     example: str
     smoke: bool
     inputs: MappingProxyType[str, Any]
