@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.model import FIXED_OUTPUTS
+from generator.plugin_model import FIXED_OUTPUTS
 from generator.rules import rule
 from generator.run.runtypes import OutputFile, RunMessage
 

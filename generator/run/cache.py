@@ -21,7 +21,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Severity
 from generator.load import examples
 from generator.load.reader import PluginReader
-from generator.model import I18n, ToolKey
+from generator.plugin_model import I18n, ToolKey
 from generator.run.result import RunResult
 from generator.run.runtypes import ExampleRun, OutputFile, Replay, RunMessage
 

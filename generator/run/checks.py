@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.model import FIXED_OUTPUTS, Tool
+from generator.plugin_model import FIXED_OUTPUTS, Tool
 from generator.rules import Listing, Phrase, rule
 from generator.run.result import in_words
 from generator.run.runtypes import ExampleRun, RunMessage

@@ -25,7 +25,7 @@ from generator.load.examples import Example
 from generator.load.reader import PluginReader
 from generator.load.recordings import RECORDING_FORMAT, Recording, recording_path
 from generator.load.registry_examples import examples_root
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.published import SCHEMA_BASE
 from generator.rules import Phrase, rule
 from generator.run.cache import MAX_HASHED_BYTES

@@ -14,7 +14,7 @@ from generator.diagnostics import Diagnostic, Location, Severity, sort_diagnosti
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.progress import Stage
 from generator.rules import rule
 from generator.run import cache, wire

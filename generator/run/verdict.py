@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.examples import Example
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
 from generator.run.checks import SCHEMA_MISMATCH
 from generator.run.outcome import (
