@@ -8,13 +8,13 @@ through the same path checks as every other file a manifest names).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from generator.check.domains import AccessDomains
+from generator.check.domains import AccessDomains, access_domains
 from generator.diagnostics import Diagnostic
 from generator.inputs import OtherPlugin
 from generator.load.crawl import LoadedPlugin
@@ -124,3 +124,28 @@ def histories_of(plugins: Sequence[LoadedPlugin], schemas: SchemaSet | None) -> 
         return {}
     found = {loaded.display: history_of(loaded, schemas) for loaded in plugins}
     return {display: history for display, history in found.items() if history is not None}
+
+
+@dataclass
+class SiteData:
+    """What only the site shows of the plugins' files (icons, the domain scan), taken from each plugin
+    after its checks, while its files and syntax trees are at hand; and the plugins' histories."""
+
+    icons: dict[tuple[str, str], Icon] = field(default_factory=dict)
+    domains: dict[str, AccessDomains] = field(default_factory=dict)
+
+    def take(self, loaded: LoadedPlugin) -> None:
+        """Take what the site shows of this plugin's files."""
+        if loaded.plugin is None:
+            return
+        self.domains[loaded.display] = access_domains(loaded)
+        self.icons.update(read_icons(loaded))
+
+    def added_to(self, catalog: Catalog, schemas: SchemaSet | None) -> Catalog:
+        """The catalog with what was taken, and the version history of its plugins."""
+        return replace(
+            catalog,
+            icons=MappingProxyType(self.icons),
+            domains=MappingProxyType(self.domains),
+            histories=MappingProxyType(histories_of(catalog.plugins, schemas)),
+        )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.catalog import Catalog
-from generator.check import check_plugin
+from generator.check.all_checks import check_plugin
 from generator.cli import main
 from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.inputs import Inputs
