@@ -421,6 +421,10 @@ class Unsendable(Event):
     kind: str
     variable: str | None
     problem: str
+    # the plugin's line the message came from (its `yield`, or the `return` of a plain `_invoke`)
+    file: str | None = None
+    line: int | None = None
+    code: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
