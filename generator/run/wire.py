@@ -497,6 +497,14 @@ class CredentialUnset(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class StorageUnset(Event):
+    """The tool read the plugin storage key `key`, which no one had set in this run."""
+
+    KIND: ClassVar[str] = "storage"
+    key: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Unserved(Event):
     """The tool called back into Dify for something the local stand-in does not serve."""
 
@@ -542,6 +550,7 @@ EVENTS = _table(
     Done,
     NetworkAttempt,
     CredentialUnset,
+    StorageUnset,
     Unserved,
     Exchange,
     Unmatched,
