@@ -27,6 +27,7 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.run.assemble",
     "generator.run.checks",
     "generator.run.dependencies",
+    "generator.run.lockfile",
     "generator.run.indexes",
     "generator.run.native",
     "generator.run.outcome",
