@@ -103,6 +103,17 @@ def test_bytecode_of_shared_sources_is_shared_and_names_each_environments_path(t
         assert line == 'raise ValueError("raised inside the shared module")'
 
 
+def test_bytecode_of_an_empty_module_is_shared(tmp_path: Path) -> None:
+    """A bare `__init__.py` has no block to share, but its `.pyc` has one."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    sources = [_wheel_module(tmp_path / name, b"") for name in ("first", "second")]
+    for source in sources:
+        share_files(source.parents[4], cache, Path(sys.executable))
+    assert [source.stat().st_nlink for source in sources] == [1, 1]
+    assert _bytecode(sources[0]).stat().st_ino == _bytecode(sources[1]).stat().st_ino
+
+
 def test_bytecode_of_a_source_the_record_does_not_vouch_for_stays_private(tmp_path: Path) -> None:
     """A module whose bytes are not the RECORD's (a build changed it) keeps the `.pyc` it had."""
     source = _wheel_module(tmp_path / "env")
@@ -126,3 +137,22 @@ def test_bytecode_folder_leading_out_of_the_environment_is_not_written(tmp_path:
     share_files(tmp_path / "env", tmp_path / "cache", Path(sys.executable))
     assert source.stat().st_nlink == 2
     assert list(outside.iterdir()) == []
+
+
+def test_an_environment_a_build_script_ran_in_only_takes_what_the_store_holds(tmp_path: Path) -> None:
+    """An untrusted environment's file that a wheel-only environment stored already becomes that
+    inode (bytecode too); its other files are neither stored nor compiled here."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    stored = _wheel_module(tmp_path / "wheels")
+    share_files(stored.parents[4], cache, Path(sys.executable))
+    before = sorted((cache / STORE).iterdir())
+    same = _wheel_module(tmp_path / "built")
+    other = _wheel_module(tmp_path / "other", b"OTHER = 1\n")
+    for source in (same, other):
+        share_files(source.parents[4], cache, Path(sys.executable), trusted=False)
+    assert sorted((cache / STORE).iterdir()) == before
+    assert same.stat().st_ino == stored.stat().st_ino
+    assert _bytecode(same).stat().st_ino == _bytecode(stored).stat().st_ino
+    assert other.stat().st_nlink == 1
+    assert not _bytecode(other).exists()

@@ -234,9 +234,10 @@ def build_environment(environment: Environment, shown: Callable[[str], str]) -> 
             if built.problem:
                 problem = built.problem
                 return replace(environment, problem=problem, where=failed_at(problem, environment, shown))
-            # root's and read-only to runs, and no build script ran: its wheels' files can be shared
-            if environment.isolated and not built.from_source:
-                share_files(target, target.parent.parent, plan.interpreter)
+            # root's and read-only to runs: its wheels' files can be shared (a build script that
+            # ran in it keeps whatever it made out of the store)
+            if environment.isolated:
+                share_files(target, target.parent.parent, plan.interpreter, trusted=not built.from_source)
             (target / ".complete").write_text(plan.requirements, encoding="utf-8")
         with contextlib.suppress(OSError):  # its last use, for `cache prune` (cachedir.py)
             os.utime(target)

@@ -7,7 +7,9 @@ wheel installed by a hard link into a content-addressed store of the cache, name
 SHA-256 and mode. A file is shared only when its bytes are exactly those its distribution's
 `RECORD` lists; anything else in the environment (the interpreter links, scripts naming the
 environment's path, files no RECORD vouches for) stays the environment's own. An environment in
-whose build a source distribution's build script ran shares nothing (`build.py` tells them apart).
+whose build a source distribution's build script ran (`build.py` tells them apart) adds nothing to
+the store and has nothing compiled here: it only takes the store's inode for a file whose bytes a
+wheel-only environment put there already, so what a stranger's build made stays its own.
 
 Bytecode is most of what is left: a `.pyc` differs between environments only by the absolute path
 of its source written into it (`co_filename`). The trusted side compiles each shared source once,
@@ -63,9 +65,11 @@ for source, shown, output in json.load(sys.stdin):
 IDENTIFY = "import importlib.util as u, sys; print(u.MAGIC_NUMBER.hex(), sys.implementation.cache_tag)"
 
 
-def share_files(target: Path, cache: Path, interpreter: Path) -> None:
+def share_files(target: Path, cache: Path, interpreter: Path, trusted: bool = True) -> None:
     """Link every file of `target` that its distribution's RECORD vouches for into the store, and
-    the bytecode of each such Python source, compiled here by `interpreter` (the environments')."""
+    the bytecode of each such Python source, compiled here by `interpreter` (the environments').
+    An environment that is not `trusted` (a build script ran in it) only takes what the store
+    holds already: it adds nothing to it, and nothing of it is compiled here."""
     store = cache / STORE
     store.mkdir(mode=0o700, exist_ok=True)
     sources: list[Source] = []
@@ -77,10 +81,11 @@ def share_files(target: Path, cache: Path, interpreter: Path) -> None:
             with contextlib.suppress(OSError):
                 # A RECORD is written by the build: a folder of it may be a link out of the
                 # environment, and nothing outside it may be linked or replaced.
-                shared = path.parent.resolve().is_relative_to(inside) and _share(path, expected, store)
-                if shared and path.suffix == ".py":
+                contained = path.parent.resolve().is_relative_to(inside)
+                vouched = contained and _share(path, expected, store, trusted)
+                if vouched and path.suffix == ".py":
                     sources.append(Source(path, relative, expected))
-    _share_bytecode(sources, store, interpreter)
+    _share_bytecode(sources, store, interpreter, trusted)
 
 
 def _recorded(record: Path) -> list[tuple[str, str]]:
@@ -97,11 +102,12 @@ def _recorded(record: Path) -> list[tuple[str, str]]:
     return found
 
 
-def _share(path: Path, expected: str, store: Path) -> bool:
+def _share(path: Path, expected: str, store: Path, adding: bool) -> bool:
     """Link `path` (whose RECORD hash is `expected`) to the store, or the store's copy to it; True
-    when it is shared."""
+    when its bytes are the RECORD's (an empty file, a package's bare `__init__.py`, has no block to
+    share, but its bytecode has)."""
     info = path.lstat()
-    if not stat.S_ISREG(info.st_mode) or not info.st_size:
+    if not stat.S_ISREG(info.st_mode):
         return False
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -109,14 +115,17 @@ def _share(path: Path, expected: str, store: Path) -> bool:
             digest.update(block)
     if base64.urlsafe_b64encode(digest.digest()).rstrip(b"=").decode() != expected:
         return False  # not the bytes the wheel installed: the environment's own
-    _link(store / f"{digest.hexdigest()}-{stat.S_IMODE(info.st_mode):o}", path)
+    if info.st_size:
+        _link(store / f"{digest.hexdigest()}-{stat.S_IMODE(info.st_mode):o}", path, adding)
     return True
 
 
-def _link(shared: Path, path: Path) -> None:
-    """Make `path` (present or not) a link to `shared`; the first file of its kind becomes the store's."""
+def _link(shared: Path, path: Path, adding: bool = False) -> None:
+    """Make `path` (present or not) a link to `shared`; when the store has no such file yet and
+    `adding`, `path` becomes the store's."""
     if not shared.exists():
-        os.link(path, shared)
+        if adding:
+            os.link(path, shared)
         return
     beside = path.with_name(path.name + ".sharing")
     os.link(shared, beside)
@@ -149,15 +158,17 @@ def _identity(interpreter: Path) -> tuple[str, str]:
     return said[0], said[1]
 
 
-def _share_bytecode(sources: list[Source], store: Path, interpreter: Path) -> None:
-    """Link each shared source's `.pyc` to the store's, compiling the ones the store lacks."""
+def _share_bytecode(sources: list[Source], store: Path, interpreter: Path, compiling: bool) -> None:
+    """Link each shared source's `.pyc` to the store's, compiling the ones the store lacks when
+    `compiling`."""
     if not sources:
         return
     try:
         magic, tag = _identity(interpreter)
     except (OSError, subprocess.SubprocessError, IndexError):
         return  # uv's own bytecode stays
-    _compile([s for s in sources if not s.stored(store, magic).exists()], store, magic, interpreter)
+    if compiling:
+        _compile([s for s in sources if not s.stored(store, magic).exists()], store, magic, interpreter)
     for source in sources:
         shared, pyc = source.stored(store, magic), source.bytecode(tag)
         with contextlib.suppress(OSError):
