@@ -163,6 +163,7 @@ def _execute(
         job.credentials,
         job.loaded.display_path(examples_path(tool)),
         str(job.environment.python.parent.parent),
+        outcome.messages,
     )
     ordered = sort_diagnostics(findings)
     shows, detail = run_result(

@@ -36,6 +36,7 @@ from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult
 from generator.run.runtypes import RunMessage
 from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, StorageUnset, Unserved
+from generator.shorten import shorten
 
 INCONCLUSIVE = rule(
     "R035",
@@ -101,6 +102,7 @@ def weigh(
     credentials: Sequence[str],
     examples_file: str,
     environment: str = "",
+    messages: Sequence[RunMessage] = (),
 ) -> list[Diagnostic]:
     """The run's findings, with what its inputs cannot prove turned into warnings."""
     refused = _environment_write(events, environment)
@@ -161,10 +163,54 @@ def weigh(
                 )
             )
         elif finding.rule == SCHEMA_MISMATCH.code:  # outputs of made-up inputs may be a correct error path
-            weighed.append(replace(finding, severity=Severity.WARNING))
+            weighed.append(_error_path_outputs(finding, events, messages, credentials, examples_file))
         else:
             weighed.append(finding)
     return _one_per_cause(weighed)
+
+
+def _error_path_outputs(
+    finding: Diagnostic,
+    events: Sequence[Event],
+    messages: Sequence[RunMessage],
+    credentials: Sequence[str],
+    examples_file: str,
+) -> Diagnostic:
+    """R015 of a smoke run, a warning; when the tool answered with its own error (typically every
+    field None for want of a credential), it says so: the outputs of an error path are not evidence
+    against the schema, and the example to add is what would reach the code that sets them."""
+    answer = _error_answer(messages)
+    if answer is None:
+        return replace(finding, severity=Severity.WARNING)
+    named = _answer_credential(events, credentials, answer)
+    shown = Listing([examples_file])
+    advice = (
+        f"Add {shown} with an example that sets `credentials: {{{named}: ...}}`"
+        if named
+        else f"Add {shown} with an example on real inputs"
+    )
+    advice += ", so that the run reaches the code that sets the outputs."
+    if "None is not of type" in finding.message:
+        advice += (
+            " If the error path is meant to leave them None, allow null in their types "
+            '(`type: [string, "null"]`; `nullable` is OpenAPI, see O016).'
+        )
+    return replace(
+        finding,
+        severity=Severity.WARNING,
+        message=f"{finding.message}; the smoke run took the tool's error path ({shorten(answer, 160)}), "
+        "so these are the outputs of its error path, not proof that the schema is wrong",
+        hint=advice,
+    )
+
+
+def _answer_credential(events: Sequence[Event], credentials: Sequence[str], answer: str) -> str | None:
+    """The credential a tool's error answer was for: one it read without a value, or one its words
+    name (the first declared one when they only speak of a credential)."""
+    named = _unset_credential(events, credentials)
+    if named is None and credentials and _CREDENTIAL_WORDS.search(answer):
+        named = _mentioned(answer, credentials) or credentials[0]
+    return named
 
 
 def _one_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
@@ -453,10 +499,14 @@ _SHORT_ANSWER = 600
 
 def _error_answer(messages: Sequence[RunMessage]) -> str | None:
     """The tool's own error message when every text and JSON message it yielded is one (and it
-    yielded no file, image or link): what it answered instead of output."""
+    yielded no file, image or link), or, when it yielded neither, when its variables together state
+    one (`success: false`, an `error` set): what it answered instead of output."""
     answers: list[str] = []
+    variables: dict[str, object] = {}
     for message in messages:
         payload = message.payload if isinstance(message.payload, dict) else {}
+        if message.type == "variable" and isinstance(payload.get("variable_name"), str):
+            variables[payload["variable_name"]] = payload.get("variable_value")
         if message.type == "text":
             text = str(payload.get("text", "")).strip()
             if not text or len(text) > _SHORT_ANSWER or not _ERROR_TEXT.search(text[:200]):
@@ -469,6 +519,8 @@ def _error_answer(messages: Sequence[RunMessage]) -> str | None:
             answers.append(found)
         elif message.type in ("blob", "image", "image_link", "link", "file"):
             return None
+    if not answers and variables:
+        return _json_error(variables)
     return answers[0][:300] if answers else None
 
 
@@ -519,7 +571,5 @@ def run_result(
     refused = _network_failure(answer)
     if refused is not None:
         return RunResult.NETWORK, refused
-    named = _unset_credential(events, credentials)
-    if named is None and credentials and _CREDENTIAL_WORDS.search(answer):
-        named = _mentioned(answer, credentials) or credentials[0]
+    named = _answer_credential(events, credentials, answer)
     return (RunResult.CREDENTIAL, named) if named else (RunResult.TOOL_ERROR, answer)
