@@ -18,7 +18,7 @@ from generator.load.paths import display_path
 from generator.load.recordings import BAD_RECORDING
 from generator.pipeline import Pipeline, resolve_schemas
 from generator.run import RunOptions
-from generator.run.outcome import CRASHED
+from generator.run.judge import CRASHED
 from generator.schemas import shipped_schemas
 from tests.conftest import REPO
 from tests.validate_cases import CASES

@@ -24,14 +24,8 @@ from generator.load.examples import Example
 from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
 from generator.run.checks import SCHEMA_MISMATCH
-from generator.run.outcome import (
-    CRASHED,
-    NETWORK_ATTEMPT,
-    STAGES,
-    TIMED_OUT,
-    UNSERVED_CALL,
-    contacted_hosts,
-)
+from generator.run.hosts import contacted_hosts
+from generator.run.judge import CRASHED, NETWORK_ATTEMPT, STAGES, TIMED_OUT, UNSERVED_CALL
 from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult
 from generator.run.runtypes import RunMessage
