@@ -1,6 +1,6 @@
 """One example in its freshly forked child: a private copy of the plugin, the network guard, the
 recorder when the task asks for it, then the tool loaded the way Dify loads it and invoked, every
-message and failure reported to the generator as an event of `wire.py`."""
+message and failure reported to the generator as an event of `wire/events.py`."""
 
 from __future__ import annotations
 
