@@ -59,11 +59,6 @@ not be loaded (an error when no other finding says so: Dify refuses such a packa
 was found, or its tools name no Python source.
 """,
 )
-
-
-# The findings of the run stage by the plugin they belong to (`LoadedPlugin.display`).
-Found = dict[str, list[Diagnostic]]
-
 BROKEN_ENVIRONMENT = rule(
     "R009",
     "environment-failed",
@@ -81,8 +76,6 @@ Python version or fails to build (or, without isolation, has no wheel) fails the
 plugin's examples are not run.
 """,
 )
-
-
 PYTHON_SUBSTITUTED = rule(
     "R032",
     "python-substituted",
@@ -97,6 +90,9 @@ with the one Python it is configured with (its images install Python 3.12, and i
 is run as Dify runs it, and this note says so.
 """,
 )
+
+# The findings of the run stage by the plugin they belong to (`LoadedPlugin.display`).
+Found = dict[str, list[Diagnostic]]
 
 
 @dataclass(frozen=True, slots=True)
