@@ -62,17 +62,17 @@ class Catalog:
         """The findings of this plugin, sorted."""
         return self.plugin_findings.get(loaded.display, ())
 
-    def runs_of(self, key: ToolKey) -> tuple[ExampleRun, ...]:
-        """The example runs of one tool, in the order they ran."""
-        return self._runs_by_tool.get(key, ())
+    def runs_of(self, loaded: LoadedPlugin, key: ToolKey) -> tuple[ExampleRun, ...]:
+        """The example runs of one tool of this plugin, in the order they ran."""
+        return self._runs_by_tool.get((loaded.display, key), ())
 
     # Built on first use: pages ask for every tool's runs, and a scan of all runs per question would
     # make a site of many tools quadratic.
     @cached_property
-    def _runs_by_tool(self) -> dict[ToolKey, tuple[ExampleRun, ...]]:
-        runs: dict[ToolKey, list[ExampleRun]] = {}
+    def _runs_by_tool(self) -> dict[tuple[str, ToolKey], tuple[ExampleRun, ...]]:
+        runs: dict[tuple[str, ToolKey], list[ExampleRun]] = {}
         for run in self.runs:
-            runs.setdefault(run.tool, []).append(run)
+            runs.setdefault((run.plugin, run.tool), []).append(run)
         return {key: tuple(items) for key, items in runs.items()}
 
     def domains_of(self, loaded: LoadedPlugin) -> AccessDomains:
@@ -82,7 +82,9 @@ class Catalog:
     def contacted_by(self, loaded: LoadedPlugin) -> tuple[str, ...]:
         """The hosts this plugin's example runs tried to reach, sorted."""
         keys = {tool.key for tool in loaded.plugin.tools} if loaded.plugin else set()
-        return tuple(sorted({host for key in keys for run in self.runs_of(key) for host in run.contacted}))
+        return tuple(
+            sorted({host for key in keys for run in self.runs_of(loaded, key) for host in run.contacted})
+        )
 
     def icon(self, loaded: LoadedPlugin, name: str) -> Icon | None:
         """An icon of this plugin by the name its manifest gives, if it was readable."""

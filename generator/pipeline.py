@@ -9,7 +9,7 @@ two pipelines in one process (a rebuild under `serve`, a test) share nothing but
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -115,11 +115,12 @@ class Pipeline:
         if self.run is not None:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
             # (a tenth of a second of every command line).
-            from generator.run import all_findings, run_plugins
+            from generator.run import run_plugins
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
             runs = report.runs
-            unowned.extend(_add_by_owner(owned, all_findings(report)))
+            for display, findings in report.findings.items():
+                owned.setdefault(display, []).extend(findings)
         every = [*unowned, *(finding for findings in owned.values() for finding in findings)]
         catalog = Catalog(
             plugins=inputs.plugins,
@@ -168,28 +169,3 @@ def forget_after_checks(loaded: LoadedPlugin, *, runs_follow: bool) -> None:
         # not with the catalog. Kept for every plugin until then, it made the garbage collector's
         # full passes, which grow with what is alive, cost 1.6 s more at 10,000 tools.
         loaded.reader.release()
-
-
-def _add_by_owner(owned: dict[str, list[Diagnostic]], findings: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Add the run stage's findings to their plugins' in `owned`; return those of no plugin.
-
-    The run report holds the findings of every plugin together, and names each plugin only in its
-    findings' paths (`LoadedPlugin.display_path`): the owner is the plugin whose display path is
-    the longest folder above the file ("" is a plugin given as the only input)."""
-    unowned = []
-    for finding in findings:
-        owner = _owner(finding.file, owned)
-        if owner is None:
-            unowned.append(finding)
-        else:
-            owned[owner].append(finding)
-    return unowned
-
-
-def _owner(file: str, displays: Container[str]) -> str | None:
-    folder = file
-    while folder not in displays:
-        if "/" not in folder:
-            return "" if "" in displays else None
-        folder = folder.rsplit("/", 1)[0]
-    return folder

@@ -36,6 +36,7 @@ def with_run(catalog: Catalog, contacted: tuple[str, ...]) -> Catalog:
     tool = catalog.plugins[0].plugin.tools[0]  # type: ignore[union-attr]
     run = ExampleRun(
         tool=tool.key,
+        plugin=catalog.plugins[0].display,
         example="forecast",
         smoke=False,
         inputs=MappingProxyType({}),

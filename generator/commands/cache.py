@@ -37,7 +37,7 @@ def _cache_dir(parser: argparse.ArgumentParser) -> None:
 
 
 def _folder(args: argparse.Namespace) -> Path:
-    from generator.run.model import DEFAULT_CACHE
+    from generator.run.runtypes import DEFAULT_CACHE
 
     folder: Path = args.cache_dir or DEFAULT_CACHE
     return folder

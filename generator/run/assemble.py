@@ -15,7 +15,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.plugin_model import FIXED_OUTPUTS
 from generator.rules import rule
-from generator.run.model import OutputFile, RunMessage
+from generator.run.runtypes import OutputFile, RunMessage
 
 DEFAULT_BLOB_MIME = "application/octet-stream"
 # Which SDK payload class belongs to which message type (dify_plugin.entities.invoke_message).

@@ -9,8 +9,8 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.plugin_model import FIXED_OUTPUTS, Tool
 from generator.rules import Listing, Phrase, rule
-from generator.run.model import ExampleRun, RunMessage
 from generator.run.result import in_words
+from generator.run.runtypes import ExampleRun, RunMessage
 from generator.schemas import SchemaSet, shipped_schemas, validate_output
 
 # Items listed in one finding; the rest are counted.

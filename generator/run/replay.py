@@ -29,7 +29,7 @@ from generator.plugin_model import Tool
 from generator.published import SCHEMA_BASE
 from generator.rules import Phrase, rule
 from generator.run.cache import MAX_HASHED_BYTES
-from generator.run.model import Replay
+from generator.run.runtypes import Replay
 from generator.run.wire import Event, Exchange, Http, Recorded, Unmatched
 
 # The marker and header policy of the child's recorder, which cannot import the project.

@@ -11,7 +11,7 @@ Sharing is safe because nothing can change a shared inode: the store is root's (
 environment is root's with no group or other write bits, runs see environments read-only (through
 an overlay whose writable layer is private to the worker: a write copies the file up, it never
 reaches the inode), and builds write only into their own new folder. Bytecode is compiled with
-`SOURCE_DATE_EPOCH` set (see `build.py`), so a `.pyc` is checked against its source's hash, not its
+`SOURCE_DATE_EPOCH` set (see `envbuild.py`), so a `.pyc` is checked against its source's hash, not its
 modification time, which a shared source file no longer keeps per environment. The `.pyc` files
 themselves stay each environment's own: they hold the absolute path of their source, which differs
 between environments.

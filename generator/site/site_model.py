@@ -313,7 +313,7 @@ class _Builder:
             outputs=self.outputs(tool),
             references=self.references(tool),
             findings=finding_views(d for d in findings if d.file in files),
-            runs=tuple(run_view(run) for run in self.catalog.runs_of(tool.key)),
+            runs=tuple(run_view(run) for run in self.catalog.runs_of(loaded, tool.key)),
             checksum=checksum(document.data if document else None),
             added_parameters=frozenset(
                 n for *k, n in (history.added_parameters if history else ()) if tuple(k) == key
