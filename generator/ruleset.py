@@ -25,6 +25,7 @@ import generator.run.assemble
 import generator.run.checks
 import generator.run.dependencies
 import generator.run.indexes
+import generator.run.lockfile
 import generator.run.native
 import generator.run.outcome
 import generator.run.replay
@@ -53,6 +54,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.run.assemble,
     generator.run.checks,
     generator.run.dependencies,
+    generator.run.lockfile,
     generator.run.indexes,
     generator.run.native,
     generator.run.outcome,

@@ -37,7 +37,8 @@ STALE = rule(
     """
 A registry keeps examples for plugins it does not own in `overlays/<author>/<plugin>/`, in the
 plugin's own layout. When the plugin changes (a tool renamed or removed, a parameter renamed or made
-required), the registry's file no longer fits it. The registry's examples are not the plugin
+required), the registry's file no longer fits it: an input names no parameter, a required parameter
+has no value, or the file belongs to no tool of the plugin. The registry's examples are not the plugin
 author's: this is a warning on the registry's file, and an example that names a parameter the tool
 does not have is still run with the inputs that fit.
 """,

@@ -32,6 +32,7 @@ from generator.run.dependencies import (
 )
 from generator.run.envbuild import BuildPlan, build
 from generator.run.indexes import unreachable_indexes
+from generator.run.lockfile import stale_lock
 from generator.run.native import foreign_libraries
 from generator.run.reqfile import Named, Scan, scan
 from generator.run.runtypes import DEFAULT_REQUIREMENTS
@@ -164,7 +165,11 @@ def describe_environment(
     plain = requirements.source == REQUIREMENTS
     named = scan(reader, requirements.text, requirements.source) if plain else Scan()
     refused = named.findings(shown)
-    warnings = (*disagreement(reader, shown), *foreign_libraries(reader, arches, shown))
+    warnings = (
+        *disagreement(reader, shown),
+        *stale_lock(reader, shown),
+        *foreign_libraries(reader, arches, shown),
+    )
     # without isolation, and offline (build backends come from the index), wheels only
     isolated = isolation.namespaces and not offline
     mode = "sdists" if isolated else "wheels"
@@ -230,11 +235,14 @@ def build_environment(environment: Environment, shown: Callable[[str], str]) -> 
             unreachable = [] if plan.offline else unreachable_indexes(list(environment.indexes), shown)
             if unreachable:
                 return replace(environment, findings=tuple(unreachable))
-            problem = build(plan, environment.isolated)
-            if problem:
+            built = build(plan, environment.isolated)
+            if built.problem:
+                problem = built.problem
                 return replace(environment, problem=problem, where=failed_at(problem, environment, shown))
-            if environment.isolated:  # root's and read-only to runs: its wheels' files can be shared
-                share_files(target, target.parent.parent)
+            # root's and read-only to runs: its wheels' files can be shared (a build script that
+            # ran in it keeps whatever it made out of the store)
+            if environment.isolated:
+                share_files(target, target.parent.parent, plan.interpreter, trusted=not built.from_source)
             (target / ".complete").write_text(plan.requirements, encoding="utf-8")
         with contextlib.suppress(OSError):  # its last use, for `cache prune` (cachedir.py)
             os.utime(target)

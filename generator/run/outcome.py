@@ -171,7 +171,8 @@ So what the runner judges is that serialised form, decoded as Dify decodes it: a
 list, a pydantic model as a dict, a datetime as an ISO string, and Dify accepts all of them. A value
 that pydantic cannot serialise (an object of some class, bytes that are not UTF-8) makes the writer
 raise; the SDK then ends the invocation with an error, and the workflow node fails. The run stops
-at that message, as the invocation does.
+at that message, as the invocation does. The finding points at the plugin's line that yielded the
+message when the runner knows it.
 """,
 )
 NOT_SERIALISABLE = rule(
@@ -186,7 +187,10 @@ The SDK sends each message to Dify as `message.model_dump()` in a JSON frame. Wh
 object pydantic cannot serialise inside a JSON payload, or something yielded that is not a
 `ToolInvokeMessage` at all), the SDK ends the invocation with an error and Dify's workflow node
 fails. The run stops at that message, as the invocation does. Values that pydantic can serialise
-(tuples, sets, datetimes, models) are not reported: Dify receives them as JSON.
+(tuples, sets, datetimes, models) are not reported: Dify receives them as JSON. The finding points at
+the plugin's line the message came from: the `yield` its generator stood at, or the `return` of an
+`_invoke` that is not a generator (one that returns a message instead of yielding it hands the SDK
+the message's fields, as tuples); the tool's YAML when neither is known.
 """,
 )
 PYTHON_SUBSTITUTED = rule(
@@ -295,7 +299,7 @@ def judge(
         elif isinstance(event, OverLimit):
             findings.append(OUTPUT_LIMIT.at(where, what=event.what))
         elif isinstance(event, Unsendable):
-            findings.append(_unsendable(event, where))
+            findings.append(_unsendable(event, where, plugin_display))
         elif isinstance(event, Unserved):
             calls.append(event.call)
         elif isinstance(event, NetworkAttempt):
@@ -346,7 +350,9 @@ def _frames(event: Raised, plugin_display: str) -> Phrase:
     return Phrase(said)
 
 
-def _unsendable(event: Unsendable, where: Location) -> Diagnostic:
+def _unsendable(event: Unsendable, where: Location, plugin_display: str) -> Diagnostic:
+    if event.file is not None and event.line is not None:  # the plugin's line that produced it
+        where = Location(f"{plugin_display}/{event.file}", event.line, 1)
     if event.variable is not None:
         return VARIABLE_VALUE_TYPE.at(where, index=event.index, name=event.variable, problem=event.problem)
     return NOT_SERIALISABLE.at(where, index=event.index, kind=event.kind, problem=event.problem)

@@ -35,7 +35,7 @@ from generator.run.outcome import (
 from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult
 from generator.run.runtypes import RunMessage
-from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, Unserved
+from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, StorageUnset, Unserved
 
 INCONCLUSIVE = rule(
     "R035",
@@ -47,8 +47,11 @@ INCONCLUSIVE = rule(
 A tool without an examples file runs once on invented inputs, with no credentials and no network.
 When that run fails inside `_invoke` because a credential had no value, a connection was refused,
 the tool called back into Dify (a model, an app, another tool), it started a program that is not
-installed (a plugin's environment holds only what its requirements install) or it rejected a
-made-up value, the failure proves nothing about the plugin: a workflow user gives real values.
+installed (a plugin's environment holds only what its requirements install), it read a key of
+plugin storage that no one had set (`session.storage.get` of a key another tool of the plugin sets:
+every run starts with empty storage, and the runner's stand-in for Dify answers such a read with an
+error, as the SDK raises one when Dify has no data) or it rejected a made-up value, the failure
+proves nothing about the plugin: a workflow user gives real values.
 The finding names the cause and the example to add. What a smoke run does prove stays an error:
 the module does not import, there is not exactly one `Tool` subclass, the class cannot be created,
 the tool calls an SDK API that does not exist, or it yields a message Dify refuses.
@@ -255,6 +258,11 @@ def _unset_credential(events: Iterable[Event], credentials: Sequence[str]) -> st
     return None
 
 
+def _unset_storage(events: Iterable[Event]) -> list[str]:
+    """The plugin storage keys the tool read and found unset, quoted, in order."""
+    return list(dict.fromkeys(f"`{e.key}`" for e in events if isinstance(e, StorageUnset)))
+
+
 def _cause(
     events: Sequence[Event],
     example: Example,
@@ -305,6 +313,22 @@ def _cause(
             Phrase(
                 f"Add {examples_file} with an example on real inputs and record its requests once "
                 "with `dify-registry run --record`: the registry then replays them offline."
+            ),
+        )
+    stored = _unset_storage(events)
+    if stored:
+        shown = Listing(stored, most=5)
+        return Cause(
+            RunResult.ENVIRONMENT,
+            f"empty plugin storage: {shown}",
+            Phrase(
+                f"the run began with empty plugin storage and the tool read the key {shown} from it, "
+                "which another tool of the plugin (or an earlier call) must have set"
+            ),
+            Phrase(
+                f"Nothing to fix for Dify once {shown} is set; but every example run starts with empty "
+                "storage, so the registry cannot run this tool: read the value from a parameter or a "
+                "credential, or answer a missing key with a message (`session.storage.exist`)."
             ),
         )
     key = crash.key if crash is not None else None
@@ -490,6 +514,8 @@ def run_result(
     answer = _error_answer(messages)
     if answer is None:
         return RunResult.OUTPUT, ""
+    if _unset_storage(events):  # what it answered, empty storage made it answer
+        return cause.result, cause.detail
     refused = _network_failure(answer)
     if refused is not None:
         return RunResult.NETWORK, refused
