@@ -17,7 +17,7 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("sha256(path.read_bytes())", "the registry's hosted schemas"),
     ),
     "generator/schemas/load.py": (("raw = path.read_bytes()", "the registry's hosted schemas"),),
-    "generator/check/schema.py": (("path.read_text(", "the schemas shipped with the generator"),),
+    "generator/schemas/validators.py": (("path.read_text(", "the schemas shipped with the generator"),),
     "generator/load/recordings.py": (("RECORDING_SCHEMA.read_text(", "the shipped recording schema"),),
     "generator/load/package.py": (
         ("archive.open(info)", "a .difypkg being unpacked (bounded there) into the folder the reader reads"),
