@@ -45,7 +45,6 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     "generator/run/child/zygote.py": (("os.open(os.devnull", "/dev/null, as the child's stdin"),),
     "generator/run/child/view.py": (
         ("os.walk(environment)", "the built environment, mirrored into a worker's private view"),
-        ("os.walk(view)", "the worker's view of the environment, to tell whether an example changed it"),
     ),
     "generator/run/child/isolation.py": (
         ("os.open(p, os.O_PATH", "handles on folders kept inside the sandbox"),

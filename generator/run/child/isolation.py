@@ -62,7 +62,7 @@ class Sandbox:
         self.layer: str | None = None
         self.layer_free = 0
         # without namespaces: the worker's private view of the environment, and what it held when ready
-        self.view: Path | None = None
+        self.view: list[Path] | None = None
         self.view_marks: Marks = {}
 
     def enter(self) -> None:
@@ -86,9 +86,9 @@ class Sandbox:
         else:  # what an example leaves behind is reparented here, to be ended after it
             _prctl(PR_SET_CHILD_SUBREAPER, 1)
             # no overlay without root: the worker runs from a private view of the environment
-            self.view = self.workdir.parent / VIEW_NAME
-            private_view(Path(sys.executable).parent.parent, self.view)
-            enter_view(self.view)
+            view = self.workdir.parent / VIEW_NAME
+            self.view = private_view(Path(sys.executable).parent.parent, view)
+            enter_view(view)
         worker = dataclasses.replace(setup.limits, cpu_seconds=setup.worker_cpu_seconds)
         set_limits(worker, setup.uid is not None)
         if setup.uid is not None:

@@ -31,13 +31,17 @@ NOT_WRITABLE = ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
 Marks = dict[str, tuple[int, int]]
 
 
-def private_view(environment: Path, target: Path) -> None:
-    """Make the private tree of `environment` at `target` (see the module's docstring)."""
+def private_view(environment: Path, target: Path) -> list[Path]:
+    """Make the private tree of `environment` at `target` (see the module's docstring); returns
+    what an example can change in it: its folders (an entry created, replaced or removed changes
+    its folder's time) and the copies (the links are read-only)."""
     linking = True
+    writable: list[Path] = []
     for folder, dirs, files in os.walk(environment):
         relative = os.path.relpath(folder, environment)
         made = target if relative == "." else target / relative
         made.mkdir(mode=0o755, exist_ok=True)
+        writable.append(made)
         for name in [*dirs, *files]:
             source = Path(folder, name)
             if source.is_symlink():  # as it is: relative links stay inside the view
@@ -48,7 +52,9 @@ def private_view(environment: Path, target: Path) -> None:
                     if linking:
                         continue
                 _copy(source, made / name)
+                writable.append(made / name)
         dirs[:] = [d for d in dirs if not Path(folder, d).is_symlink()]
+    return writable
 
 
 def _is_code(path: Path) -> bool:
@@ -81,12 +87,14 @@ def enter_view(view: Path) -> None:
     sys.prefix = sys.exec_prefix = str(view)
 
 
-def marks(view: Path) -> Marks:
-    """What tells a changed view: every entry's modification time and size."""
+def marks(writable: list[Path]) -> Marks:
+    """What tells a changed view: the modification time and size of what an example can change."""
     found: Marks = {}
-    for folder, dirs, files in os.walk(view):
-        for name in [".", *dirs, *files]:
-            path = Path(folder, name)
+    for path in writable:
+        try:
             info = path.lstat()
-            found[str(path)] = (info.st_mtime_ns, info.st_size)
+        except OSError:  # removed, or its folder made unreadable: changed either way
+            found[str(path)] = (-1, -1)
+            continue
+        found[str(path)] = (info.st_mtime_ns, info.st_size)
     return found
