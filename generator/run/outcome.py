@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.paths import display_path
 from generator.rules import Listing, Phrase, rule
-from generator.run.model import OutputFile, RunMessage
+from generator.run.runtypes import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
 from generator.run.wire import (
     Done,
@@ -207,6 +208,12 @@ is run as Dify runs it, and this note says so.
 """,
 )
 
+# The rules whose finding means the run did not complete: the invocation ended there, as it does in
+# Dify (the outputs of such a run are not assembled nor checked).
+STOPS_RUN = frozenset(
+    {CRASHED, TIMED_OUT, OUT_OF_MEMORY, OUTPUT_LIMIT, ABNORMAL_EXIT, VARIABLE_VALUE_TYPE, NOT_SERIALISABLE}
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -321,7 +328,7 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
         return OUT_OF_MEMORY.at(where, limit=limits.memory_bytes)
     place = where
     if event.file is not None and event.line is not None:
-        place = Location(f"{plugin_display}/{event.file}", event.line, 1)
+        place = Location(display_path(plugin_display, event.file), event.line, 1)
     stage = STAGES.get(event.stage, "the run")
     return CRASHED.at(
         place, stage=stage, type=event.type, problem=event.message, frames=_frames(event, plugin_display)
@@ -330,7 +337,9 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
 
 def _frames(event: Raised, plugin_display: str) -> Phrase:
     """The crash's last frames in the plugin's own files, and what the line did wrong when known."""
-    shown = "; ".join(f"{plugin_display}/{f.file}:{f.line} `{f.code.strip()}`" for f in event.frames)
+    shown = "; ".join(
+        f"{display_path(plugin_display, f.file)}:{f.line} `{f.code.strip()}`" for f in event.frames
+    )
     said = (
         f"The plugin's code, innermost last: {shown}."
         if shown
@@ -393,7 +402,8 @@ def read_outcome(
 
 def findings_block(findings: list[Diagnostic]) -> bool:
     """True when a finding means the run did not complete."""
-    return any(f.rule in {"R001", "R002", "R003", "R004", "R005", "R011", "R014"} for f in findings)
+    stopping = {stops.code for stops in STOPS_RUN}
+    return any(f.rule in stopping for f in findings)
 
 
 def contacted_hosts(events: list[Event]) -> tuple[str, ...]:

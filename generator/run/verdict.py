@@ -21,10 +21,10 @@ from dataclasses import dataclass, replace
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.examples import Example
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
+from generator.run.checks import SCHEMA_MISMATCH
 from generator.run.child.view import VIEW_NAME
-from generator.run.model import RunMessage
 from generator.run.outcome import (
     CRASHED,
     NETWORK_ATTEMPT,
@@ -33,7 +33,9 @@ from generator.run.outcome import (
     UNSERVED_CALL,
     contacted_hosts,
 )
+from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult
+from generator.run.runtypes import RunMessage
 from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, StorageUnset, Unserved
 
 INCONCLUSIVE = rule(
@@ -112,11 +114,11 @@ def weigh(
         place = _place(crashes[0]) if crashes else Location(examples_file)
         stage = STAGES.get(refused.stage, "the run")
         found = READ_ONLY_ENVIRONMENT.at(place, stage=stage, type=refused.type, problem=refused.message)
-        return [] if example.required_only else [*kept, found]
+        return [] if example.required_only else _one_per_cause([*kept, found])
     if example.required_only:
         return _optional_read(findings, events, example, tool)
     if not example.smoke:
-        return list(findings)
+        return _one_per_cause(list(findings))
     explained = _cause(events, example, tool, credentials, examples_file)
     crash = _crash_event(events)
     # A tool class may read its credentials when it is created, as Dify creates it with them: without
@@ -162,7 +164,7 @@ def weigh(
                     hint=explained.advice,
                 )
             )
-        elif finding.rule == "R015":  # outputs of made-up inputs may be a correct error path
+        elif finding.rule == SCHEMA_MISMATCH.code:  # outputs of made-up inputs may be a correct error path
             weighed.append(replace(finding, severity=Severity.WARNING))
         else:
             weighed.append(finding)
@@ -171,12 +173,14 @@ def weigh(
 
 def _one_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
     """Without the connection and call findings when another finding of the run already names them
-    as the cause it stopped (R035, or a time-out's hint): one finding per cause."""
+    as the cause it stopped (R035, or a time-out's hint), and without the connection finding when
+    the replay names the same requests better (R044): one finding per cause."""
     told = any(f.rule == INCONCLUSIVE.code for f in findings)
     told = told or any(f.rule == TIMED_OUT.code and f.severity is Severity.WARNING for f in findings)
-    if not told:
-        return findings
-    return [f for f in findings if f.rule not in (NETWORK_ATTEMPT.code, UNSERVED_CALL.code)]
+    said: set[str] = {NETWORK_ATTEMPT.code, UNSERVED_CALL.code} if told else set()
+    if any(f.rule == UNMATCHED.code for f in findings):
+        said.add(NETWORK_ATTEMPT.code)
+    return [f for f in findings if f.rule not in said]
 
 
 def _environment_write(events: Iterable[Event], environment: str) -> Raised | None:
