@@ -111,6 +111,8 @@ def _give(tree: Path) -> None:
 def test_unprivileged_runs_write_into_a_private_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As an unprivileged user, three examples of a tool whose libraries write on import each load
     fresh, with no finding, and the cached environment is unchanged."""
+    # The environment's own files, not links into uv's cache: this test hands them to `nobody`.
+    monkeypatch.setenv("UV_LINK_MODE", "copy")
     if os.geteuid() == 0:  # interpreters `nobody` can start too
         monkeypatch.setenv("PYENV_ROOT", str(tmp_path / "no-pyenv"))
         paths = os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
