@@ -43,6 +43,9 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "generator/run/native.py": (("archive.open(info)", "a member of a wheel the reader read (in memory)"),),
     "generator/run/child/zygote.py": (("os.open(os.devnull", "/dev/null, as the child's stdin"),),
+    "generator/run/child/view.py": (
+        ("os.walk(environment)", "the built environment, mirrored into a worker's private view"),
+    ),
     "generator/run/child/isolation.py": (
         ("os.open(p, os.O_PATH", "handles on folders kept inside the sandbox"),
         ("os.walk(target)", "the sandbox's copy of the plugin, opened for its uid (modes only)"),

@@ -121,7 +121,7 @@ def run_tool(events: EventWriter, task: Task, plugin_root: str, allowed_ports: l
     try:
         parameters = {**task.inputs, **file_inputs(daemon, task.files)}
         origin = Origin(plugin_root)
-        with origin.watching(getattr(type(tool), "_invoke", None)):
+        with origin.watching(inspect.getattr_static(type(tool), "_invoke", None)):
             origin.produced = tool.invoke(dict(parameters))
         for message in origin.produced:
             if not send_message(events, daemon, message, sdk, origin.line):
