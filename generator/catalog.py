@@ -19,7 +19,7 @@ from generator.diagnostics import Diagnostic
 from generator.inputs import OtherPlugin
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import PluginReader
-from generator.model import ToolKey
+from generator.plugin_model import ToolKey
 from generator.schemas import SchemaSet
 
 if TYPE_CHECKING:

@@ -16,7 +16,16 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, Icon, histories_of, read_icons
-from generator.check import CheckContext, check_plugin, manifest, messages, provider, schema, tool, undeclared
+from generator.check import (
+    CheckContext,
+    check_plugin,
+    manifest,
+    provider,
+    schema,
+    tool,
+    undeclared,
+    unyielded,
+)
 from generator.check.domains import AccessDomains, access_domains
 from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
@@ -108,7 +117,7 @@ class Pipeline:
                 findings = [
                     *loaded.diagnostics,
                     *refusals(loaded, self.context),
-                    *messages.unyielded(loaded, tools),
+                    *unyielded.unyielded(loaded, tools),
                     *undeclared.undeclared_reads(loaded, tools),
                 ]
             found.setdefault(loaded.display, []).extend(findings)

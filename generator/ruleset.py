@@ -38,7 +38,7 @@ RULE_MODULES: tuple[str, ...] = (
     "generator.schemas.load",
     "generator.schemas.lock",
     "generator.diff.changes",
-    "generator.diff.plugin",
+    "generator.diff.plugin_changes",
     "generator.diff.tools",
     "generator.diff.version",
     "generator.workflow.dsl",

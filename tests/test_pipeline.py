@@ -39,7 +39,7 @@ STAGES = {
 SHELLS = [
     *(GENERATOR / "commands" / f"{name}.py" for name in ("validate", "run", "build", "serve")),
     GENERATOR / "site" / "publish.py",
-    GENERATOR / "site" / "plugin.py",
+    GENERATOR / "site" / "mkdocs_plugin.py",
 ]
 
 

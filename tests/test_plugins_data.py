@@ -20,7 +20,7 @@ from generator.diagnostics import Severity
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.paths import resolve_inside
 from generator.load.yamlload import read_yaml
-from generator.model import LANGUAGES, I18n, Plugin, Tool
+from generator.plugin_model import LANGUAGES, I18n, Plugin, Tool
 from tests.conftest import REPO
 from tests.schema_helpers import OUTPUT_SCHEMAS
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check import CheckContext, messages, undeclared
+from generator.check import CheckContext, undeclared, unyielded
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
@@ -94,7 +94,7 @@ def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     static = [
         finding
         for loaded in plugins
-        for check in (messages.check, undeclared.check)
+        for check in (unyielded.check, undeclared.check)
         for finding in check(loaded, CheckContext())
     ]
     for finding in [*all_findings(report), *static]:

@@ -21,7 +21,7 @@ import yaml
 
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
-from generator.run import RunOptions, RunReport, all_findings, build, run_plugins
+from generator.run import RunOptions, RunReport, all_findings, envbuild, run_plugins
 from generator.run.sandbox import detect_isolation
 from generator.run.share import STORE
 from tests.conftest import REPO
@@ -325,7 +325,7 @@ def test_build_leaving_a_process_ends_in_seconds(tmp_path: Path) -> None:
 def test_stalled_build_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A build that does nothing at all (a build script sleeping) is stopped long before the
     build's time limit, and said so; none of its processes survive."""
-    monkeypatch.setattr(build, "BUILD_STALL", 4.0)
+    monkeypatch.setattr(envbuild, "BUILD_STALL", 4.0)
     root = plugin(tmp_path / "plugin", "dify_plugin==0.10.2\n./vendor/dify_registry_case_stall-1.0.tar.gz\n")
     sdist(root / "vendor", "dify_registry_case_stall", "", "import time\ntime.sleep(3600)\n")
     started = time.monotonic()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from generator.check import CheckContext, messages
+from generator.check import CheckContext, unyielded
 from generator.load.crawl import load_plugin
 from generator.pipeline import Pipeline, resolve_schemas
 from generator.run import RunOptions
@@ -38,7 +38,7 @@ def test_static_checks_read_the_module_the_sdk_loads(tmp_path: Path) -> None:
     assert loaded.plugin is not None
     tool = next(t for t in loaded.plugin.tools if t.name == "search")
     assert tool.source == "tools/search.yaml"
-    found = list(messages.check(loaded, CheckContext()))
+    found = list(unyielded.check(loaded, CheckContext()))
     assert [(f.rule, f.file, f.line) for f in found] == [("R020", "p/tools/search.py", 6)]
 
 

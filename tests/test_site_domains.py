@@ -12,9 +12,9 @@ from generator.catalog import Catalog
 from generator.run import ExampleRun
 from generator.run.result import RunResult
 from generator.site.languages import LANGUAGE_SITES
-from generator.site.model import site_model
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for
+from generator.site.site_model import site_model
 from generator.site.texts import texts_for
 from tests.conftest import REPO
 from tests.validate_cases import CASES

@@ -16,13 +16,13 @@ from markupsafe import Markup, escape
 
 from generator.catalog import Catalog
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.model import I18n, Option, Parameter, Tool, ToolKey
+from generator.plugin_model import I18n, Option, Parameter, Tool, ToolKey
 from generator.schemas import referenced_ids
 from generator.site.languages import LANGUAGE_SITES, site_language
-from generator.site.model import ToolEntry, site_model
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for
 from generator.site.render import PageContext, WordsLoader, environment, render
+from generator.site.site_model import ToolEntry, site_model
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, untrusted_html
 from generator.site.views import FindingView, OutputRow

@@ -39,7 +39,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "texts",
     "readme",
     "examples",
-    "messages",
+    "unyielded",
     "undeclared",
     "sdk_file",
     "unparsed",

@@ -21,7 +21,7 @@ from generator.check.common import every_node, tool_modules
 from generator.check.undeclared import dictionary_name, invoke_of, sdk_names
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Phrase, rule
 from generator.shorten import shorten
 

@@ -55,10 +55,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     add_output_options(parser, collections=True)
     add_run_options(parser)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=build_command)
 
 
-def run(args: argparse.Namespace) -> int:
+def build_command(args: argparse.Namespace) -> int:
     """Report findings, then build; with --strict, findings stop the build."""
     paths = [Path(p) for p in args.paths]
     for path in paths:

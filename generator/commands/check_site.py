@@ -24,7 +24,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--site-url", default=SITE_URL, help=f"the URL the site is served at (default: {SITE_URL})"
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=check_site_command)
 
 
 def machine_paths(site: Path, registry: Path) -> list[str]:
@@ -34,7 +34,7 @@ def machine_paths(site: Path, registry: Path) -> list[str]:
     return sorted(path for path in paths if path.strip("/"))
 
 
-def run(args: argparse.Namespace) -> int:
+def check_site_command(args: argparse.Namespace) -> int:
     """Check, print each problem, exit 1 when there is any."""
     from generator.commands.schemas import schemas_root
     from generator.schemas import SchemaLoadError, load_schemas

@@ -54,7 +54,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     add_run_options(parser)
     add_output_options(parser, collections=True)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run_command)
 
 
 def options_from(args: argparse.Namespace, **extra: Any) -> Any:
@@ -78,7 +78,7 @@ def options_from(args: argparse.Namespace, **extra: Any) -> Any:
     return options
 
 
-def run(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
     """Load, run, report."""
     from generator.commands.validate import load_schema_set
     from generator.pipeline import Pipeline

@@ -23,18 +23,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "paths", nargs="*", metavar="PATH", help="a registry, a schemas/ folder or a schema file"
     )
     add_output_options(lint)
-    lint.set_defaults(handler=run_lint)
+    lint.set_defaults(handler=schemas_lint_command)
     check = actions.add_parser("check", help="lint, lock and $id consistency of every published schema")
     check.add_argument(
         "registry", nargs="?", default=".", metavar="PATH", help="a registry or schemas/ folder"
     )
     add_output_options(check)
-    check.set_defaults(handler=run_check)
+    check.set_defaults(handler=schemas_check_command)
     lock = actions.add_parser("lock", help="record the SHA-256 of schema files not locked yet")
     lock.add_argument(
         "registry", nargs="?", default=".", metavar="PATH", help="a registry or schemas/ folder"
     )
-    lock.set_defaults(handler=run_lock)
+    lock.set_defaults(handler=schemas_lock_command)
 
 
 def schemas_root(path: Path) -> Path:
@@ -87,13 +87,13 @@ def _report(findings: list[Diagnostic], files: int, args: argparse.Namespace) ->
     return exit_code(ordered, args.strict)
 
 
-def run_lint(args: argparse.Namespace) -> int:
+def schemas_lint_command(args: argparse.Namespace) -> int:
     """Lint schema files."""
     findings, files = _lint([Path(p) for p in args.paths])
     return _report(findings, files, args)
 
 
-def run_check(args: argparse.Namespace) -> int:
+def schemas_check_command(args: argparse.Namespace) -> int:
     """Lint plus the lock: changed or deleted published files fail."""
     from generator.schemas import SchemaLoadError, check_lock
 
@@ -106,7 +106,7 @@ def run_check(args: argparse.Namespace) -> int:
     return _report(findings, files, args)
 
 
-def run_lock(args: argparse.Namespace) -> int:
+def schemas_lock_command(args: argparse.Namespace) -> int:
     """Record unlocked files; report locked files that changed (never rewritten)."""
     from generator.schemas import SchemaLoadError, check_lock, record_lock
 

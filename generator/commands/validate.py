@@ -31,10 +31,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     from generator.commands.run import add_run_options
 
     add_run_options(parser)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=validate_command)
 
 
-def run(args: argparse.Namespace) -> int:
+def validate_command(args: argparse.Namespace) -> int:
     """Validate (and with `--run`, run the examples too), then report."""
     from generator.commands.run import options_from
 

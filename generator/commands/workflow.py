@@ -25,10 +25,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "(repeatable; default: the registry in the working folder)",
     )
     add_output_options(parser)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=workflow_command)
 
 
-def run(args: argparse.Namespace) -> int:
+def workflow_command(args: argparse.Namespace) -> int:
     """Read the catalog once, check every file, report."""
     from generator.commands.validate import load_schema_set
     from generator.diagnostics import sort_diagnostics

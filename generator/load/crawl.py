@@ -16,7 +16,7 @@ from generator.load.paths import printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
 from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
-from generator.model import (
+from generator.plugin_model import (
     Credential,
     I18n,
     Option,

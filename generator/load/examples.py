@@ -16,7 +16,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.registry_examples import fitting, stale_findings
 from generator.load.yamlload import YamlDocument, read_yaml
-from generator.model import I18n, Parameter, Tool
+from generator.plugin_model import I18n, Parameter, Tool
 from generator.rules import rule
 
 EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")

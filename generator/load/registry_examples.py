@@ -23,7 +23,7 @@ from generator.rules import rule
 if TYPE_CHECKING:
     from generator.load.crawl import LoadedPlugin
     from generator.load.examples import Example
-    from generator.model import Tool
+    from generator.plugin_model import Tool
 
 OVERLAYS = "overlays"  # the registry's folder of them
 

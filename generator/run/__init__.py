@@ -1,8 +1,8 @@
 """The runner: each tool's reference implementation runs on its examples in a sandboxed child
 process with the real `dify_plugin` SDK; what comes back is assembled as Dify does and checked."""
 
-from generator.run.model import ExampleRun, Limits, OutputFile, RunMessage, RunOptions, RunReport
 from generator.run.runner import all_findings, run_plugins
+from generator.run.runtypes import ExampleRun, Limits, OutputFile, RunMessage, RunOptions, RunReport
 
 __all__ = [
     "ExampleRun",

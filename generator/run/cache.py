@@ -21,9 +21,9 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Severity
 from generator.load import examples
 from generator.load.reader import PluginReader
-from generator.model import I18n, ToolKey
-from generator.run.model import ExampleRun, OutputFile, Replay, RunMessage
+from generator.plugin_model import I18n, ToolKey
 from generator.run.result import RunResult
+from generator.run.runtypes import ExampleRun, OutputFile, Replay, RunMessage
 
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 

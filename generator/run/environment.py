@@ -1,6 +1,6 @@
 """Plugin environments as Dify's daemon builds them: the daemon's one Python (not the one
 `meta.runner.version` names) and a venv built with uv from the file the daemon installs
-(`pyproject.toml` with `uv sync`, else `requirements.txt`; see `dependencies.py` and `build.py`),
+(`pyproject.toml` with `uv sync`, else `requirements.txt`; see `dependencies.py` and `envbuild.py`),
 once per distinct set of requirements and of the local files they name, reused from the cache."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from pathlib import Path
 from generator.diagnostics import Diagnostic, Location
 from generator.interpreters import DAEMON_PYTHON, Interpreter, choose_interpreter, find_interpreters
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
-from generator.run.build import BuildPlan, build
 from generator.run.cache import MAX_HASHED_BYTES
 from generator.run.dependencies import (
     LOCK,
@@ -31,10 +30,11 @@ from generator.run.dependencies import (
     requirement_names,
     without_sdk,
 )
+from generator.run.envbuild import BuildPlan, build
 from generator.run.indexes import unreachable_indexes
-from generator.run.model import DEFAULT_REQUIREMENTS
 from generator.run.native import foreign_libraries
 from generator.run.reqfile import Named, Scan, scan
+from generator.run.runtypes import DEFAULT_REQUIREMENTS
 from generator.run.sandbox import Isolation
 from generator.run.share import share_files
 

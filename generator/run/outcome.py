@@ -14,7 +14,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.rules import Listing, Phrase, rule
-from generator.run.model import OutputFile, RunMessage
+from generator.run.runtypes import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
 from generator.run.wire import (
     Done,

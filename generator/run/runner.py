@@ -14,7 +14,7 @@ from generator.diagnostics import Diagnostic, Location, Severity, sort_diagnosti
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.progress import Stage
 from generator.rules import rule
 from generator.run import cache, wire
@@ -23,7 +23,6 @@ from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
-from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import (
     BROKEN_ENVIRONMENT,
     NETWORK_ATTEMPT,
@@ -45,6 +44,7 @@ from generator.run.replay import (
     write_recording,
 )
 from generator.run.result import in_words
+from generator.run.runtypes import ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
 from generator.run.verdict import run_result, weigh

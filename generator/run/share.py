@@ -7,7 +7,7 @@ wheel installed by a hard link into a content-addressed store of the cache, name
 SHA-256 and mode. A file is shared only when its bytes are exactly those its distribution's
 `RECORD` lists; anything else in the environment (the interpreter links, scripts naming the
 environment's path, files no RECORD vouches for) stays the environment's own. An environment in
-whose build a source distribution's build script ran (`build.py` tells them apart) adds nothing to
+whose build a source distribution's build script ran (`envbuild.py` tells them apart) adds nothing to
 the store and has nothing compiled here: it only takes the store's inode for a file whose bytes a
 wheel-only environment put there already, so what a stranger's build made stays its own.
 

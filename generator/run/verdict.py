@@ -21,9 +21,8 @@ from dataclasses import dataclass, replace
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.examples import Example
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
-from generator.run.model import RunMessage
 from generator.run.outcome import (
     CRASHED,
     NETWORK_ATTEMPT,
@@ -33,6 +32,7 @@ from generator.run.outcome import (
     contacted_hosts,
 )
 from generator.run.result import RunResult
+from generator.run.runtypes import RunMessage
 from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, Unserved
 
 INCONCLUSIVE = rule(

@@ -14,10 +14,10 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 
-from generator.model import I18n
+from generator.plugin_model import I18n
 from generator.site.languages import LANGUAGE_SITES, SiteLanguage
-from generator.site.model import PluginEntry, SiteModel, ToolEntry
 from generator.site.safe import safe_url
+from generator.site.site_model import PluginEntry, SiteModel, ToolEntry
 from generator.site.untrusted import pretty_json, word_cut
 from generator.site.views import OutputRow
 

@@ -12,7 +12,7 @@ from generator.inputs import is_registry
 from generator.run import RunOptions
 from generator.schemas import CATALOG_PATH, schema_catalog, served_files
 from generator.site.index_json import registry_index
-from generator.site.model import MISSING_JSON, SiteModel
+from generator.site.site_model import MISSING_JSON, SiteModel
 from generator.site.views import published_path
 
 

@@ -30,11 +30,11 @@ from generator.site.cards import CARDS_JSON, Card
 from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
 from generator.site.llms import LlmsText
-from generator.site.model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import SitePages
 from generator.site.publish import build_catalog_for, shared_files, watched_paths
 from generator.site.search import SearchIndexError, index_site
+from generator.site.site_model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.translate import TranslatedDocs
 from generator.site.untrusted import forget
 from generator.site.weight import compact, shared_assets

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic
-from generator.model import I18n, ToolKey
+from generator.plugin_model import I18n, ToolKey
 from generator.published import SITE_URL
 from generator.run.result import RunResult
 from generator.run.shard import Shard

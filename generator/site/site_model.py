@@ -26,7 +26,7 @@ from generator.diff.history import History
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import examples_origin
 from generator.media import MAX_IMAGE_BYTES, Image, judge
-from generator.model import Plugin, Tool, ToolKey
+from generator.plugin_model import Plugin, Tool, ToolKey
 from generator.rules import Rule
 from generator.ruleset import all_rules
 from generator.schemas import HostedSchema, SchemaSet, flatten_properties, referenced_ids, referencing_tools
