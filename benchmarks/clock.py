@@ -81,7 +81,7 @@ def split_clock() -> Iterator[SplitClock]:
     hooks = [name for name in vars(mkdocs_plugin.RegistryPlugin) if name.startswith("on_")]
     for name in hooks:
         patch(mkdocs_plugin.RegistryPlugin, name, "pages")
-    patch(mkdocs_plugin, "build_catalog_for", "catalog")
+    patch(mkdocs_plugin, "site_catalog", "catalog")
     patch(multilang, "load_config", "languages")
     patch(multilang, "build", "mkdocs")
     try:

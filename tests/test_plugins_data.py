@@ -15,7 +15,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from generator.check import CheckContext, check_plugin
+from generator.check import CheckContext
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Severity
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.paths import resolve_inside

@@ -138,6 +138,9 @@ def test_case_finding(outcome: Outcome, name: str) -> None:
     if "line" in expected:
         crash = next(f for f in outcome.findings[name] if f.rule == "R001")
         assert (crash.file, crash.line) == (f"{name}/tools/case.py", expected["line"])
+    if "at" in expected:  # a finding at the plugin's line that caused it, not at the tool's YAML
+        found = [(f.file, f.line) for f in outcome.findings[name] if f.rule == expected["at"]["rule"]]
+        assert (f"{name}/tools/case.py", expected["at"]["line"]) in found, outcome.findings[name]
 
 
 def test_limits_hold(outcome: Outcome) -> None:

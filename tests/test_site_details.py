@@ -10,10 +10,12 @@ import re
 from typing import Any
 
 import pytest
+from PIL import Image as Pillow
 
 from generator.media import MEDIA_FOLDER
 from generator.site.cards import FIRST_SCREEN
 from generator.site.languages import LANGUAGE_SITES
+from generator.site.reencode import README_WIDTH
 from generator.site.texts import texts_for
 from tests.sitebuild import BuiltSite, cases_site
 
@@ -130,7 +132,8 @@ def test_schemas_page_has_versions_whole_ids_and_no_literal_cut_note(cases_site:
 
 def test_readme_images_are_served_with_the_page(cases_site: BuiltSite) -> None:
     """An image the README names inside its plugin is shown from the site's media folder (the same
-    file for every language); a remote image is a link; a missing one is its text."""
+    file for every language), no wider than the page shows it; a remote image is a link; a missing
+    one is its text."""
     sources = set()
     for folder in FOLDERS.values():
         readme = cases_site.page(f"{folder}plugins/weather_demo").split('<div class="dr-readme">', 1)[1]
@@ -138,8 +141,18 @@ def test_readme_images_are_served_with_the_page(cases_site: BuiltSite) -> None:
         assert found
         served = (cases_site.root / f"{folder}plugins/weather_demo/" / found[1]).resolve()
         assert served.parent == (cases_site.root / MEDIA_FOLDER).resolve()
-        assert served.read_bytes().startswith(b"\x89PNG")
+        assert served.read_bytes()[:4] in (b"\x89PNG", b"RIFF")
         sources.add(served)
+        # Narrowed to the page's column and re-encoded; an animation stays animated.
+        wide = re.search(r'<img class="dr-readme-image" src="([^"]+\.webp)" alt="the wide chart"', readme)
+        assert wide
+        with Pillow.open(cases_site.root / f"{folder}plugins/weather_demo/" / wide[1]) as image:
+            assert image.format == "WEBP"
+            assert image.width == README_WIDTH
+        spinner = re.search(r'<img class="dr-readme-image" src="([^"]+\.webp)" alt="the spinner"', readme)
+        assert spinner
+        with Pillow.open(cases_site.root / f"{folder}plugins/weather_demo/" / spinner[1]) as image:
+            assert getattr(image, "n_frames", 1) == 3
         assert (
             '<a href="https://example.com/radar.png" rel="nofollow noopener noreferrer">remote radar</a>'
             in readme

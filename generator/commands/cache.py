@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from generator.cli import EXIT_OK
+from generator.errors import EXIT_OK
 from generator.inputs import InputError
 
 

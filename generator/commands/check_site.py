@@ -8,8 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.cli import EXIT_FINDINGS, EXIT_OK
-from generator.errors import BrokenRegistry
+from generator.commands.options import schemas_readable, schemas_root
+from generator.errors import EXIT_FINDINGS, EXIT_OK
 from generator.inputs import InputError
 from generator.published import SITE_URL
 
@@ -36,16 +36,13 @@ def machine_paths(site: Path, registry: Path) -> list[str]:
 
 def check_site_command(args: argparse.Namespace) -> int:
     """Check, print each problem, exit 1 when there is any."""
-    from generator.commands.schemas import schemas_root
-    from generator.schemas import SchemaLoadError, load_schemas
+    from generator.schemas import load_schemas
     from generator.sitecheck import check_site
 
     if not args.site.is_dir():
         raise InputError(f"{args.site}: no such site folder")
-    try:
+    with schemas_readable():
         schemas = load_schemas(schemas_root(args.registry))
-    except SchemaLoadError as broken:
-        raise BrokenRegistry(str(broken)) from None
     problems = check_site(args.site, schemas.hosted, args.site_url, machine_paths(args.site, args.registry))
     for problem in problems:
         print(problem)

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from generator.cli import add_output_options
+from generator.commands.options import add_output_options, load_schema_set
 from generator.inputs import InputError
 from generator.report import REPORTERS, Summary, as_json_object, exit_code
 
@@ -45,7 +45,6 @@ def sides(args: argparse.Namespace) -> tuple[str, str]:
 def diff_command(args: argparse.Namespace) -> int:
     """Compare and report; exit 1 on errors (a wrong version bump) or, with --strict, on breaking
     changes."""
-    from generator.commands.validate import load_schema_set
     from generator.diff.compare import compare
     from generator.diff.sources import open_side
 

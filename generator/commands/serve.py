@@ -7,8 +7,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from generator.cli import EXIT_OK
 from generator.commands.siteconfig import preview_settings, write_site_config
+from generator.errors import EXIT_OK
 from generator.inputs import InputError
 from generator.usercache import user_cache
 

@@ -131,8 +131,9 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
     temporary.replace(folder / "run.json")
 
 
-def load(cache: Path, key: str) -> ExampleRun | None:
-    """A stored run, or None when missing, unreadable or its files are gone."""
+def load(cache: Path, key: str, plugin: str) -> ExampleRun | None:
+    """A stored run of the plugin shown as `plugin`, or None when missing, unreadable or its files
+    are gone."""
     folder = run_folder(cache, key)
     try:
         data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
@@ -143,6 +144,7 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             os.utime(folder)  # its last use, for `cache prune` (cachedir.py)
         return ExampleRun(
             tool=ToolKey(**data["tool"]),
+            plugin=plugin,
             example=data["example"],
             smoke=data["smoke"],
             inputs=MappingProxyType(data["inputs"]),

@@ -32,6 +32,7 @@ from generator.run.dependencies import (
 )
 from generator.run.envbuild import BuildPlan, build
 from generator.run.indexes import unreachable_indexes
+from generator.run.lockfile import stale_lock
 from generator.run.native import foreign_libraries
 from generator.run.reqfile import Named, Scan, scan
 from generator.run.runtypes import DEFAULT_REQUIREMENTS
@@ -164,7 +165,11 @@ def describe_environment(
     plain = requirements.source == REQUIREMENTS
     named = scan(reader, requirements.text, requirements.source) if plain else Scan()
     refused = named.findings(shown)
-    warnings = (*disagreement(reader, shown), *foreign_libraries(reader, arches, shown))
+    warnings = (
+        *disagreement(reader, shown),
+        *stale_lock(reader, shown),
+        *foreign_libraries(reader, arches, shown),
+    )
     # without isolation, and offline (build backends come from the index), wheels only
     isolated = isolation.namespaces and not offline
     mode = "sdists" if isolated else "wheels"

@@ -183,7 +183,7 @@ class LlmsText:
         lines += ["", f"## {self._w('examples')}", ""]
         if not entry.runs:
             lines.append(self._w("no_examples"))
-        for run in self.model.catalog.runs_of(tool.key):
+        for run in self.model.catalog.runs_of(plugin.loaded, tool.key):
             verdict = words[f"result_{run.result.value}"] + (f": {run.detail}" if run.detail else "")
             outputs = dict(run.outputs)
             lines += [f"### {inline(run.example, lang)} ({inline(verdict, lang)})", ""]

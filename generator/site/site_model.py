@@ -34,6 +34,7 @@ from generator.schemas.properties import type_text
 from generator.site.coverage import Coverage, coverage_of
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
 from generator.site.readme import image_paths, make_renderer, render_readme
+from generator.site.reencode import ICON_WIDTH, README_WIDTH, for_the_page
 from generator.site.urls import SiteMap, page_url, rule_src, schema_src
 from generator.site.views import (
     FindingView,
@@ -223,6 +224,8 @@ class _Builder:
         self.keys_of_several = _keys_of_several(catalog.plugins)
         self.markdown: dict[tuple[str, tuple[tuple[str, str], ...]], Markup] = {}
         self.media: dict[str, bytes] = {}
+        # Each image re-encoded once per width, whichever plugins ship it.
+        self.reencoded: dict[tuple[str, int], Image] = {}
 
     def model(self, use_directory_urls: bool) -> SiteModel:
         plugins = tuple(
@@ -245,19 +248,25 @@ class _Builder:
             html = self.markdown[(text, images)] = Markup(rendered.replace("\n", "&#10;"))
         return html
 
-    def published(self, image: Image | str) -> str:
-        """Where the site serves an accepted image ("" for one it does not serve)."""
+    def published(self, image: Image | str, width: int) -> str:
+        """Where the site serves an accepted image that shows at most `width` CSS pixels wide (""
+        for one it does not serve)."""
         if isinstance(image, str):
             return ""
-        self.media[image.path] = image.content
-        return image.path
+        served = self.reencoded.get((image.path, width))
+        if served is None:
+            served = self.reencoded[(image.path, width)] = for_the_page(image, width)
+        self.media[served.path] = served.content
+        return served.path
 
     def readme(self, loaded: LoadedPlugin, text: str) -> Markup:
         """The README as HTML, with the images it names inside the plugin that the site serves."""
         images: list[tuple[str, str]] = []
         for path in image_paths(text):
             if loaded.reader.is_file(path):
-                served = self.published(judge(loaded.reader.head(path, MAX_IMAGE_BYTES + 1, keep=False)))
+                served = self.published(
+                    judge(loaded.reader.head(path, MAX_IMAGE_BYTES + 1, keep=False)), README_WIDTH
+                )
                 if served:
                     images.append((path, served))
         return self.html(text, tuple(images))
@@ -289,7 +298,7 @@ class _Builder:
 
     def icon(self, loaded: LoadedPlugin, plugin: Plugin) -> str:
         icon = self.catalog.icon(loaded, plugin.icon)
-        return self.published(judge(icon.content)) if icon is not None else ""
+        return self.published(judge(icon.content), ICON_WIDTH) if icon is not None else ""
 
     def tool(
         self,
@@ -313,7 +322,7 @@ class _Builder:
             outputs=self.outputs(tool),
             references=self.references(tool),
             findings=finding_views(d for d in findings if d.file in files),
-            runs=tuple(run_view(run) for run in self.catalog.runs_of(tool.key)),
+            runs=tuple(run_view(run) for run in self.catalog.runs_of(loaded, tool.key)),
             checksum=checksum(document.data if document else None),
             added_parameters=frozenset(
                 n for *k, n in (history.added_parameters if history else ()) if tuple(k) == key
