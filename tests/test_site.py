@@ -155,7 +155,7 @@ def test_fallback_marker_and_coverage(cases_site: BuiltSite) -> None:
     """Labels missing in a language show in English with a marker; the coverage page lists them."""
     zh = cases_site.page("zh/plugins/plain_notes")
     assert 'lang="en">Plain Notes</bdi><sup class="dr-fallback"' in zh
-    assert "dr-fallback" not in cases_site.page("plugins/plain_notes")
+    assert 'class="dr-fallback"' not in cases_site.page("plugins/plain_notes")
     coverage = cases_site.page("ja/translations")
     assert 'data-dr-lang="ja_JP"><summary>' in coverage
     # The lists of missing texts are one file for every language's page, read when a row is opened.

@@ -11,6 +11,7 @@ from urllib.parse import urljoin
 import pytest
 
 from generator.site.search import whole
+from generator.site.texts import texts_for
 from tests.conftest import REPO
 from tests.sitebuild import BuiltSite, cases_site, serve
 
@@ -226,3 +227,18 @@ def test_search_box_and_index_agree_on_whole_labels(page: Any, site_url: str) ->
         assert page.evaluate(f"label => {{ {function.group(0)}; return whole(label); }}", label) == whole(
             label
         )
+
+
+def test_light_frame_draws_its_icons_and_explains_the_english_mark(page: Any, site_url: str) -> None:
+    """On a generated page the stylesheet draws the logo and the language icon, the top links show on
+    a phone's width, and an English mark explains itself in the page's language."""
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(site_url + "zh/plugins/plain_notes/")
+    for selector in (".dr-logo", ".dr-translate"):
+        mask = page.evaluate(
+            "s => getComputedStyle(document.querySelector(s), '::before').maskImage", selector
+        )
+        assert mask.startswith('url("data:image/svg+xml'), selector
+    assert page.locator(".dr-tabs a").first.is_visible()
+    mark = page.locator("sup.dr-fallback").first
+    assert mark.get_attribute("title") == texts_for("zh_Hans")["fallback"]
