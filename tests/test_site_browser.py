@@ -242,3 +242,35 @@ def test_light_frame_draws_its_icons_and_explains_the_english_mark(page: Any, si
     assert page.locator(".dr-tabs a").first.is_visible()
     mark = page.locator("sup.dr-fallback").first
     assert mark.get_attribute("title") == texts_for("zh_Hans")["fallback"]
+
+
+def test_a_full_label_shows_its_page_before_the_other_answers(page: Any, site_url: str) -> None:
+    """The page whose label is the whole query shows alone first (asked by itself, only its own
+    fragment fetched); the other results follow and complete the list."""
+    tool = "/ja/plugins/document_kit/documents/pdf_text/"
+    page.goto(site_url + "ja/")
+    page.evaluate(FIRST_SHOWN)
+    page.locator("input.dr-search__input").fill("PDFからテキスト抽出")
+    # The count is written with the full list only.
+    page.wait_for_function(COUNTED, timeout=20_000)
+    assert page.evaluate("window.drFirstShown") == [tool]
+    assert page.locator(".dr-search__results li").count() > 1
+    assert page.evaluate(FIRST_RESULT) == tool
+
+
+# The status line gives the count of results (neither empty nor the "loading" words).
+COUNTED = """() => {
+  const box = document.querySelector("[data-dr-search]");
+  const status = box.querySelector(".dr-search__status").textContent;
+  return status !== "" && status !== box.getAttribute("data-loading");
+}"""
+# The links of the results list when it is first filled.
+FIRST_SHOWN = """() => {
+  const list = document.querySelector(".dr-search__results");
+  window.drFirstShown = null;
+  new MutationObserver(() => {
+    if (window.drFirstShown === null && list.children.length) {
+      window.drFirstShown = [...list.querySelectorAll("a")].map(a => a.pathname);
+    }
+  }).observe(list, { childList: true });
+}"""
