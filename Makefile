@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup site test lint typecheck pytest browser-deps bench clean serve
+.PHONY: setup site test lint typecheck pytest browser-deps bench clean serve rules-docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ pytest: setup browser-deps
 	$(BIN)/pytest -n 2 --dist loadgroup
 
 test: lint typecheck pytest
+
+# The rule tables of registry/docs/ are written from the rules (tests/test_ruledocs.py compares them).
+rules-docs: setup
+	$(BIN)/python -m generator.ruledocs registry/docs
 
 bench: setup
 	$(BIN)/python -m benchmarks

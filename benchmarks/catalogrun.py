@@ -17,9 +17,9 @@ REPO = Path(__file__).resolve().parents[1]
 def main(argv: list[str]) -> int:
     """Load, check and catalogue (no tool runs) the folders; print the figures."""
     started = time.perf_counter()
-    from generator.site.publish import build_catalog_for
+    from generator.pipeline import site_catalog
 
-    catalog = build_catalog_for([Path(a) for a in argv], REPO / "schemas", None)
+    catalog = site_catalog([Path(a) for a in argv], REPO / "schemas", None)
     wall = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     tools = sum(len(p.plugin.tools) for p in catalog.plugins if p.plugin)

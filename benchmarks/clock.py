@@ -68,7 +68,7 @@ class SplitClock:
 @contextlib.contextmanager
 def split_clock() -> Iterator[SplitClock]:
     """Instrument the plugin for the duration of the block; every build inside it is measured."""
-    from generator.site import multilang, plugin
+    from generator.site import mkdocs_plugin, multilang
 
     clock = SplitClock()
     patched: list[tuple[Any, str, Any]] = []
@@ -78,10 +78,10 @@ def split_clock() -> Iterator[SplitClock]:
         patched.append((owner, name, original))
         setattr(owner, name, clock.wrap(part, original))
 
-    hooks = [name for name in vars(plugin.RegistryPlugin) if name.startswith("on_")]
+    hooks = [name for name in vars(mkdocs_plugin.RegistryPlugin) if name.startswith("on_")]
     for name in hooks:
-        patch(plugin.RegistryPlugin, name, "pages")
-    patch(plugin, "build_catalog_for", "catalog")
+        patch(mkdocs_plugin.RegistryPlugin, name, "pages")
+    patch(mkdocs_plugin, "site_catalog", "catalog")
     patch(multilang, "load_config", "languages")
     patch(multilang, "build", "mkdocs")
     try:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from generator.model import LANGUAGES
+from generator.plugin_model import LANGUAGES
 from generator.site.languages import LANGUAGE_SITES, SiteLanguage
 from tests.sitebuild import serve
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator.check import CheckContext
-from generator.validate import validate_paths
+from tests.validating import validate_paths
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "dify-official-plugins"

@@ -8,18 +8,18 @@ through the same path checks as every other file a manifest names).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from generator.check.domains import AccessDomains
+from generator.check.domains import AccessDomains, access_domains
 from generator.diagnostics import Diagnostic
 from generator.inputs import OtherPlugin
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import PluginReader
-from generator.model import ToolKey
+from generator.plugin_model import ToolKey
 from generator.schemas import SchemaSet
 
 if TYPE_CHECKING:
@@ -62,17 +62,17 @@ class Catalog:
         """The findings of this plugin, sorted."""
         return self.plugin_findings.get(loaded.display, ())
 
-    def runs_of(self, key: ToolKey) -> tuple[ExampleRun, ...]:
-        """The example runs of one tool, in the order they ran."""
-        return self._runs_by_tool.get(key, ())
+    def runs_of(self, loaded: LoadedPlugin, key: ToolKey) -> tuple[ExampleRun, ...]:
+        """The example runs of one tool of this plugin, in the order they ran."""
+        return self._runs_by_tool.get((loaded.display, key), ())
 
     # Built on first use: pages ask for every tool's runs, and a scan of all runs per question would
     # make a site of many tools quadratic.
     @cached_property
-    def _runs_by_tool(self) -> dict[ToolKey, tuple[ExampleRun, ...]]:
-        runs: dict[ToolKey, list[ExampleRun]] = {}
+    def _runs_by_tool(self) -> dict[tuple[str, ToolKey], tuple[ExampleRun, ...]]:
+        runs: dict[tuple[str, ToolKey], list[ExampleRun]] = {}
         for run in self.runs:
-            runs.setdefault(run.tool, []).append(run)
+            runs.setdefault((run.plugin, run.tool), []).append(run)
         return {key: tuple(items) for key, items in runs.items()}
 
     def domains_of(self, loaded: LoadedPlugin) -> AccessDomains:
@@ -82,7 +82,9 @@ class Catalog:
     def contacted_by(self, loaded: LoadedPlugin) -> tuple[str, ...]:
         """The hosts this plugin's example runs tried to reach, sorted."""
         keys = {tool.key for tool in loaded.plugin.tools} if loaded.plugin else set()
-        return tuple(sorted({host for key in keys for run in self.runs_of(key) for host in run.contacted}))
+        return tuple(
+            sorted({host for key in keys for run in self.runs_of(loaded, key) for host in run.contacted})
+        )
 
     def icon(self, loaded: LoadedPlugin, name: str) -> Icon | None:
         """An icon of this plugin by the name its manifest gives, if it was readable."""
@@ -122,3 +124,28 @@ def histories_of(plugins: Sequence[LoadedPlugin], schemas: SchemaSet | None) -> 
         return {}
     found = {loaded.display: history_of(loaded, schemas) for loaded in plugins}
     return {display: history for display, history in found.items() if history is not None}
+
+
+@dataclass
+class SiteData:
+    """What only the site shows of the plugins' files (icons, the domain scan), taken from each plugin
+    after its checks, while its files and syntax trees are at hand; and the plugins' histories."""
+
+    icons: dict[tuple[str, str], Icon] = field(default_factory=dict)
+    domains: dict[str, AccessDomains] = field(default_factory=dict)
+
+    def take(self, loaded: LoadedPlugin) -> None:
+        """Take what the site shows of this plugin's files."""
+        if loaded.plugin is None:
+            return
+        self.domains[loaded.display] = access_domains(loaded)
+        self.icons.update(read_icons(loaded))
+
+    def added_to(self, catalog: Catalog, schemas: SchemaSet | None) -> Catalog:
+        """The catalog with what was taken, and the version history of its plugins."""
+        return replace(
+            catalog,
+            icons=MappingProxyType(self.icons),
+            domains=MappingProxyType(self.domains),
+            histories=MappingProxyType(histories_of(catalog.plugins, schemas)),
+        )

@@ -2,66 +2,47 @@
 
 Exit codes (a documented contract): 0 clean or warnings only; 1 errors, or warnings with
 `--strict`; 2 usage errors; 3 a broken registry or configuration.
-Each subcommand lives in `generator.commands.<name>` with a `register(commands)` function.
+Each subcommand lives in `generator.commands.<name>` with a `register(commands)` function, named
+once in `COMMANDS`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Protocol, TypeAlias
 
 from generator import __version__
-from generator.errors import BrokenRegistry
+from generator.commands import build, cache, check_site, diff, run, schemas, serve, validate, workflow
+from generator.errors import EXIT_BROKEN, EXIT_USAGE, BrokenRegistry
 from generator.inputs import InputError
-from generator.report import REPORTERS
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-EXIT_BROKEN = 3
-
-COMMAND_MODULES: tuple[str, ...] = (
-    "validate",
-    "schemas",
-    "run",
-    "build",
-    "serve",
-    "diff",
-    "cache",
-    "check_site",
-    "workflow",
-)
-
-# What validate, run and build accept, each of their paths.
-PATH_HELP = "a plugin folder, a .difypkg, a registry, or a folder holding any of these at any depth"
 
 Command = Callable[[argparse.Namespace], int]
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-def add_output_options(parser: argparse.ArgumentParser, *, collections: bool = False) -> None:
-    """`--format` and `--strict`, shared by every command that reports findings; `--show-all` for the
-    commands that read collections of plugins."""
-    parser.add_argument(
-        "--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)"
-    )
-    parser.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
-    if collections:
-        parser.add_argument(
-            "--show-all",
-            action="store_true",
-            help="text output: every finding (by default, a few of each rule per plugin of a collection)",
-        )
-        parser.add_argument(
-            "--overlays",
-            type=Path,
-            default=None,
-            metavar="DIR",
-            help="the registry's examples for plugins it does not own, as overlays/<author>/<plugin>/ "
-            "(default: overlays/ of the registry or of the working folder)",
-        )
+class CommandModule(Protocol):
+    """A subcommand's module: it adds its parser, whose `handler` default is a `Command`."""
+
+    def register(self, commands: Subcommands) -> None: ...
+
+
+# Typed, so that mypy checks every command module against the protocol; in the order of `--help`.
+COMMANDS: Mapping[str, CommandModule] = MappingProxyType(
+    {
+        "validate": validate,
+        "schemas": schemas,
+        "run": run,
+        "build": build,
+        "serve": serve,
+        "diff": diff,
+        "cache": cache,
+        "check-site": check_site,
+        "workflow": workflow,
+    }
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,8 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"generator.commands.{name}").register(commands)
+    for module in COMMANDS.values():
+        module.register(commands)
     return parser
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from generator.diagnostics import Diagnostic, Location
 from generator.load.crawl import NO_MANIFEST, LoadedPlugin, load_plugin
 from generator.load.package import unpack
+from generator.load.paths import display_path
 from generator.load.registry_examples import OVERLAYS, find_registry_examples, unused_files
 
 # Folders a collection walk never enters: tool caches and installed packages hold no plugin of the
@@ -92,11 +93,6 @@ def display_roots(paths: Sequence[Path]) -> list[str]:
             for name, where in zip(shown, absolute, strict=True)
         ]
     return shown
-
-
-def below(display: str, relative: str) -> str:
-    """The display path of `relative` (a POSIX path) under a root shown as `display`."""
-    return relative if display in ("", ".") else f"{display}/{relative}"
 
 
 def plugin_folders(registry: Path) -> list[Path]:
@@ -197,15 +193,16 @@ class _Opened:
         elif is_registry(path):
             folders = plugin_folders(path)
             if not folders:
-                self.findings.append(NO_MANIFEST.at(Location(shown, 0, 0), path=below(shown, "plugins/*")))
+                where = Location(shown, 0, 0)
+                self.findings.append(NO_MANIFEST.at(where, path=display_path(shown, "plugins/*")))
             for folder in folders:
-                self.add(folder, below(shown, f"plugins/{folder.name}"), collected=True)
+                self.add(folder, display_path(shown, f"plugins/{folder.name}"), collected=True)
         else:
             members = collection_members(path)
             if not members:
                 self.findings.append(NO_MANIFEST.at(Location(shown, 0, 0), path=shown))
             for member in members:
-                self.add(path / member, below(shown, member), collected=True)
+                self.add(path / member, display_path(shown, member), collected=True)
 
 
 @contextlib.contextmanager

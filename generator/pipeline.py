@@ -9,15 +9,15 @@ two pipelines in one process (a rebuild under `serve`, a test) share nothing but
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from generator.catalog import Catalog, Icon, histories_of, read_icons
-from generator.check import CheckContext, check_plugin, manifest, messages, provider, schema, tool, undeclared
-from generator.check.domains import AccessDomains, access_domains
+from generator.catalog import Catalog, SiteData
+from generator.check import CheckContext, manifest, provider, schema, tool, undeclared, unyielded
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
@@ -39,14 +39,6 @@ def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> Sch
         if is_registry(path) and (path / "schemas").is_dir():
             return load_schemas(path / "schemas")
     return shipped_schemas()
-
-
-@dataclass
-class SiteParts:
-    """What the site shows of each plugin's files, taken by the check stage while it reads them."""
-
-    icons: dict[tuple[str, str], Icon] = field(default_factory=dict)
-    domains: dict[str, AccessDomains] = field(default_factory=dict)
 
 
 # The checks of what Dify refuses to install (the manifest, provider and tool declarations): `run`
@@ -92,56 +84,43 @@ class Pipeline:
         with open_inputs(self.paths, self.overlays) as inputs:
             yield inputs
 
-    def check(self, inputs: Inputs, site: SiteParts | None = None) -> dict[str, list[Diagnostic]]:
-        """The check stage: every plugin's loading findings and checks, by its display path
-        (without the checks, the static checks of the tools' code still run: they are run findings
-        the runs themselves cannot show, a message lost without a trace or a KeyError that a smoke
-        run would blame on its invented inputs)."""
-        found: dict[str, list[Diagnostic]] = {}
-        for loaded in inputs.plugins:
-            if self.checks:
-                findings = check_plugin(loaded, self.context)
-            else:
-                chosen = self.run.tool if self.run is not None else None  # `run --tool NAME`
-                every = loaded.plugin.tools if loaded.plugin else ()
-                tools = [tool for tool in every if chosen in (None, tool.name)]
-                findings = [
-                    *loaded.diagnostics,
-                    *refusals(loaded, self.context),
-                    *messages.unyielded(loaded, tools),
-                    *undeclared.undeclared_reads(loaded, tools),
-                ]
-            found.setdefault(loaded.display, []).extend(findings)
-            if self.site and site is not None and loaded.plugin is not None:
-                # what the site shows of the plugin's files; the scan is made while the trees exist
-                site.domains[loaded.display] = access_domains(loaded)
-                site.icons.update(read_icons(loaded))
-            # Nothing after this reads a syntax tree (the run planner and the site ask for what
-            # was derived from them), and kept for every plugin they cost 30 % more time and
-            # memory at 10,000 tools.
-            loaded.reader.forget(SYNTAX_TREES)
-            if site is not None and self.run is None:
-                # Without runs nothing reads the plugin again: what was kept of it for the checks
-                # goes now, not with the catalog. Kept for every plugin until then, it made the
-                # garbage collector's full passes, which grow with what is alive, cost 1.6 s more
-                # at 10,000 tools.
-                loaded.reader.release()
-        return found
+    def check(self, loaded: LoadedPlugin) -> list[Diagnostic]:
+        """The check stage for one plugin: its loading findings and checks (without the checks, the
+        static checks of the tools' code still run: they are run findings the runs themselves
+        cannot show, a message lost without a trace or a KeyError that a smoke run would blame on
+        its invented inputs)."""
+        if self.checks:
+            return check_plugin(loaded, self.context)
+        chosen = self.run.tool if self.run is not None else None  # `run --tool NAME`
+        every = loaded.plugin.tools if loaded.plugin else ()
+        tools = [tool for tool in every if chosen in (None, tool.name)]
+        return [
+            *loaded.diagnostics,
+            *refusals(loaded, self.context),
+            *unyielded.unyielded(loaded, tools),
+            *undeclared.undeclared_reads(loaded, tools),
+        ]
 
     def catalog_of(self, inputs: Inputs) -> Catalog:
-        """Check, run and freeze already-loaded inputs."""
-        site = SiteParts()
-        owned = self.check(inputs, site)
+        """Check, take the site's data, run, and freeze already-loaded inputs."""
+        site = SiteData() if self.site else None
+        owned: dict[str, list[Diagnostic]] = {}
+        for loaded in inputs.plugins:  # one plugin at a time, so that each lets go before the next
+            owned.setdefault(loaded.display, []).extend(self.check(loaded))
+            if site is not None:
+                site.take(loaded)  # while the plugin's syntax trees exist
+            forget_after_checks(loaded, runs_follow=self.run is not None)
         unowned = list(inputs.diagnostics)
         runs: tuple[ExampleRun, ...] = ()
         if self.run is not None:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
             # (a tenth of a second of every command line).
-            from generator.run import all_findings, run_plugins
+            from generator.run import run_plugins
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
             runs = report.runs
-            unowned.extend(_add_by_owner(owned, all_findings(report)))
+            for display, findings in report.findings.items():
+                owned.setdefault(display, []).extend(findings)
         every = [*unowned, *(finding for findings in owned.values() for finding in findings)]
         catalog = Catalog(
             plugins=inputs.plugins,
@@ -153,8 +132,8 @@ class Pipeline:
             runs=runs,
             others=inputs.others,
         )
-        if self.site:
-            catalog = self._with_site_data(catalog, site)
+        if site is not None:
+            catalog = site.added_to(catalog, self.schemas)
         for loaded in inputs.plugins:
             loaded.reader.release()  # the catalog holds what every later stage reads
         return catalog
@@ -166,36 +145,27 @@ class Pipeline:
             inputs = (stack or own).enter_context(self.load())
             return self.catalog_of(inputs)
 
-    def _with_site_data(self, catalog: Catalog, site: SiteParts) -> Catalog:
-        plugins: Sequence[LoadedPlugin] = catalog.plugins
-        return replace(
-            catalog,
-            icons=MappingProxyType(site.icons),
-            domains=MappingProxyType(site.domains),
-            histories=MappingProxyType(histories_of(plugins, self.schemas)),
-        )
+
+def site_catalog(
+    paths: Sequence[Path], schemas_root: Path, run: RunOptions | None, overlays: Path | None = None
+) -> Catalog:
+    """The catalog a site shows, of registry folders (or plugin folders) with the hosted schemas in
+    `schemas_root`: every stage, and what only the site shows of the plugins' files.
+
+    Raises SchemaLoadError when the schemas folder cannot be read."""
+    pipeline = Pipeline(
+        tuple(paths), resolve_schemas(root=schemas_root), run=run, site=True, overlays=overlays
+    )
+    return pipeline.catalog()
 
 
-def _add_by_owner(owned: dict[str, list[Diagnostic]], findings: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Add the run stage's findings to their plugins' in `owned`; return those of no plugin.
-
-    The run report holds the findings of every plugin together, and names each plugin only in its
-    findings' paths (`LoadedPlugin.display_path`): the owner is the plugin whose display path is
-    the longest folder above the file ("" is a plugin given as the only input)."""
-    unowned = []
-    for finding in findings:
-        owner = _owner(finding.file, owned)
-        if owner is None:
-            unowned.append(finding)
-        else:
-            owned[owner].append(finding)
-    return unowned
-
-
-def _owner(file: str, displays: Container[str]) -> str | None:
-    folder = file
-    while folder not in displays:
-        if "/" not in folder:
-            return "" if "" in displays else None
-        folder = folder.rsplit("/", 1)[0]
-    return folder
+def forget_after_checks(loaded: LoadedPlugin, *, runs_follow: bool) -> None:
+    """Let go of what only the checks and the site's data read of a plugin."""
+    # Nothing after this reads a syntax tree (the run planner and the site ask for what was derived
+    # from them), and kept for every plugin they cost 30 % more time and memory at 10,000 tools.
+    loaded.reader.forget(SYNTAX_TREES)
+    if not runs_follow:
+        # Without runs nothing reads the plugin again: what was kept of it for the checks goes now,
+        # not with the catalog. Kept for every plugin until then, it made the garbage collector's
+        # full passes, which grow with what is alive, cost 1.6 s more at 10,000 tools.
+        loaded.reader.release()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from generator.schemas.model import HostedSchema
+from generator.schemas.schema_set import HostedSchema
 
 # MkDocs and the templates always quote attributes with double quotes.
 _LINK = re.compile(rb"""\s(?:href|src)\s*=\s*"([^"]*)\"""")

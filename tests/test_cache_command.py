@@ -3,15 +3,19 @@ keeps what is there and copies what is missing, pruning removes the least recent
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import stat
+import sys
 from pathlib import Path
 
 import pytest
 
 from generator.cli import main
 from generator.run.cachedir import entries, human, parse_size
-from generator.run.share import STORE
+from generator.run.share import STORE, share_files
 
 BLOCK = 4096
 
@@ -120,3 +124,50 @@ def test_merge_copies_missing_runs_and_keeps_present_ones(cache: Path, tmp_path:
 
 def test_merge_of_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
     assert main(["cache", "merge", str(tmp_path / "nowhere"), "--into", str(tmp_path / "into")]) == 2
+
+
+def _shared_environment(cache: Path, name: str, used: float) -> Path:
+    """An environment whose one wheel module (and its bytecode) `share_files` linked to the store."""
+    data = b"VALUE = 1\n" * 2000
+    environment = cache / "envs" / name
+    site = environment / "lib" / "python3.12" / "site-packages"
+    (site / "pkg-1.0.dist-info").mkdir(parents=True)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    (site / "pkg-1.0.dist-info" / "RECORD").write_text(f"pkg/__init__.py,sha256={digest},{len(data)}\n")
+    (site / "pkg").mkdir()
+    (site / "pkg" / "__init__.py").write_bytes(data)
+    share_files(environment, cache, Path(sys.executable))
+    os.utime(environment, (used, used))
+    return environment
+
+
+def _on_disk(*folders: Path) -> int:
+    """Bytes on disk of the files under `folders`, each inode once (as `du` counts them together)."""
+    inodes = {}
+    for folder in folders:
+        for file in folder.rglob("*"):
+            status = file.lstat()
+            if not stat.S_ISDIR(status.st_mode):
+                inodes[(status.st_dev, status.st_ino)] = status.st_blocks * 512
+    return sum(inodes.values())
+
+
+def test_shared_source_and_bytecode_count_once_and_go_with_their_last_environment(tmp_path: Path) -> None:
+    """Two environments linking the same wheel module and its compiled bytecode: `info` counts every
+    inode once; pruning the older leaves the other's shared files in place, pruning both empties
+    the store."""
+    cache = tmp_path / "cache"
+    older, newer = _shared_environment(cache, "a" * 24, 1_000), _shared_environment(cache, "b" * 24, 2_000)
+    bytecode = sorted(cache.glob("envs/*/lib/python3.12/site-packages/pkg/__pycache__/*.pyc"))
+    assert len({file.stat().st_ino for file in bytecode}) == 1
+    total = sum(entry.size for entry in entries(cache))
+    assert total == _on_disk(cache / "envs", cache / STORE)
+    assert main(["cache", "prune", "--cache-dir", str(cache), "--max-size", str(total - 1)]) == 0
+    assert not older.exists()
+    assert newer.exists()
+    assert bytecode[1].stat().st_nlink == 2  # the newer environment and the store
+    assert len(list((cache / STORE).iterdir())) == 2  # the source and its bytecode
+    assert "unused shared files" not in {entry.kind for entry in entries(cache)}
+    assert main(["cache", "prune", "--cache-dir", str(cache), "--max-size", "0"]) == 0
+    assert list((cache / STORE).iterdir()) == []
+    assert entries(cache) == []

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.check import CheckContext, check_plugin
+from generator.check import CheckContext
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Diagnostic
 from generator.interpreters import Interpreter, find_interpreters
 from generator.load.crawl import load_plugin

@@ -1,6 +1,8 @@
 """What a plugin's two dependency files say of each other (R055), on folders made here: a
 requirements.txt exported from the plugin's uv.lock (`uv export`) names every locked package, and
-agrees with pyproject.toml, which installs that same set through `uv sync`."""
+agrees with pyproject.toml, which installs that same set through `uv sync`. And a uv.lock out of
+date against its pyproject.toml (R059): a pin outside the range and a dependency the lock lacks are
+named; a lock that fits (a pre-release pin, a dependency for another platform) is not."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 
 from generator.load.reader import PluginReader
 from generator.run.dependencies import disagreement
+from generator.run.lockfile import stale_lock
 
 PYPROJECT = """[project]
 name = "case"
@@ -65,3 +68,30 @@ def test_without_a_lock_only_direct_dependencies_count(tmp_path: Path) -> None:
     files = {"pyproject.toml": PYPROJECT, "requirements.txt": EXPORTED}
     (message,) = _findings(tmp_path / "plugin", files)
     assert "pyproject.toml lacks pydantic" in message
+
+
+def _stale(folder: Path, dependencies: list[str]) -> list[str]:
+    folder.mkdir()
+    listed = "".join(f'    "{entry}",\n' for entry in dependencies)
+    (folder / "pyproject.toml").write_text(f'[project]\nname = "case"\ndependencies = [\n{listed}]\n')
+    # a pre-release pin: within a range that names none, as uv chose it
+    (folder / "uv.lock").write_text(LOCK.replace("2.11.7", "2.12.0b1"))
+    return [f.message for f in stale_lock(PluginReader(folder), lambda path: path)]
+
+
+def test_a_lock_that_fits_is_quiet(tmp_path: Path) -> None:
+    fitting = ["dify_plugin==0.10.2", "pydantic>=2.11", 'pywin32>=300; sys_platform == "win32"']
+    assert _stale(tmp_path / "plugin", fitting) == []
+
+
+def test_pins_outside_the_range_and_missing_packages_are_named(tmp_path: Path) -> None:
+    (message,) = _stale(tmp_path / "plugin", ["dify_plugin>=0.11", "pydantic>=2.11", "requests>=2"])
+    assert "dify-plugin is locked at 0.10.2, outside >=0.11" in message
+    assert "requests (>=2) is not in the lock" in message
+
+
+def test_no_lock_no_finding(tmp_path: Path) -> None:
+    folder = tmp_path / "plugin"
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text('[project]\nname = "case"\ndependencies = ["six>=1"]\n')
+    assert stale_lock(PluginReader(folder), lambda path: path) == []

@@ -26,7 +26,6 @@ import yaml
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Severity
 from generator.schemas import shipped_schemas, validate_output
-from generator.validate import validate_paths
 from tests.conftest import REPO
 from tests.hostile import (
     GOOD,
@@ -40,6 +39,7 @@ from tests.hostile import (
     snapshot,
     validation_cases,
 )
+from tests.validating import validate_paths
 
 CASES = validation_cases()
 IDS = [case.key for case in CASES]

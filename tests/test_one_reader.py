@@ -35,7 +35,7 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "generator/run/invented.py": (("wave.open(buffer", "an invented sound file in memory"),),
     "generator/run/environment.py": (('path.open("a")', "the lock file of a built environment"),),
-    "generator/run/build.py": (("os.walk(tree)", "a built environment, to give it to its owner"),),
+    "generator/run/envbuild.py": (("os.walk(tree)", "a built environment, to give it to its owner"),),
     "generator/run/builder.py": (
         ("os.open(target, os.O_PATH", "a handle on the environment being built"),
         ('(entry / "stat").read_text()', "/proc, to find the build's processes"),
@@ -72,6 +72,7 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("json.loads(path.read_bytes())", "a published index.json, size checked before"),
     ),
     "generator/workflow/legacy.py": (("DATA.read_text(", "the shipped map of legacy provider names"),),
+    "generator/check/sdk_index.py": (("INDEX.read_text(", "the shipped index of the SDK's File by version"),),
 }
 
 

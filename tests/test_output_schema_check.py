@@ -9,8 +9,8 @@ import pytest
 from generator.check import CheckContext
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.schemas import RefKind, SchemaSet, analyse, referencing_tools, shipped_schemas
-from generator.validate import validate_loaded
 from tests.schema_helpers import repo_schemas
+from tests.validating import validate_loaded
 
 REF_RULES = {"O006", "O007", "O008", "O009"}
 

@@ -9,13 +9,18 @@ from pathlib import Path
 import pytest
 
 from generator.catalog import Catalog
-from generator.check import check_plugin
+from generator.check.all_checks import check_plugin
 from generator.cli import main
 from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.inputs import Inputs
-from generator.load.crawl import load_plugin
-from generator.pipeline import Pipeline, _add_by_owner, resolve_schemas
+from generator.load.crawl import ORPHAN_TOOL, load_plugin
+from generator.load.paths import display_path
+from generator.load.recordings import BAD_RECORDING
+from generator.pipeline import Pipeline, resolve_schemas
+from generator.run import RunOptions
+from generator.run.outcome import CRASHED
 from generator.schemas import shipped_schemas
+from tests.conftest import REPO
 from tests.validate_cases import CASES
 
 GENERATOR = Path(__file__).resolve().parents[1] / "generator"
@@ -39,7 +44,7 @@ STAGES = {
 SHELLS = [
     *(GENERATOR / "commands" / f"{name}.py" for name in ("validate", "run", "build", "serve")),
     GENERATOR / "site" / "publish.py",
-    GENERATOR / "site" / "plugin.py",
+    GENERATOR / "site" / "mkdocs_plugin.py",
 ]
 
 
@@ -101,20 +106,46 @@ def test_each_plugin_holds_the_findings_its_checks_made() -> None:
     )
 
 
-def test_a_run_finding_belongs_to_the_plugin_whose_folder_holds_its_file() -> None:
-    """The run stage's findings go to the innermost plugin folder above their file; a plugin given
-    as the only input (shown as "") owns every file; a file of no plugin stays the inputs'."""
-    found = {name: Diagnostic(name, 1, 1, "", "R001", Severity.ERROR, "m", "") for name in FILES}
-    owned: dict[str, list[Diagnostic]] = {"plugins/a": [], "plugins/a/b": [], "plugins/ab": []}
-    assert _add_by_owner(owned, found.values()) == [found["elsewhere/x.py"]]
-    assert owned == {
-        "plugins/a": [found["plugins/a/tools/x.py"]],
-        "plugins/a/b": [found["plugins/a/b/x.yaml"]],
-        "plugins/ab": [found["plugins/ab"]],
-    }
-    alone: dict[str, list[Diagnostic]] = {"": []}
-    assert _add_by_owner(alone, found.values()) == []
-    assert alone[""] == list(found.values())
+EVERY_STAGE = REPO / "tests" / "cases" / "identity" / "every_stage"
 
 
-FILES = ("plugins/a/tools/x.py", "plugins/a/b/x.yaml", "plugins/ab", "elsewhere/x.py")
+def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each plugin's findings hold one of every stage (loading, the checks, its run, the replay of
+    its recording), all of its own files: two plugins whose display paths are prefixes of each other
+    (`a/x`, `a/x2`) never get each other's, and no finding is left without its plugin. Their tools
+    share a key (one manifest name): each plugin's run is still its own."""
+    for name in ("x", "x2"):
+        shutil.copytree(EVERY_STAGE, tmp_path / "a" / name)
+    monkeypatch.chdir(tmp_path)
+    options = RunOptions(cache_dir=tmp_path / "cache", jobs=1, use_cache=False)
+    pipeline = Pipeline((Path("a/x"), Path("a/x2")), shipped_schemas(), run=options)
+    catalog = pipeline.catalog()
+    assert sorted(loaded.display for loaded in catalog.plugins) == ["a/x", "a/x2"]
+    for loaded in catalog.plugins:
+        own = catalog.findings_of(loaded)
+        checked = check_plugin(load_plugin(loaded.root, loaded.display), pipeline.context)
+        stages = {"load": ORPHAN_TOOL.code, "run": CRASHED.code, "replay": BAD_RECORDING.code}
+        for stage, code in stages.items():
+            assert code in {d.rule for d in own}, f"{loaded.display} lost its {stage} finding"
+        assert set(checked) - set(loaded.diagnostics), "the case makes no finding of the checks"
+        assert set(checked) <= set(own), f"{loaded.display} lost its checks' findings"
+        assert all(d.file.startswith(loaded.display + "/") for d in own), own
+        runs = [
+            run
+            for tool in (loaded.plugin.tools if loaded.plugin else ())
+            for run in catalog.runs_of(loaded, tool.key)
+        ]
+        assert [run.plugin for run in runs] == [loaded.display]
+    assert list(catalog.diagnostics) == sort_diagnostics(
+        d for p in catalog.plugins for d in catalog.findings_of(p)
+    )
+
+
+@pytest.mark.parametrize(
+    ("display", "shown"), [("", "tools/x.py"), (".", "tools/x.py"), ("a/x", "a/x/tools/x.py")]
+)
+def test_one_function_names_a_plugin_file(display: str, shown: str) -> None:
+    """A plugin given as the only input ("") or as the working folder (".") names its files as they
+    are; a crash's place in such a plugin is never `/tools/x.py`."""
+    loaded = load_plugin(EVERY_STAGE, display)
+    assert display_path(display, "tools/x.py") == loaded.display_path("tools/x.py") == shown

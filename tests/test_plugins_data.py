@@ -15,12 +15,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from generator.check import CheckContext, check_plugin
+from generator.check import CheckContext
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Severity
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.paths import resolve_inside
 from generator.load.yamlload import read_yaml
-from generator.model import LANGUAGES, I18n, Plugin, Tool
+from generator.plugin_model import LANGUAGES, I18n, Plugin, Tool
 from tests.conftest import REPO
 from tests.schema_helpers import OUTPUT_SCHEMAS
 

@@ -17,7 +17,7 @@ import yaml
 from generator.cli import main
 from generator.load.crawl import load_plugin
 from generator.run import RunOptions, all_findings, run_plugins
-from generator.run.model import RunReport
+from generator.run.runtypes import RunReport
 from tests.conftest import REPO
 from tests.fake_api import BOOK_KEY, CASE_KEY, PORT, RATES_TOKEN, serving
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from generator.check import CHECK_MODULES
+from generator.check.all_checks import CHECKS
 from generator.diagnostics import Severity
 from generator.rules import Rule, rule
-from generator.ruleset import DuplicateRule, all_rules, collect
+from generator.ruleset import RULE_MODULES, DuplicateRule, all_rules, collect
 
 
 def _module(name: str, **values: object) -> ModuleType:
@@ -42,8 +44,35 @@ def test_rules_held_in_tables_are_collected() -> None:
 
 def test_every_rule_a_check_module_holds_is_in_the_set() -> None:
     rules = all_rules()
-    for name in CHECK_MODULES:
+    for name, check in CHECKS.items():
         module = importlib.import_module(f"generator.check.{name}")
+        assert module is check
         held = collect([module])
         assert set(held) <= set(rules), name
         assert all(rules[code] is held[code] for code in held)
+
+
+def _declares_rules(path: Path) -> bool:
+    """Whether a statement at the module's top level calls a rule declarer (`rule(...)`,
+    `change_rule(...)`): a rule table counts, a call inside a function does not."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith("rule")
+        for statement in tree.body
+        if not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        for node in ast.walk(statement)
+    )
+
+
+def test_every_module_declaring_rules_is_collected() -> None:
+    """A rule declared in a module `ruleset` does not list would be missing from the documentation,
+    the site and the reports' rule names."""
+    generator = Path(__file__).resolve().parents[1] / "generator"
+    declaring = {
+        ".".join(path.relative_to(generator.parent).with_suffix("").parts)
+        for path in generator.rglob("*.py")
+        if _declares_rules(path)
+    }
+    collected = {module.__name__ for module in RULE_MODULES} | {f"generator.check.{name}" for name in CHECKS}
+    assert len(declaring) > 40  # the scan finds declarations at all
+    assert declaring - collected == set()

@@ -9,7 +9,7 @@ import pytest
 
 from generator.diagnostics import Location
 from generator.run.assemble import assemble
-from generator.run.model import OutputFile, RunMessage
+from generator.run.runtypes import OutputFile, RunMessage
 
 HERE = Location("tool.yaml", 1, 1)
 PNG = OutputFile("w.png", "image/png", 3, "0" * 64, Path("0.png"), "files/p/v/t/e/0.png")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check import CheckContext, messages, undeclared
+from generator.check import CheckContext, undeclared, unyielded
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
@@ -94,7 +94,7 @@ def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     static = [
         finding
         for loaded in plugins
-        for check in (messages.check, undeclared.check)
+        for check in (unyielded.check, undeclared.check)
         for finding in check(loaded, CheckContext())
     ]
     for finding in [*all_findings(report), *static]:
@@ -138,6 +138,9 @@ def test_case_finding(outcome: Outcome, name: str) -> None:
     if "line" in expected:
         crash = next(f for f in outcome.findings[name] if f.rule == "R001")
         assert (crash.file, crash.line) == (f"{name}/tools/case.py", expected["line"])
+    if "at" in expected:  # a finding at the plugin's line that caused it, not at the tool's YAML
+        found = [(f.file, f.line) for f in outcome.findings[name] if f.rule == expected["at"]["rule"]]
+        assert (f"{name}/tools/case.py", expected["at"]["line"]) in found, outcome.findings[name]
 
 
 def test_limits_hold(outcome: Outcome) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import stat
@@ -20,7 +21,7 @@ import yaml
 
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
-from generator.run import RunOptions, RunReport, all_findings, build, run_plugins
+from generator.run import RunOptions, RunReport, all_findings, envbuild, run_plugins
 from generator.run.sandbox import detect_isolation
 from generator.run.share import STORE
 from tests.conftest import REPO
@@ -324,7 +325,7 @@ def test_build_leaving_a_process_ends_in_seconds(tmp_path: Path) -> None:
 def test_stalled_build_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A build that does nothing at all (a build script sleeping) is stopped long before the
     build's time limit, and said so; none of its processes survive."""
-    monkeypatch.setattr(build, "BUILD_STALL", 4.0)
+    monkeypatch.setattr(envbuild, "BUILD_STALL", 4.0)
     root = plugin(tmp_path / "plugin", "dify_plugin==0.10.2\n./vendor/dify_registry_case_stall-1.0.tar.gz\n")
     sdist(root / "vendor", "dify_registry_case_stall", "", "import time\ntime.sleep(3600)\n")
     started = time.monotonic()
@@ -381,24 +382,105 @@ def test_runs_write_into_a_view_of_the_environment(tmp_path: Path) -> None:
     assert not list((tmp_path / "cache" / "envs").glob("*/lib/python3*/site-packages/unpacked-data.txt"))
 
 
+# A tool that tries to change the SDK's source and bytecode (shared files) in place, then shows the
+# traceback of an exception raised inside PyYAML (a module loaded from a shared .pyc).
+CHANGES_SHARED = """        import traceback
+        from pathlib import Path
+
+        import dify_plugin
+        import yaml
+
+        said = []
+        package = Path(dify_plugin.__file__).parent
+        for target in (package / "__init__.py", *package.glob("__pycache__/__init__.*.pyc")):
+            try:
+                with target.open("r+b") as handle:
+                    handle.write(b"changed by a run")
+                said.append("written")
+            except OSError as problem:
+                said.append(type(problem).__name__)
+        try:
+            yaml.safe_load("a: [")
+        except yaml.YAMLError:
+            said.append(traceback.format_exc())
+        yield self.create_text_message(chr(10).join(said))"""
+YAML_FRAME = re.compile(r'File "<environment>/lib/python3\.\d+/site-packages/yaml/\w+\.py", line \d+')
+
+
+SITE = "lib/python3*/site-packages"
+SDK_BYTECODE = "__pycache__/__init__.*.pyc"
+
+
+def _shared_files(environment: Path, pattern: str) -> list[os.stat_result]:
+    return [path.stat() for path in sorted(environment.glob(f"{SITE}/{pattern}"))]
+
+
 @needs_isolation
 def test_environments_share_their_wheels_files(tmp_path: Path) -> None:
-    """Two environments installing the same SDK hold its files once (one inode, in the cache's
-    root-only store), read-only to everyone else; what a wheel did not install stays private."""
+    """Two environments installing the same SDK hold its files and their bytecode once (one inode,
+    in the cache's root-only store), read-only to everyone else; what a wheel did not install stays
+    private. A run that writes to a shared file changes only its own view of it, and a traceback
+    through shared bytecode names the files of the run's own environment."""
     cache = tmp_path / "cache"
     first = plugin(tmp_path / "first", f"dify_plugin==0.10.2\n./{WHEEL}\n")
-    second = plugin(tmp_path / "second", "dify_plugin==0.10.2\n-f wheels\ndify_registry_case_wheel==1.0\n")
-    for root in (first, second):
-        report, findings = run(root, cache)
-        assert [r.passed for r in report.runs] == [True], findings
+    report, findings = run(first, cache)
+    assert [r.passed for r in report.runs] == [True], findings
+    [built] = [p for p in (cache / "envs").iterdir() if p.is_dir()]
+    sdk_source, sdk_bytecode = (
+        next(built.glob(f"{SITE}/dify_plugin/{name}")) for name in ("__init__.py", SDK_BYTECODE)
+    )
+    before = sdk_bytecode.read_bytes()
+    second = plugin(
+        tmp_path / "second", "dify_plugin==0.10.2\n-f wheels\ndify_registry_case_wheel==1.0\n", CHANGES_SHARED
+    )
+    report, findings = run(second, cache)
+    assert [r.passed for r in report.runs] == [True], findings
     environments = sorted(p for p in (cache / "envs").iterdir() if p.is_dir())
     assert len(environments) == 2
-    sdk = [next(e.glob("lib/python3*/site-packages/dify_plugin/__init__.py")).stat() for e in environments]
-    assert sdk[0].st_ino == sdk[1].st_ino
-    assert sdk[0].st_nlink == 3  # the two environments and the store
-    assert sdk[0].st_uid == 0
-    assert not sdk[0].st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    for pattern in ("dify_plugin/__init__.py", f"dify_plugin/{SDK_BYTECODE}", "yaml/__pycache__/*.pyc"):
+        first_files, second_files = (_shared_files(e, pattern) for e in environments)
+        assert first_files, pattern
+        assert [f.st_ino for f in first_files] == [f.st_ino for f in second_files], pattern
+        assert {f.st_nlink for f in first_files} == {3}, pattern  # the two environments and the store
+        assert {f.st_uid for f in first_files} == {0}, pattern
+        assert not any(f.st_mode & (stat.S_IWGRP | stat.S_IWOTH) for f in first_files), pattern
     assert stat.S_IMODE((cache / STORE).stat().st_mode) == 0o700
     configs = [(e / "pyvenv.cfg").stat() for e in environments]
     assert configs[0].st_ino != configs[1].st_ino
     assert configs[0].st_nlink == 1
+    # the run's writes went to its own view (or were refused); the shared files are as they were
+    written, bytecode_written, shown = report.runs[0].outputs["text"].split("\n", 2)
+    assert {written, bytecode_written} <= {"written", "PermissionError", "OSError"}, written
+    assert sdk_bytecode.read_bytes() == before
+    assert b"changed by a run" not in sdk_source.read_bytes()
+    # the traceback names the environment's own files and shows their lines
+    assert YAML_FRAME.search(shown), shown
+    assert "yaml.parser.ParserError" in shown or "yaml.scanner.ScannerError" in shown, shown
+    assert str(cache) not in shown
+
+
+@needs_isolation
+def test_an_environment_built_from_a_source_distribution_adds_nothing_to_the_store(tmp_path: Path) -> None:
+    """What a stranger's build script may have touched stays the environment's own: the package it
+    built is not shared and nothing of the environment enters the store; only files whose bytes a
+    wheel-only environment stored already (the SDK's) become those inodes."""
+    cache = tmp_path / "cache"
+    report, findings = run(plugin(tmp_path / "wheels", f"dify_plugin==0.10.2\n./{WHEEL}\n"), cache)
+    assert [r.passed for r in report.runs] == [True], findings
+    stored = sorted((cache / STORE).iterdir())
+    root = plugin(
+        tmp_path / "plugin",
+        "dify_plugin==0.10.2\n./vendor/dify_registry_case_sdist-1.0.tar.gz\n",
+        yields("dify_registry_case_sdist", "VALUE"),
+    )
+    sdist(root / "vendor", "dify_registry_case_sdist", 'VALUE = "built from source"\n')
+    report, findings = run(root, cache)
+    assert [r.outputs.get("text") for r in report.runs] == ["built from source"], findings
+    assert sorted((cache / STORE).iterdir()) == stored
+    environments = [p for p in (cache / "envs").iterdir() if p.is_dir()]
+    [from_source] = [e for e in environments if _shared_files(e, "dify_registry_case_sdist/*.py")]
+    [from_wheels] = [e for e in environments if e != from_source]
+    sdk = [_shared_files(e, "dify_plugin/__init__.py")[0] for e in (from_wheels, from_source)]
+    assert sdk[0].st_ino == sdk[1].st_ino
+    for made in ("dify_registry_case_sdist/*.py", "dify_registry_case_sdist/__pycache__/*.pyc"):
+        assert {f.st_nlink for f in _shared_files(from_source, made)} == {1}, made

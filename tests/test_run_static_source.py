@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from generator.check import CheckContext, messages
+from generator.check import CheckContext, unyielded
 from generator.load.crawl import load_plugin
 from generator.pipeline import Pipeline, resolve_schemas
 from generator.run import RunOptions
@@ -38,7 +38,7 @@ def test_static_checks_read_the_module_the_sdk_loads(tmp_path: Path) -> None:
     assert loaded.plugin is not None
     tool = next(t for t in loaded.plugin.tools if t.name == "search")
     assert tool.source == "tools/search.yaml"
-    found = list(messages.check(loaded, CheckContext()))
+    found = list(unyielded.check(loaded, CheckContext()))
     assert [(f.rule, f.file, f.line) for f in found] == [("R020", "p/tools/search.py", 6)]
 
 
@@ -49,7 +49,7 @@ def test_validate_and_run_each_report_them_once(tmp_path: Path) -> None:
     for checks in (True, False):
         pipeline = Pipeline((root,), resolve_schemas((root,)), checks=checks)
         with pipeline.load() as inputs:
-            found = [f for fs in pipeline.check(inputs).values() for f in fs if f.rule in STATIC]
+            found = [f for loaded in inputs.plugins for f in pipeline.check(loaded) if f.rule in STATIC]
         shown = sorted((f.rule, f.file.rsplit("/", 2)[-2:], f.line, f.severity.value) for f in found)
         assert shown == [
             ("R020", ["tools", "search.py"], 6, "error"),
@@ -64,5 +64,5 @@ def test_run_of_another_tool_does_not_report_it(tmp_path: Path) -> None:
         options = RunOptions(cache_dir=tmp_path / "cache", tool=tool)
         pipeline = Pipeline((root,), resolve_schemas((root,)), checks=False, run=options)
         with pipeline.load() as inputs:
-            found = [f.rule for fs in pipeline.check(inputs).values() for f in fs if f.rule in STATIC]
+            found = [f.rule for loaded in inputs.plugins for f in pipeline.check(loaded) if f.rule in STATIC]
             assert sorted(found) == expected

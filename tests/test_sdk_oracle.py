@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check import CheckContext, check_plugin
+from generator.check import CheckContext
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Severity
 from generator.load.crawl import load_plugin
 from generator.load.reader import PluginReader

@@ -109,6 +109,17 @@ def serving(command: list[str], port: int, work: Path) -> Iterator[Server]:
             process.wait(timeout=30)
 
 
+@contextlib.contextmanager
+def forecast_served(program: str, args: list[str], work: Path) -> Iterator[tuple[Server, str]]:
+    """`program ARGS` serving on a free port, once the forecast tool's page shows its first label."""
+    port = free_port()
+    command = [str(BIN / program), *args, "--dev-addr", f"127.0.0.1:{port}"]
+    with serving(command, port, work) as server:
+        page = server.tool_page("forecast")
+        server.wait_for(page, "Forecast")
+        yield server, page
+
+
 def relabel(tool_yaml: Path, label: str) -> None:
     """Change the tool's English label in its YAML."""
     text = tool_yaml.read_text(encoding="utf-8")
@@ -134,11 +145,7 @@ def test_mkdocs_serve_rebuilds_when_a_tool_yaml_manifest_or_schema_changes(tmp_p
     schemas = tmp_path / "schemas"
     shutil.copytree(REPO / "schemas", schemas)
     config = write_config(tmp_path / "config", [tmp_path / "registry"], schemas) / "mkdocs.yml"
-    port = free_port()
-    command = [str(BIN / "mkdocs"), "serve", "-f", str(config), "--dev-addr", f"127.0.0.1:{port}"]
-    with serving(command, port, tmp_path) as server:
-        page = server.tool_page("forecast")
-        server.wait_for(page, "Forecast")
+    with forecast_served("mkdocs", ["serve", "-f", str(config)], tmp_path) as (server, page):
         relabel(plugin / TOOL_FILE, "Forecast by the hour")
         server.wait_for(page, "Forecast by the hour")
         manifest = plugin / "manifest.yaml"
@@ -160,11 +167,7 @@ def test_dify_registry_serve_previews_a_plugin_folder(tmp_path: Path) -> None:
     """`dify-registry serve PATH` previews one plugin outside a registry and follows its edits."""
     plugin = tmp_path / "weather_demo"
     shutil.copytree(PLUGIN, plugin)
-    port = free_port()
-    command = [str(BIN / "dify-registry"), "serve", str(plugin), "--dev-addr", f"127.0.0.1:{port}"]
-    with serving(command, port, tmp_path) as server:
-        page = server.tool_page("forecast")
-        server.wait_for(page, "Forecast")
+    with forecast_served("dify-registry", ["serve", str(plugin)], tmp_path) as (server, page):
         relabel(plugin / TOOL_FILE, "Forecast, previewed")
         server.wait_for(page, "Forecast, previewed")
 
@@ -175,11 +178,7 @@ def test_dify_registry_serve_previews_a_package(tmp_path: Path) -> None:
     shutil.copytree(PLUGIN, source)
     package = tmp_path / "weather_demo.difypkg"
     pack(source, package)
-    port = free_port()
-    command = [str(BIN / "dify-registry"), "serve", str(package), "--dev-addr", f"127.0.0.1:{port}"]
-    with serving(command, port, tmp_path) as server:
-        page = server.tool_page("forecast")
-        server.wait_for(page, "Forecast")
+    with forecast_served("dify-registry", ["serve", str(package)], tmp_path) as (server, page):
         relabel(source / TOOL_FILE, "Forecast, repackaged")
         pack(source, package)
         server.wait_for(page, "Forecast, repackaged")

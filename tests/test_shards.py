@@ -65,10 +65,10 @@ def test_the_split_is_deterministic_balanced_and_complete() -> None:
 @pytest.mark.parametrize("line", [["run", "."], ["validate", ".", "--run"], ["build", "."]])
 def test_run_validate_and_build_take_a_shard(line: list[str]) -> None:
     from generator.cli import build_parser
-    from generator.commands.run import options_from
+    from generator.commands.options import run_options
 
     args = build_parser().parse_args([*line, "--shard", "2/3"])
-    assert options_from(args).shard == Shard(2, 3)
+    assert run_options(args).shard == Shard(2, 3)
 
 
 def test_a_bad_shard_is_a_usage_error(tmp_path: Path) -> None:

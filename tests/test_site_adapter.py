@@ -16,7 +16,7 @@ from tests.conftest import REPO
 # The MkDocs plugin and its glue (language builds, translated hand-written pages), and the commands
 # that start MkDocs (`dify-registry build|serve`).
 ADAPTER = {
-    "generator/site/plugin.py",
+    "generator/site/mkdocs_plugin.py",
     "generator/site/multilang.py",
     "generator/site/translate.py",
     "generator/commands/build.py",

@@ -9,12 +9,12 @@ from types import MappingProxyType
 from markupsafe import escape
 
 from generator.catalog import Catalog
+from generator.pipeline import site_catalog
 from generator.run import ExampleRun
 from generator.run.result import RunResult
 from generator.site.languages import LANGUAGE_SITES
-from generator.site.model import site_model
 from generator.site.pages import SitePages
-from generator.site.publish import build_catalog_for
+from generator.site.site_model import site_model
 from generator.site.texts import texts_for
 from tests.conftest import REPO
 from tests.validate_cases import CASES
@@ -36,6 +36,7 @@ def with_run(catalog: Catalog, contacted: tuple[str, ...]) -> Catalog:
     tool = catalog.plugins[0].plugin.tools[0]  # type: ignore[union-attr]
     run = ExampleRun(
         tool=tool.key,
+        plugin=catalog.plugins[0].display,
         example="forecast",
         smoke=False,
         inputs=MappingProxyType({}),
@@ -53,7 +54,7 @@ def with_run(catalog: Catalog, contacted: tuple[str, ...]) -> Catalog:
 
 def test_plugin_page_lists_found_built_and_observed_domains() -> None:
     """Found hosts, the run-time call count and the observed hosts, with the page language's words."""
-    catalog = with_run(build_catalog_for([PLUGIN], REPO / "schemas", None), ("api.acme-weather.com",))
+    catalog = with_run(site_catalog([PLUGIN], REPO / "schemas", None), ("api.acme-weather.com",))
     for code, page in plugin_pages(catalog).items():
         words = texts_for(code)
         assert f'<h2 id="access-domains">{escape(words["access_domains"])}</h2>' in page
@@ -67,12 +68,12 @@ def test_plugin_page_lists_found_built_and_observed_domains() -> None:
 
 def test_plugin_without_network_code_has_no_domains_section() -> None:
     """A plugin that names no host and makes no call shows no empty section."""
-    catalog = build_catalog_for([CASES / "good" / "minimal"], REPO / "schemas", None)
+    catalog = site_catalog([CASES / "good" / "minimal"], REPO / "schemas", None)
     assert all("access-domains" not in page for page in plugin_pages(catalog).values())
 
 
 def test_observed_hosts_are_escaped() -> None:
     """A host a run reported is text from a stranger's code: escaped like any other."""
-    catalog = with_run(build_catalog_for([PLUGIN], REPO / "schemas", None), ("<b>x</b>.example.org",))
+    catalog = with_run(site_catalog([PLUGIN], REPO / "schemas", None), ("<b>x</b>.example.org",))
     page = plugin_pages(catalog)["en_US"]
     assert "<code>&lt;b&gt;x&lt;/b&gt;.example.org</code>" in page

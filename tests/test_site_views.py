@@ -16,13 +16,13 @@ from markupsafe import Markup, escape
 
 from generator.catalog import Catalog
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.model import I18n, Option, Parameter, Tool, ToolKey
+from generator.pipeline import site_catalog
+from generator.plugin_model import I18n, Option, Parameter, Tool, ToolKey
 from generator.schemas import referenced_ids
 from generator.site.languages import LANGUAGE_SITES, site_language
-from generator.site.model import ToolEntry, site_model
 from generator.site.pages import SitePages
-from generator.site.publish import build_catalog_for
 from generator.site.render import PageContext, WordsLoader, environment, render
+from generator.site.site_model import ToolEntry, site_model
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, untrusted_html
 from generator.site.views import FindingView, OutputRow
@@ -38,7 +38,7 @@ ESCAPED = str(escape(HOSTILE))
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     """The site test plugins and the registry's own plugins, checked, without runs."""
-    return build_catalog_for([CASES, REPO], REPO / "schemas", None)
+    return site_catalog([CASES, REPO], REPO / "schemas", None)
 
 
 def _pages(catalog: Catalog) -> dict[str, dict[str, str]]:
@@ -174,7 +174,7 @@ def test_references_read_back_match_each_tools_own(catalog: Catalog, tmp_path: P
         shutil.copytree(REPO / "plugins" / "text_chunkers", folder)
         declared = folder / "tools" / "general_chunker.yaml"
         declared.write_text(declared.read_text().replace("general_structure.json", f"{target}.json"))
-    twice = build_catalog_for([tmp_path / "registry0", tmp_path / "registry1"], REPO / "schemas", None)
+    twice = site_catalog([tmp_path / "registry0", tmp_path / "registry1"], REPO / "schemas", None)
     for checked in (catalog, twice):
         model = site_model(checked)
         assert checked.schemas is not None

@@ -15,14 +15,15 @@ from typing import Any
 import pytest
 
 from generator import pipeline as pipeline_module
-from generator.check import CheckContext, check_plugin
+from generator.catalog import SiteData
+from generator.check import CheckContext
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Diagnostic
 from generator.load import examples as examples_module
 from generator.load import reader as reader_module
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.examples import load_examples
-from generator.pipeline import Pipeline, SiteParts, resolve_schemas
-from generator.run import RunOptions
+from generator.pipeline import Pipeline, forget_after_checks, resolve_schemas
 from tests.conftest import REPO
 
 CASES = REPO / "tests" / "cases" / "validate"
@@ -57,8 +58,8 @@ def test_every_check_reads_each_file_once(
     shutil.copytree(CASES / case, root, symlinks=True)
     pipeline = Pipeline((root,), resolve_schemas((root,)), submission=True)
     with pipeline.load() as inputs:
-        pipeline.check(inputs)
         (loaded,) = inputs.plugins
+        pipeline.check(loaded)
         assert loaded.plugin is not None
         for tool in loaded.plugin.tools:  # the run planner asks again
             load_examples(loaded, tool)
@@ -102,13 +103,16 @@ def test_syntax_trees_are_dropped_after_the_checks(tmp_path: Path) -> None:
     shutil.copytree(CASES / "bad" / "message-not-yielded", root)
     pipeline = Pipeline((root,), resolve_schemas((root,)), submission=True, site=True)
     with pipeline.load() as inputs:
-        found = pipeline.check(inputs)
         (loaded,) = inputs.plugins
+        # the catalog's steps for one plugin, in its order, up to the runs
+        found = pipeline.check(loaded)
+        SiteData().take(loaded)
+        forget_after_checks(loaded, runs_follow=True)
         reader = loaded.reader
         kinds = {kind for kind, _ in reader._derived}
         assert reader_module.SYNTAX_TREES not in kinds
         assert "access-domains" in kinds  # the site's scan was made while the trees existed
-        assert any(f.rule == "R020" for f in found[loaded.display])  # found on a tree, now gone
+        assert any(f.rule == "R020" for f in found)  # found on a tree, now gone
         python = [f for f in reader.tree.files if f.relative.endswith(".py")]
         assert python
         before = {f.relative: reader.packaged_text(f) for f in python}
@@ -153,18 +157,16 @@ def test_without_runs_each_plugin_is_let_go_after_its_checks(
 
     monkeypatch.setattr(pipeline_module, "check_plugin", check)
     pipeline = Pipeline(tuple(roots), resolve_schemas(tuple(roots)), site=True)
-    site = SiteParts()
     with pipeline.load() as inputs:
         first, second = inputs.plugins
-        pipeline.check(inputs, site)
+        catalog = pipeline.catalog_of(inputs)
     assert kept_by_first[0] > 0  # loading read the first plugin's files
     assert kept_by_first[1] == 0  # and they were let go before the second was checked
     assert first.reader._heads == {}
     assert second.reader._heads == {}
-    assert set(site.domains) == {first.display, second.display}
-    assert site.icons
-    runs = RunOptions(cache_dir=tmp_path / "cache")
-    with_runs = Pipeline(tuple(roots), resolve_schemas(tuple(roots)), checks=False, run=runs)
-    with with_runs.load() as inputs:
-        with_runs.check(inputs, SiteParts())
+    assert set(catalog.domains) == {first.display, second.display}
+    assert catalog.icons
+    with pipeline.load() as inputs:
+        for loaded in inputs.plugins:
+            forget_after_checks(loaded, runs_follow=True)
         assert all(loaded.reader._heads for loaded in inputs.plugins)

@@ -8,7 +8,8 @@ import json
 import shutil
 from pathlib import Path
 
-from generator.check import CheckContext, check_plugin
+from generator.check import CheckContext
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Diagnostic
 from generator.load.crawl import load_plugin
 from tests.validate_cases import CASES

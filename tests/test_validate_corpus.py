@@ -15,8 +15,8 @@ import pytest
 from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Severity
 from generator.load.crawl import load_plugin
-from generator.validate import validate_loaded
 from tests.corpus_copy import KINDS
+from tests.validating import validate_loaded
 
 
 def _validate(corpus_copy: Path, submission: bool) -> list[Diagnostic]:

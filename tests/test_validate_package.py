@@ -7,9 +7,9 @@ import zipfile
 from pathlib import Path
 
 from generator.check import CheckContext
-from generator.validate import validate_paths
 from tests.packages import zip_plugin
 from tests.validate_cases import CASES
+from tests.validating import validate_paths
 
 MINIMAL = CASES / "good" / "minimal"
 

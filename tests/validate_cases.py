@@ -7,7 +7,8 @@ from typing import Any
 
 import yaml
 
-from generator.check import CheckContext, check_plugin
+from generator.check import CheckContext
+from generator.check.all_checks import check_plugin
 from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.load.crawl import load_plugin
 

@@ -13,7 +13,7 @@ from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.modules import INIT, Failure, module_of
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Rule
 
 ASSETS = "_assets"

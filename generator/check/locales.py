@@ -10,7 +10,7 @@ from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
-from generator.model import LANGUAGES
+from generator.plugin_model import LANGUAGES
 from generator.rules import Listing, rule
 
 # Spellings people use for the four languages the SDK reads, by lowercased form with `_`.

@@ -31,22 +31,63 @@ SCHEMA_ROOT = shipped_schemas_root() / "v1"
 ROLE_SCHEMAS = {"manifest": "plugin_manifest", "tools provider": "tool_provider", "tool": "tool"}
 
 _E = Severity.ERROR
-RULES: dict[str, Rule] = {
-    r.code: r
-    for r in (
-        rule(
-            "M001",
-            "manifest-schema",
-            _E,
-            "manifest: {detail}",
-            "Compare with the published schema plugin_manifest.json; required fields and types are fixed.",
-            """
+MANIFEST_SCHEMA = rule(
+    "M001",
+    "manifest-schema",
+    _E,
+    "manifest: {detail}",
+    "Compare with the published schema plugin_manifest.json; required fields and types are fixed.",
+    """
 The manifest lacks a field Dify requires (`version`, `type`, `author`, `name`, `label`, `description`,
 `icon`, `created_at`, `resource`, `plugins`, `meta`), or a field has the wrong type. The plugin SDK
 reads the manifest into a typed model and the daemon validates it on install, so such a manifest is
 refused.
 """,
-        ),
+)
+PROVIDER_SCHEMA = rule(
+    "P001",
+    "provider-schema",
+    _E,
+    "tool provider: {detail}",
+    "Compare with the published schema tool_provider.json.",
+    """
+The tool provider YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`,
+`description` and `icon`; `extra.python.source`), or a field has the wrong type. The SDK cannot
+load such a provider, so the plugin fails to start.
+""",
+)
+TOOL_SCHEMA = rule(
+    "T001",
+    "tool-schema",
+    _E,
+    "tool: {detail}",
+    "Compare with the published schema tool.json.",
+    """
+The tool YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`;
+`description` with `human` and `llm`; `extra.python.source`), or a field has the wrong type. The SDK
+cannot load the tool, so the whole provider fails to load.
+""",
+)
+BOOLEAN_WORD = rule(
+    "Y013",
+    "boolean-as-word",
+    Severity.WARNING,
+    "{field} is the text {value}, which Dify reads as {meaning}",
+    "Write {meaning} without quotes: editors and the published schema refuse the text.",
+    """
+A field that holds a boolean (`required`, `enabled`, ...) is given a quoted word of YAML 1.1 such as
+`'yes'`, `'On'` or `'no'`. Both readers of Dify take it as a boolean: the plugin daemon decodes
+manifests and tool files with Go's yaml.v3, which turns exactly the words y, yes, on (true) and n,
+no, off (false, each also capitalised or in capitals) into a typed boolean, and the SDK's pydantic
+models accept those words too. So the plugin works, but the published schema (and any editor using
+it) refuses the file. Other text, such as a quoted `'true'`, is refused by the daemon (yaml.v3 does
+not convert it) and stays an error.
+""",
+)
+RULES: dict[str, Rule] = {
+    r.code: r
+    for r in (
+        MANIFEST_SCHEMA,
         rule(
             "M002",
             "invalid-version",
@@ -140,18 +181,7 @@ and `entrypoint` (the module to run). `meta.minimum_dify_version`, when given, m
 such as `1.5.0`. The SDK refuses a manifest without them.
 """,
         ),
-        rule(
-            "P001",
-            "provider-schema",
-            _E,
-            "tool provider: {detail}",
-            "Compare with the published schema tool_provider.json.",
-            """
-The tool provider YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`,
-`description` and `icon`; `extra.python.source`), or a field has the wrong type. The SDK cannot
-load such a provider, so the plugin fails to start.
-""",
-        ),
+        PROVIDER_SCHEMA,
         rule(
             "P002",
             "invalid-provider-name",
@@ -189,18 +219,7 @@ select, boolean, model-selector, app-selector, array[tools], and a `label` with 
 refuses other types.
 """,
         ),
-        rule(
-            "T001",
-            "tool-schema",
-            _E,
-            "tool: {detail}",
-            "Compare with the published schema tool.json.",
-            """
-The tool YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`;
-`description` with `human` and `llm`; `extra.python.source`), or a field has the wrong type. The SDK
-cannot load the tool, so the whole provider fails to load.
-""",
-        ),
+        TOOL_SCHEMA,
         rule(
             "T002",
             "invalid-tool-name",
@@ -268,25 +287,11 @@ The daemon limits every i18n text to 1023 characters and requires a non-empty `e
 translations may be empty (they then fall back to `en_US`) but must be text.
 """,
         ),
-        rule(
-            "Y013",
-            "boolean-as-word",
-            Severity.WARNING,
-            "{field} is the text {value}, which Dify reads as {meaning}",
-            "Write {meaning} without quotes: editors and the published schema refuse the text.",
-            """
-A field that holds a boolean (`required`, `enabled`, ...) is given a quoted word of YAML 1.1 such as
-`'yes'`, `'On'` or `'no'`. Both readers of Dify take it as a boolean: the plugin daemon decodes
-manifests and tool files with Go's yaml.v3, which turns exactly the words y, yes, on (true) and n,
-no, off (false, each also capitalised or in capitals) into a typed boolean, and the SDK's pydantic
-models accept those words too. So the plugin works, but the published schema (and any editor using
-it) refuses the file. Other text, such as a quoted `'true'`, is refused by the daemon (yaml.v3 does
-not convert it) and stays an error.
-""",
-        ),
+        BOOLEAN_WORD,
     )
 }
-_FALLBACK = {"plugin_manifest": "M001", "tool_provider": "P001", "tool": "T001"}
+# The rule of a schema error whose schema names none (`x-rule`), by schema.
+_FALLBACK = {"plugin_manifest": MANIFEST_SCHEMA, "tool_provider": PROVIDER_SCHEMA, "tool": TOOL_SCHEMA}
 _ANY = "*"  # any key or index, in the paths below
 # Fields of the published schemas that neither the SDK's models nor the plugin daemon's structs have,
 # so both ignore whatever they hold (read from dify_plugin 0.10's pydantic models and the daemon's
@@ -399,13 +404,13 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
 
 
 def schema_findings(
-    document: YamlDocument, checker: FastValidator, fallback: str, schema: str = ""
+    document: YamlDocument, checker: FastValidator, fallback: Rule, schema: str = ""
 ) -> Iterator[Diagnostic]:
     """Findings for one document, one per schema error, located at the offending value; an error
     in a field Dify ignores, or reads as text whatever scalar it holds, is a warning."""
     reported_required: set[tuple[str | int, ...]] = set()
     for error in checker.iter_errors(document.data):
-        code = error.schema.get("x-rule", fallback) if isinstance(error.schema, dict) else fallback
+        code = error.schema.get("x-rule") if isinstance(error.schema, dict) else None
         path = list(error.absolute_path)
         if error.validator == "required":
             # jsonschema reports each missing field apart; one finding names them all, so an author
@@ -418,9 +423,9 @@ def schema_findings(
             where = document.locate(pointer_of(*path))
         meaning = _boolean_word(error)
         if meaning is not None:
-            yield RULES["Y013"].at(where, field=dotted(path), value=_short(error.instance), meaning=meaning)
+            yield BOOLEAN_WORD.at(where, field=dotted(path), value=_short(error.instance), meaning=meaning)
             continue
-        found = RULES.get(code, RULES[fallback])
+        found = RULES.get(code, fallback) if isinstance(code, str) else fallback
         why = _accepted_by_dify(schema, path, error)
         if why:
             hint = f"{why}; correct it anyway for editors and the published schema ({found.hint})"

@@ -18,25 +18,28 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import every_node, tool_modules
+from generator.check.sdk_index import file_attributes, installed_sdk
 from generator.check.undeclared import dictionary_name, invoke_of, sdk_names
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Phrase, rule
 from generator.shorten import shorten
 
-# The attributes of the SDK's File (dify_plugin 0.0.1b20 to 0.10: the fields grew, `blob` was
-# always a property), and pydantic's public model API (`model_*`, `_*` and these older names).
-FILE_FIELDS = ("url", "mime_type", "filename", "extension", "size", "type", "dify_model_identity")
+# The attributes of the SDK's File when the version the plugin installs cannot be told: those of
+# every version since 0.0.1b47 (`sdk_index.py` has each version's), and pydantic's public model API
+# (`model_*`, `_*` and these older names).
+LATEST_FILE = frozenset(
+    {"url", "mime_type", "filename", "extension", "size", "type", "dify_model_identity", "blob"}
+)
 _PYDANTIC = frozenset(
     {"construct", "copy", "dict", "from_orm", "json", "parse_file", "parse_obj", "parse_raw", "schema"}
     | {"schema_json", "update_forward_refs", "validate"}
 )
-_KNOWN = frozenset({*FILE_FIELDS, "blob", *_PYDANTIC})
 FILE, FILES = "file", "files"
 _FIX = (
-    "The content is `{receiver}.blob` (bytes, a property: no parentheses), the name "
-    "`{receiver}.filename`; write the bytes to a temporary file when a library wants a path."
+    "The content is `{receiver}.blob` (bytes, a property: no parentheses){name!s}; write the bytes to a "
+    "temporary file when a library wants a path. {basis!s}"
 )
 
 FILE_MISUSED = rule(
@@ -48,7 +51,13 @@ FILE_MISUSED = rule(
     """
 A tool's file parameter arrives as the SDK's `File` (`dify_plugin/file/file.py`): a pydantic model
 with `url`, `mime_type`, `filename`, `extension`, `size`, `type` and `dify_model_identity`, whose
-content is `blob`, a property that downloads the file once and holds its bytes. Calling it,
+content is `blob`, a property that downloads the file once and holds its bytes. Which attributes
+`File` has depends on the SDK version: up to 0.0.1b44 only `url`, `dify_model_identity` and
+`blob`, from 0.0.1b45 also `mime_type` and `type`, from 0.0.1b47 also `filename`, `extension` and
+`size`. The check takes the version the plugin's dependency files install (the pin of `uv.lock`
+beside `pyproject.toml`, else the newest published version the requirement allows, as uv picks),
+and that version's `File`, from an index read from every published wheel; when no version can be
+told, today's `File`, and the hint says so. Calling it,
 `file.blob()`, calls those bytes: every call fails with "'bytes' object is not callable", whatever
 file the user gives. An attribute the class does not have (`file.path`, `file.content`) fails with
 AttributeError on every call, and `hasattr(file, "path")` is always False, so a tool that guards
@@ -67,6 +76,7 @@ class _Scope:
     dictionary: str | None
     kinds: dict[str, str]
     file_class: frozenset[str]
+    attributes: frozenset[str] = LATEST_FILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,25 +91,46 @@ Source = ast.AST | _Element | str | None
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Misuses of the SDK's File in every tool's module, each file once."""
+    version = installed_sdk(loaded.reader)
+    attributes = file_attributes(version) if version is not None else None
+    if attributes is None:
+        basis = (
+            "The plugin's dependency files name no dify_plugin version this registry knows, so this was "
+            "judged by the File of dify_plugin 0.0.1b47 and later."
+        )
+    else:
+        basis = (
+            f"Judged by the File of dify_plugin {version}, the version the plugin's dependency files install."
+        )
+    known = attributes or LATEST_FILE
+    name = ", the name `{receiver}.filename`" if "filename" in known else ""
     for file, tree, tool in tool_modules(loaded, loaded.plugin.tools if loaded.plugin else ()):
         display = loaded.display_path(file)
-        for node, problem, receiver, severity in misuses(tree, tool):
+        for node, problem, receiver, severity in misuses(tree, tool, known):
             where = Location(display, node.lineno, node.col_offset + 1)
-            yield FILE_MISUSED.at(where, severity, problem=Phrase(problem), receiver=receiver)
+            yield FILE_MISUSED.at(
+                where,
+                severity,
+                problem=Phrase(problem),
+                receiver=receiver,
+                name=Phrase(name.format(receiver=receiver)),
+                basis=Phrase(basis),
+            )
 
 
 Misuse = tuple[ast.expr, str, str, Severity | None]
 
 
-def misuses(tree: ast.Module, tool: Tool) -> Iterator[Misuse]:
-    """(node, problem, receiver, severity) for each misuse of a certain File in the module."""
+def misuses(tree: ast.Module, tool: Tool, attributes: frozenset[str] = LATEST_FILE) -> Iterator[Misuse]:
+    """(node, problem, receiver, severity) for each misuse of a certain File (with `attributes`)
+    in the module."""
     file_class = frozenset(sdk_names(tree, "File"))
     invoke = invoke_of(tree)
     kinds = {p.name: p.type for p in tool.parameters if p.type in (FILE, FILES)}
     for function in every_node(tree):
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             dictionary = dictionary_name(function) if function is invoke else None
-            scope = _Scope(dictionary, kinds if dictionary else {}, file_class)
+            scope = _Scope(dictionary, kinds if dictionary else {}, file_class, attributes)
             yield from _in_function(function, scope)
 
 
@@ -119,11 +150,11 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
                 "every call fails with 'bytes' object is not callable"
             )
             yield node, problem, receiver, None
-        elif isinstance(node, ast.Attribute) and _unknown(node.attr):
+        elif isinstance(node, ast.Attribute) and _unknown(node.attr, scope):
             receiver = _shown(node.value)
             # an access behind `hasattr(x, "attr")` never runs; the probe is judged below
             if _kind(node.value, names, scope) == FILE and (receiver, node.attr) not in probes:
-                yield node, _missing(receiver, node.attr), receiver, None
+                yield node, _missing(receiver, node.attr, scope), receiver, None
     for (receiver, named), call in probes.items():
         ends = _ends_when_missing(call, parents)
         outcome = (
@@ -133,7 +164,7 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
         )
         problem = (
             f"{_probe_name(call)}({receiver}, {named!r}) never finds it: the SDK's File has no attribute "
-            f"{named} (it has {', '.join(FILE_FIELDS)} and blob), so {outcome}"
+            f"{named} ({_has(scope)}), so {outcome}"
         )
         yield call, problem, receiver, None if ends else Severity.WARNING
 
@@ -147,8 +178,14 @@ def _calls_blob(node: ast.Call, names: dict[str, str], scope: _Scope) -> bool:
     )
 
 
-def _unknown(attribute: str) -> bool:
-    return attribute not in _KNOWN and not attribute.startswith(("_", "model_"))
+def _unknown(attribute: str, scope: _Scope) -> bool:
+    known = attribute in scope.attributes or attribute in _PYDANTIC
+    return not known and not attribute.startswith(("_", "model_"))
+
+
+def _has(scope: _Scope) -> str:
+    fields = sorted(scope.attributes - {"blob"})
+    return f"it has {', '.join(fields)} and blob"
 
 
 def _probe_name(call: ast.Call) -> str:
@@ -165,7 +202,7 @@ def _probes(nodes: list[ast.AST], names: dict[str, str], scope: _Scope) -> dict[
             subject, attribute = node.args[0], node.args[1]
             value = attribute.value if isinstance(attribute, ast.Constant) else None
             named = value if isinstance(value, str) else ""
-            if named and _unknown(named) and _kind(subject, names, scope) == FILE:
+            if named and _unknown(named, scope) and _kind(subject, names, scope) == FILE:
                 found.setdefault((_shown(subject), named), node)
     return found
 
@@ -194,10 +231,10 @@ def _type_tested(nodes: list[ast.AST]) -> set[str]:
     return found
 
 
-def _missing(receiver: str, attribute: str) -> str:
+def _missing(receiver: str, attribute: str, scope: _Scope) -> str:
     return (
         f"{receiver}.{attribute} fails with AttributeError on every call: the SDK's File has no attribute "
-        f"{attribute} (it has {', '.join(FILE_FIELDS)} and blob)"
+        f"{attribute} ({_has(scope)})"
     )
 
 

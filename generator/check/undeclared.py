@@ -16,7 +16,7 @@ from generator.check import CheckContext
 from generator.check.common import every_node, tool_module_tree
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
 
 UNDECLARED_READ = rule(

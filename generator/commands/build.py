@@ -13,7 +13,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from generator.cli import EXIT_OK, PATH_HELP, add_output_options
+from generator.commands.options import (
+    PATH_HELP,
+    add_output_options,
+    add_run_options,
+    run_options,
+    schemas_readable,
+)
 from generator.commands.siteconfig import (
     PREVIEW_ADDRESS,
     SiteSettings,
@@ -21,7 +27,7 @@ from generator.commands.siteconfig import (
     preview_settings,
     write_site_config,
 )
-from generator.errors import BrokenRegistry
+from generator.errors import EXIT_OK, BrokenRegistry
 from generator.inputs import InputError, display_root, is_plugin
 from generator.progress import Stage, progress_wanted
 from generator.published import SITE_URL
@@ -30,8 +36,6 @@ from generator.report import exit_code, report
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `build` subcommand."""
-    from generator.commands.run import add_run_options
-
     parser = commands.add_parser("build", help="validate, run the examples and build the registry site")
     parser.add_argument(
         "paths",
@@ -55,10 +59,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     add_output_options(parser, collections=True)
     add_run_options(parser)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=build_command)
 
 
-def run(args: argparse.Namespace) -> int:
+def build_command(args: argparse.Namespace) -> int:
     """Report findings, then build; with --strict, findings stop the build."""
     paths = [Path(p) for p in args.paths]
     for path in paths:
@@ -84,9 +88,7 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from generator.commands.run import options_from
-    from generator.pipeline import Pipeline, resolve_schemas
-    from generator.schemas import SchemaLoadError
+    from generator.pipeline import site_catalog
     from generator.site.multilang import registry_plugin
 
     site_dir = args.site_dir or (Path("site") if paths is not None else None)
@@ -99,12 +101,11 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         config = load_config(str(config_file), **overrides)
         plugin = registry_plugin(config)
         registries, schemas_root = plugin.paths(config)
-        schemas = resolve_schemas(root=schemas_root)
-    except (MkDocsException, SchemaLoadError, TypeError) as broken:
+    except (MkDocsException, TypeError) as broken:
         raise BrokenRegistry(str(broken)) from None
-    run_options = None if args.no_run else options_from(args, site_url=config.site_url or SITE_URL)
-    roots = tuple(paths if paths is not None else registries)
-    catalog = Pipeline(roots, schemas, run=run_options, site=True, overlays=args.overlays).catalog()
+    options = None if args.no_run else run_options(args, site_url=config.site_url or SITE_URL)
+    with schemas_readable():
+        catalog = site_catalog(registries if paths is None else paths, schemas_root, options, args.overlays)
     report(catalog, args.format, sys.stdout, show_all=args.show_all)
     code = exit_code(catalog.diagnostics, args.strict)
     if args.strict and code != EXIT_OK:

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from generator.cli import EXIT_OK
+from generator.errors import EXIT_OK
 from generator.inputs import InputError
 
 
@@ -19,15 +19,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     info = actions.add_parser("info", help="environments, runs and recorders in the cache, and their sizes")
     _cache_dir(info)
     info.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    info.set_defaults(handler=run_info)
+    info.set_defaults(handler=cache_info_command)
     merge = actions.add_parser("merge", help="copy the runs of other caches (shards) into one")
     merge.add_argument("sources", nargs="+", type=Path, metavar="DIR", help="a cache folder to read")
     merge.add_argument("--into", type=Path, required=True, metavar="DIR", help="the cache folder to fill")
-    merge.set_defaults(handler=run_merge)
+    merge.set_defaults(handler=cache_merge_command)
     prune = actions.add_parser("prune", help="remove the least recently used entries past a size")
     _cache_dir(prune)
     prune.add_argument("--max-size", type=_size, required=True, metavar="SIZE", help="for example 500M or 2G")
-    prune.set_defaults(handler=run_prune)
+    prune.set_defaults(handler=cache_prune_command)
 
 
 def _cache_dir(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +37,7 @@ def _cache_dir(parser: argparse.ArgumentParser) -> None:
 
 
 def _folder(args: argparse.Namespace) -> Path:
-    from generator.run.model import DEFAULT_CACHE
+    from generator.run.runtypes import DEFAULT_CACHE
 
     folder: Path = args.cache_dir or DEFAULT_CACHE
     return folder
@@ -52,7 +52,7 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(wrong)) from None
 
 
-def run_info(args: argparse.Namespace) -> int:
+def cache_info_command(args: argparse.Namespace) -> int:
     """Counts and sizes by kind, and the total."""
     from generator.run.cachedir import KINDS, UNLINKED, entries, human
 
@@ -71,7 +71,7 @@ def run_info(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_merge(args: argparse.Namespace) -> int:
+def cache_merge_command(args: argparse.Namespace) -> int:
     """Copy the runs the target lacks."""
     from generator.run.cachedir import merge
 
@@ -83,7 +83,7 @@ def run_merge(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_prune(args: argparse.Namespace) -> int:
+def cache_prune_command(args: argparse.Namespace) -> int:
     """Least recently used first, until the cache fits."""
     from generator.run.cachedir import entries, human, prune
 

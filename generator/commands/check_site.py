@@ -8,8 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.cli import EXIT_FINDINGS, EXIT_OK
-from generator.errors import BrokenRegistry
+from generator.commands.options import schemas_readable, schemas_root
+from generator.errors import EXIT_FINDINGS, EXIT_OK
 from generator.inputs import InputError
 from generator.published import SITE_URL
 
@@ -24,7 +24,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--site-url", default=SITE_URL, help=f"the URL the site is served at (default: {SITE_URL})"
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=check_site_command)
 
 
 def machine_paths(site: Path, registry: Path) -> list[str]:
@@ -34,18 +34,15 @@ def machine_paths(site: Path, registry: Path) -> list[str]:
     return sorted(path for path in paths if path.strip("/"))
 
 
-def run(args: argparse.Namespace) -> int:
+def check_site_command(args: argparse.Namespace) -> int:
     """Check, print each problem, exit 1 when there is any."""
-    from generator.commands.schemas import schemas_root
-    from generator.schemas import SchemaLoadError, load_schemas
+    from generator.schemas import load_schemas
     from generator.sitecheck import check_site
 
     if not args.site.is_dir():
         raise InputError(f"{args.site}: no such site folder")
-    try:
+    with schemas_readable():
         schemas = load_schemas(schemas_root(args.registry))
-    except SchemaLoadError as broken:
-        raise BrokenRegistry(str(broken)) from None
     problems = check_site(args.site, schemas.hosted, args.site_url, machine_paths(args.site, args.registry))
     for problem in problems:
         print(problem)

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from generator.cli import add_output_options
+from generator.commands.options import add_output_options, load_schema_set
 from generator.inputs import InputError
 from generator.report import REPORTERS, Summary, as_json_object, exit_code
 
@@ -28,7 +28,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--since", metavar="REV", help="compare the folder OLD names with itself at this git revision"
     )
     add_output_options(parser)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=diff_command)
 
 
 def sides(args: argparse.Namespace) -> tuple[str, str]:
@@ -42,10 +42,9 @@ def sides(args: argparse.Namespace) -> tuple[str, str]:
     return args.old, args.new
 
 
-def run(args: argparse.Namespace) -> int:
+def diff_command(args: argparse.Namespace) -> int:
     """Compare and report; exit 1 on errors (a wrong version bump) or, with --strict, on breaking
     changes."""
-    from generator.commands.validate import load_schema_set
     from generator.diff.compare import compare
     from generator.diff.sources import open_side
 

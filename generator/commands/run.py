@@ -4,41 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from generator.cli import PATH_HELP, add_output_options
+from generator.commands.options import (
+    PATH_HELP,
+    add_output_options,
+    add_run_options,
+    load_schema_set,
+    run_options,
+)
+from generator.inputs import InputError
 from generator.report import exit_code, report
 
-
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """Options shared by `run` and `validate --run`."""
-    parser.add_argument("--jobs", type=int, default=None, metavar="N", help="parallel runs (default: cores)")
-    parser.add_argument("--no-cache", action="store_true", help="run again even when nothing changed")
-    parser.add_argument(
-        "--cache-dir",
-        type=Path,
-        default=None,
-        help="environments and results (default: .dify-registry-cache)",
-    )
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per example run (default: 30)")
-    parser.add_argument(
-        "--shard",
-        type=shard_option,
-        default=None,
-        metavar="I/N",
-        help="run only shard I of N: a deterministic split of the plugins balanced by expected cost",
-    )
-
-
-def shard_option(text: str) -> Any:
-    """`--shard I/N` parsed, or argparse's usage error."""
-    from generator.run.shard import parse_shard
-
-    try:
-        return parse_shard(text)
-    except ValueError as wrong:
-        raise argparse.ArgumentTypeError(str(wrong)) from None
+if TYPE_CHECKING:
+    from generator.load.crawl import LoadedPlugin
+    from generator.run import RunOptions
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,42 +36,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     add_run_options(parser)
     add_output_options(parser, collections=True)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run_command)
 
 
-def options_from(args: argparse.Namespace, **extra: Any) -> Any:
-    """RunOptions from the command line."""
-    from dataclasses import replace
-
-    from generator.progress import progress_wanted
-    from generator.run import Limits, RunOptions
-
-    options = RunOptions(use_cache=not args.no_cache, progress=progress_wanted(args.format), **extra)
-    if args.jobs:
-        options = replace(options, jobs=max(1, args.jobs))
-    if args.cache_dir:
-        options = replace(options, cache_dir=args.cache_dir)
-    if args.shard:
-        options = replace(options, shard=args.shard)
-    if args.timeout:
-        options = replace(
-            options, limits=replace(Limits(), timeout=args.timeout, cpu_seconds=int(args.timeout) + 1)
-        )
-    return options
-
-
-def run(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
     """Load, run, report."""
-    from generator.commands.validate import load_schema_set
     from generator.pipeline import Pipeline
 
-    options = options_from(args, tool=args.tool, example=args.example, record=args.record)
+    options = run_options(args, tool=args.tool, example=args.example, record=args.record)
     paths = [Path(p) for p in args.paths]
     if args.record and not all(p.is_dir() for p in paths):
-        sys.stderr.write(
-            "error: --record writes recordings into plugin folders; name folders, not packages\n"
-        )
-        return 2
+        raise InputError("--record writes recordings into plugin folders; name folders, not packages")
     # `run` reports loading findings and the runs' own, not the checks' (that is `validate --run`).
     pipeline = Pipeline(
         tuple(paths), load_schema_set(paths), checks=False, run=options, overlays=args.overlays
@@ -98,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
         if args.record:
             problem = recording_problem(inputs.plugins, options)
             if problem:
-                sys.stderr.write(f"error: {problem}\n")
-                return 2
+                raise InputError(problem)
             sys.stderr.write(
                 "recording: the chosen examples run with network access, with the credentials their "
                 "examples files name; secrets are replaced by markers in the recordings\n"
@@ -109,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     return exit_code(catalog.diagnostics, args.strict)
 
 
-def recording_problem(plugins: Any, options: Any) -> str:
+def recording_problem(plugins: Sequence[LoadedPlugin], options: RunOptions) -> str:
     """Why recording cannot start (environment variables the chosen examples need), or ""."""
     import os
 

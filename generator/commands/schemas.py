@@ -7,9 +7,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.cli import EXIT_OK, add_output_options
+from generator.commands.options import add_output_options, schemas_readable, schemas_root
 from generator.diagnostics import Diagnostic, sort_diagnostics
-from generator.errors import BrokenRegistry
+from generator.errors import EXIT_FINDINGS, EXIT_OK
 from generator.inputs import InputError
 from generator.report import REPORTERS, Summary, exit_code
 
@@ -23,27 +23,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "paths", nargs="*", metavar="PATH", help="a registry, a schemas/ folder or a schema file"
     )
     add_output_options(lint)
-    lint.set_defaults(handler=run_lint)
+    lint.set_defaults(handler=schemas_lint_command)
     check = actions.add_parser("check", help="lint, lock and $id consistency of every published schema")
     check.add_argument(
         "registry", nargs="?", default=".", metavar="PATH", help="a registry or schemas/ folder"
     )
     add_output_options(check)
-    check.set_defaults(handler=run_check)
+    check.set_defaults(handler=schemas_check_command)
     lock = actions.add_parser("lock", help="record the SHA-256 of schema files not locked yet")
     lock.add_argument(
         "registry", nargs="?", default=".", metavar="PATH", help="a registry or schemas/ folder"
     )
-    lock.set_defaults(handler=run_lock)
-
-
-def schemas_root(path: Path) -> Path:
-    """The `schemas/` folder of a registry, or `path` itself when it is one."""
-    if (path / "schemas").is_dir():
-        return path / "schemas"
-    if path.is_dir() and (path.name == "schemas" or any(path.glob("v[0-9]*/"))):
-        return path
-    raise InputError(f"{path}: neither a registry with a schemas/ folder nor a schemas folder")
+    lock.set_defaults(handler=schemas_lock_command)
 
 
 def _root_of_file(path: Path) -> Path:
@@ -65,19 +56,17 @@ def _lint_targets(paths: list[Path]) -> Iterator[tuple[Path, str | None]]:
 
 
 def _lint(paths: list[Path]) -> tuple[list[Diagnostic], int]:
-    from generator.schemas import SchemaLoadError, load_schemas
+    from generator.schemas import load_schemas
 
     findings: list[Diagnostic] = []
     files = 0
-    try:
+    with schemas_readable():
         for root, only in _lint_targets(paths):
             schemas = load_schemas(root)
             for schema in schemas.hosted:
                 if only is None or schema.path == only:
                     findings.extend(schema.lint)
                     files += 1
-    except SchemaLoadError as broken:
-        raise BrokenRegistry(str(broken)) from None
     return findings, files
 
 
@@ -87,39 +76,35 @@ def _report(findings: list[Diagnostic], files: int, args: argparse.Namespace) ->
     return exit_code(ordered, args.strict)
 
 
-def run_lint(args: argparse.Namespace) -> int:
+def schemas_lint_command(args: argparse.Namespace) -> int:
     """Lint schema files."""
     findings, files = _lint([Path(p) for p in args.paths])
     return _report(findings, files, args)
 
 
-def run_check(args: argparse.Namespace) -> int:
+def schemas_check_command(args: argparse.Namespace) -> int:
     """Lint plus the lock: changed or deleted published files fail."""
-    from generator.schemas import SchemaLoadError, check_lock
+    from generator.schemas import check_lock
 
     root = schemas_root(Path(args.registry))
     findings, files = _lint([root])
-    try:
+    with schemas_readable():
         findings.extend(check_lock(root))
-    except SchemaLoadError as broken:
-        raise BrokenRegistry(str(broken)) from None
     return _report(findings, files, args)
 
 
-def run_lock(args: argparse.Namespace) -> int:
+def schemas_lock_command(args: argparse.Namespace) -> int:
     """Record unlocked files; report locked files that changed (never rewritten)."""
-    from generator.schemas import SchemaLoadError, check_lock, record_lock
+    from generator.schemas import check_lock, record_lock
 
     root = schemas_root(Path(args.registry))
-    try:
+    with schemas_readable():
         added = record_lock(root)
         problems = [d for d in check_lock(root) if d.severity.rank >= 2]
-    except SchemaLoadError as broken:
-        raise BrokenRegistry(str(broken)) from None
     for relative in added:
         print(f"locked schemas/{relative}")
     if not added:
         print("nothing to lock")
     for problem in problems:
         print(f"{problem.file}: {problem.message}", file=sys.stderr)
-    return 1 if problems else EXIT_OK
+    return EXIT_FINDINGS if problems else EXIT_OK

@@ -7,8 +7,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from generator.cli import EXIT_OK
 from generator.commands.siteconfig import preview_settings, write_site_config
+from generator.errors import EXIT_OK
 from generator.inputs import InputError
 from generator.usercache import user_cache
 
@@ -21,7 +21,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("--dev-addr", default="127.0.0.1:8000", metavar="HOST:PORT", help="where to serve")
     parser.add_argument("--run", action="store_true", help="also run the tools' examples on every rebuild")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=serve_command)
 
 
 def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool) -> Path:
@@ -31,7 +31,7 @@ def preview_config(plugin: Path, folder: Path, dev_addr: str, run_examples: bool
     return write_site_config(folder, [plugin], settings)
 
 
-def run(args: argparse.Namespace) -> int:
+def serve_command(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     from mkdocs.commands.serve import serve
 

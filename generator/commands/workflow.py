@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.cli import add_output_options
+from generator.commands.options import add_output_options, load_schema_set
 from generator.inputs import InputError
 from generator.report import REPORTERS, Summary, exit_code
 
@@ -25,12 +25,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "(repeatable; default: the registry in the working folder)",
     )
     add_output_options(parser)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=workflow_command)
 
 
-def run(args: argparse.Namespace) -> int:
+def workflow_command(args: argparse.Namespace) -> int:
     """Read the catalog once, check every file, report."""
-    from generator.commands.validate import load_schema_set
     from generator.diagnostics import sort_diagnostics
     from generator.load.yamlload import MAX_FILE_BYTES, oversized
     from generator.workflow.catalog import load_catalog

@@ -38,4 +38,9 @@ def change_rule(code: str, name: str, kind: Change, message: str, hint: str, doc
 
 def class_of(finding: Diagnostic) -> Change | None:
     """The class of a change finding (None for findings that are not changes)."""
-    return _CLASS_OF.get(finding.rule)
+    return class_of_code(finding.rule)
+
+
+def class_of_code(code: str) -> Change | None:
+    """The class of the change rule with this code (None for rules that are not changes)."""
+    return _CLASS_OF.get(code)

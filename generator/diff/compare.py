@@ -10,7 +10,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.diff.interface import interface_of
-from generator.diff.plugin import plugin_changes
+from generator.diff.plugin_changes import plugin_changes
 from generator.diff.version import Bump, Verdict, version_verdict
 from generator.load.crawl import LoadedPlugin
 from generator.schemas import SchemaSet

@@ -15,7 +15,7 @@ from generator.diagnostics import Location
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
-from generator.model import Plugin, Provider, Tool
+from generator.plugin_model import Plugin, Provider, Tool
 from generator.schemas import PropertyRow, SchemaSet, flatten_properties
 from generator.schemas.properties import type_text
 from generator.schemas.refs import INLINE_URI, RefKind, Resolution

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from generator.diagnostics import Diagnostic
 from generator.diff.changes import Change, change_rule
 from generator.diff.interface import Output, ToolFace
-from generator.model import Parameter
+from generator.plugin_model import Parameter
 
 PARAMETER_REMOVED = change_rule(
     "D010",

@@ -12,11 +12,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.load.paths import printable
+from generator.load.paths import display_path, printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
 from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
-from generator.model import (
+from generator.plugin_model import (
     Credential,
     I18n,
     Option,
@@ -140,7 +140,7 @@ class LoadedPlugin:
 
     def display_path(self, relative: str) -> str:
         """How a file of this plugin is named in findings."""
-        return f"{self.display}/{relative}" if self.display else relative
+        return display_path(self.display, relative)
 
 
 @dataclass
@@ -156,7 +156,7 @@ class _Crawl:
         return self.reader.root
 
     def shown(self, relative: str) -> str:
-        return f"{self.display}/{relative}" if self.display else relative
+        return display_path(self.display, relative)
 
     def read(self, relative: str, role: str) -> YamlDocument | None:
         if relative in self.documents:

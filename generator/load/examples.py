@@ -16,7 +16,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.registry_examples import fitting, stale_findings
 from generator.load.yamlload import YamlDocument, read_yaml
-from generator.model import I18n, Parameter, Tool
+from generator.plugin_model import I18n, Parameter, Tool
 from generator.rules import rule
 
 EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -78,6 +78,9 @@ Dify does not call a tool without a value for each required parameter that has n
 example that leaves one out runs a call that cannot happen in a workflow.
 """,
 )
+# What a plugin's examples file is told when it does not fit the tool; for the registry's file the
+# same problems mean that the overlay is stale (`registry_examples.stale_findings`).
+MISFITS = frozenset({UNKNOWN_INPUT, MISSING_INPUT})
 FILE_TYPES = frozenset({"file", "files"})
 # The keys tool_examples.json allows (a test keeps them equal): any other key would be ignored
 # silently, and a misspelt `expect` would leave every expectation unchecked.
@@ -132,7 +135,7 @@ def load_examples(
         read, problems = view.reader.derived(
             "examples", relative, lambda: _read_examples(view, tool, relative)
         )
-        stale = stale_findings(problems)
+        stale = stale_findings(problems, MISFITS)
         kept = fitting(read, stale)
         if kept or not smoke:
             return kept, stale

@@ -23,6 +23,12 @@ class Resolved:
         return self.path is not None
 
 
+def display_path(display: str, relative: str) -> str:
+    """How the file `relative` (a POSIX path) of a plugin or folder shown as `display` is named in
+    findings and pages: the one place a display path is built ("" and "." name the working folder)."""
+    return relative if display in ("", ".") else f"{display}/{relative}"
+
+
 def has_control_characters(text: str) -> bool:
     """True for names carrying control or format characters (newlines, NUL, bidi overrides)."""
     return any(unicodedata.category(ch) in ("Cc", "Cf") for ch in text)

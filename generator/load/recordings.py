@@ -18,7 +18,7 @@ import jsonschema
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of, read_yaml
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import rule
 from generator.shipped import shipped_schemas_root
 

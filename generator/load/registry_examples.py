@@ -17,13 +17,14 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.paths import display_path
 from generator.load.reader import PluginReader
-from generator.rules import rule
+from generator.rules import Rule, rule
 
 if TYPE_CHECKING:
     from generator.load.crawl import LoadedPlugin
     from generator.load.examples import Example
-    from generator.model import Tool
+    from generator.plugin_model import Tool
 
 OVERLAYS = "overlays"  # the registry's folder of them
 
@@ -36,15 +37,12 @@ STALE = rule(
     """
 A registry keeps examples for plugins it does not own in `overlays/<author>/<plugin>/`, in the
 plugin's own layout. When the plugin changes (a tool renamed or removed, a parameter renamed or made
-required), the registry's file no longer fits it. The registry's examples are not the plugin
+required), the registry's file no longer fits it: an input names no parameter, a required parameter
+has no value, or the file belongs to no tool of the plugin. The registry's examples are not the plugin
 author's: this is a warning on the registry's file, and an example that names a parameter the tool
 does not have is still run with the inputs that fit.
 """,
 )
-
-# What a plugin's examples file is told when it does not fit the tool; for the registry's file the
-# same problems mean that the overlay is stale.
-_MISFITS = frozenset({"R033", "R034"})
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class RegistryExamples:
 
     def display_path(self, relative: str) -> str:
         """How a file of the overlay is named in findings."""
-        return f"{self.display}/{relative}"
+        return display_path(self.display, relative)
 
     def as_plugin(self, loaded: LoadedPlugin) -> LoadedPlugin:
         """The plugin seen through the overlay: its files are the overlay's, its findings name them."""
@@ -88,7 +86,7 @@ def find_registry_examples(overlays: Path | None, shown: str, loaded: LoadedPlug
     reader = PluginReader(folder.absolute())
     wanted = (examples_path(tool) for tool in plugin.tools)
     supplied = frozenset(p for p in wanted if reader.is_file(p) and not loaded.reader.is_file(p))
-    found = RegistryExamples(reader, f"{shown}/{plugin.author}/{plugin.name}", supplied)
+    found = RegistryExamples(reader, display_path(shown, f"{plugin.author}/{plugin.name}"), supplied)
     return replace(loaded, registry_examples=found)
 
 
@@ -104,11 +102,13 @@ def _plain(name: str) -> bool:
     return bool(name) and PurePosixPath(name).name == name and name not in (".", "..") and "\\" not in name
 
 
-def stale_findings(found: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """The findings of reading the registry's examples file, with misfits as stale-overlay warnings."""
+def stale_findings(found: Iterable[Diagnostic], misfits: Iterable[Rule]) -> list[Diagnostic]:
+    """The findings of reading the registry's examples file, with misfits (of the rules `misfits`)
+    as stale-overlay warnings."""
+    codes = {misfit.code for misfit in misfits}
     return [
         STALE.at(Location(d.file, d.line, d.column, d.pointer), problem=f"is stale: {d.message}")
-        if d.rule in _MISFITS
+        if d.rule in codes
         else d
         for d in found
     ]

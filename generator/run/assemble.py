@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.model import FIXED_OUTPUTS
+from generator.plugin_model import FIXED_OUTPUTS
 from generator.rules import rule
-from generator.run.model import OutputFile, RunMessage
+from generator.run.runtypes import OutputFile, RunMessage
 
 DEFAULT_BLOB_MIME = "application/octet-stream"
 # Which SDK payload class belongs to which message type (dify_plugin.entities.invoke_message).

@@ -2,7 +2,7 @@
 stranger's code) runs.
 
 Started by the generator as `unshare --pid --ipc --fork --kill-child --mount-proc ... python -I -m
-generator.run.builder CONFIG` (see `build.py`): new PID, IPC and mount namespaces, but the machine's
+generator.run.builder CONFIG` (see `envbuild.py`): new PID, IPC and mount namespaces, but the machine's
 network, since uv fetches packages and build backends from the index. As root it covers the
 private and shared folders with empty tmpfs (the runner's own `isolation.hide_private_folders`), binds back
 read-only what the build reads (the interpreter, uv) and the environment's folder writable, sets

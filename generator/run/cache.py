@@ -21,9 +21,9 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Severity
 from generator.load import examples
 from generator.load.reader import PluginReader
-from generator.model import I18n, ToolKey
-from generator.run.model import ExampleRun, OutputFile, Replay, RunMessage
+from generator.plugin_model import I18n, ToolKey
 from generator.run.result import RunResult
+from generator.run.runtypes import ExampleRun, OutputFile, Replay, RunMessage
 
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 
@@ -131,8 +131,9 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
     temporary.replace(folder / "run.json")
 
 
-def load(cache: Path, key: str) -> ExampleRun | None:
-    """A stored run, or None when missing, unreadable or its files are gone."""
+def load(cache: Path, key: str, plugin: str) -> ExampleRun | None:
+    """A stored run of the plugin shown as `plugin`, or None when missing, unreadable or its files
+    are gone."""
     folder = run_folder(cache, key)
     try:
         data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
@@ -143,6 +144,7 @@ def load(cache: Path, key: str) -> ExampleRun | None:
             os.utime(folder)  # its last use, for `cache prune` (cachedir.py)
         return ExampleRun(
             tool=ToolKey(**data["tool"]),
+            plugin=plugin,
             example=data["example"],
             smoke=data["smoke"],
             inputs=MappingProxyType(data["inputs"]),

@@ -76,7 +76,7 @@ def entries(cache: Path) -> list[Entry]:
         if not parent.is_dir():
             continue
         for path in sorted(p for p in parent.iterdir() if p.is_dir() and not p.name.startswith(".")):
-            found.append(Entry(kind, path, _disk_size(path, seen), _used(path)))
+            found.append(Entry(kind, path, disk_size(path, seen), _used(path)))
     unlinked = sum(status.st_blocks * 512 for _file, status in _unlinked(cache))
     if unlinked:
         found.append(Entry(UNLINKED, cache / STORE, unlinked, 0.0))
@@ -106,8 +106,8 @@ def _used(path: Path) -> float:
         return 0.0
 
 
-def _disk_size(path: Path, seen: set[tuple[int, int]]) -> int:
-    """Bytes on disk of the files under `path`, each inode once (links never followed)."""
+def disk_size(path: Path, seen: set[tuple[int, int]]) -> int:
+    """Bytes on disk of the files under `path`, each inode not in `seen` once (links never followed)."""
     total = 0
     for file in _files(path):
         try:

@@ -7,10 +7,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.model import FIXED_OUTPUTS, Tool
+from generator.plugin_model import FIXED_OUTPUTS, Tool
 from generator.rules import Listing, Phrase, rule
-from generator.run.model import ExampleRun, RunMessage
 from generator.run.result import in_words
+from generator.run.runtypes import ExampleRun, RunMessage
 from generator.schemas import SchemaSet, shipped_schemas, validate_output
 
 # Items listed in one finding; the rest are counted.

@@ -82,6 +82,13 @@ def installed_from(reader: PluginReader) -> str:
 
 def pyproject_names(text: str) -> list[Declared] | None:
     """The packages of `[project] dependencies`; None when the file cannot be read as TOML."""
+    found = pyproject_requirements(text)
+    return None if found is None else [declared for declared, _requirement in found]
+
+
+def pyproject_requirements(text: str) -> list[tuple[Declared, Requirement]] | None:
+    """Each requirement of `[project] dependencies` with where it stands; None when the file
+    cannot be read as TOML."""
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):
@@ -89,12 +96,12 @@ def pyproject_names(text: str) -> list[Declared] | None:
     project = data.get("project")
     listed = project.get("dependencies") if isinstance(project, dict) else None
     lines = text.splitlines()
-    found: list[Declared] = []
+    found: list[tuple[Declared, Requirement]] = []
     for entry in listed if isinstance(listed, list) else ():
-        name = _name(entry) if isinstance(entry, str) else None
-        if name is not None:
+        requirement = _requirement(entry) if isinstance(entry, str) else None
+        if requirement is not None:
             line, column = _place(lines, entry)
-            found.append(Declared(name, line, column))
+            found.append((Declared(canonicalize_name(requirement.name), line, column), requirement))
     return found
 
 
@@ -112,8 +119,13 @@ def requirement_names(text: str) -> list[Declared]:
 
 
 def _name(entry: str) -> str | None:
+    requirement = _requirement(entry)
+    return canonicalize_name(requirement.name) if requirement is not None else None
+
+
+def _requirement(entry: str) -> Requirement | None:
     try:
-        return canonicalize_name(Requirement(entry).name)
+        return Requirement(entry)
     except InvalidRequirement:
         return None
 
@@ -156,16 +168,25 @@ def disagreement(reader: PluginReader, shown: Callable[[str], str]) -> list[Diag
 
 def locked_names(text: str) -> set[str]:
     """The packages a `uv.lock` resolves (its `[[package]]` names); empty when it cannot be read."""
+    return set(locked_versions(text))
+
+
+def locked_versions(text: str) -> dict[str, set[str]]:
+    """The versions a `uv.lock` resolves, by package (a lock forked by markers may hold several);
+    empty when it cannot be read."""
     try:
         packages = tomllib.loads(text).get("package")
     except (tomllib.TOMLDecodeError, RecursionError):
-        return set()
-    names = (
-        (entry.get("name") for entry in packages if isinstance(entry, dict))
-        if isinstance(packages, list)
-        else ()
-    )
-    return {canonicalize_name(name) for name in names if isinstance(name, str)}
+        return {}
+    found: dict[str, set[str]] = {}
+    for entry in packages if isinstance(packages, list) else ():
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if isinstance(name, str):
+            version = entry.get("version")
+            found.setdefault(canonicalize_name(name), set()).update(
+                [version] if isinstance(version, str) else []
+            )
+    return found
 
 
 def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) -> Diagnostic:

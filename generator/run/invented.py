@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.load.examples import FILE_TYPES, Example, InputFile
-from generator.model import Parameter, Tool
+from generator.plugin_model import Parameter, Tool
 
 SMOKE = "smoke"
 # Not a name an examples file can use (they start with a letter or digit), so it never collides.

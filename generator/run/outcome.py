@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
+from generator.load.paths import display_path
 from generator.rules import Listing, Phrase, rule
-from generator.run.model import OutputFile, RunMessage
+from generator.run.runtypes import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
 from generator.run.wire import (
     Done,
@@ -170,7 +171,8 @@ So what the runner judges is that serialised form, decoded as Dify decodes it: a
 list, a pydantic model as a dict, a datetime as an ISO string, and Dify accepts all of them. A value
 that pydantic cannot serialise (an object of some class, bytes that are not UTF-8) makes the writer
 raise; the SDK then ends the invocation with an error, and the workflow node fails. The run stops
-at that message, as the invocation does.
+at that message, as the invocation does. The finding points at the plugin's line that yielded the
+message when the runner knows it.
 """,
 )
 NOT_SERIALISABLE = rule(
@@ -185,7 +187,10 @@ The SDK sends each message to Dify as `message.model_dump()` in a JSON frame. Wh
 object pydantic cannot serialise inside a JSON payload, or something yielded that is not a
 `ToolInvokeMessage` at all), the SDK ends the invocation with an error and Dify's workflow node
 fails. The run stops at that message, as the invocation does. Values that pydantic can serialise
-(tuples, sets, datetimes, models) are not reported: Dify receives them as JSON.
+(tuples, sets, datetimes, models) are not reported: Dify receives them as JSON. The finding points at
+the plugin's line the message came from: the `yield` its generator stood at, or the `return` of an
+`_invoke` that is not a generator (one that returns a message instead of yielding it hands the SDK
+the message's fields, as tuples); the tool's YAML when neither is known.
 """,
 )
 PYTHON_SUBSTITUTED = rule(
@@ -201,6 +206,12 @@ with the one Python it is configured with (its images install Python 3.12, and i
 `uv venv .venv --python 3.12`). The runner does the same, so a plugin that names another version
 is run as Dify runs it, and this note says so.
 """,
+)
+
+# The rules whose finding means the run did not complete: the invocation ended there, as it does in
+# Dify (the outputs of such a run are not assembled nor checked).
+STOPS_RUN = frozenset(
+    {CRASHED, TIMED_OUT, OUT_OF_MEMORY, OUTPUT_LIMIT, ABNORMAL_EXIT, VARIABLE_VALUE_TYPE, NOT_SERIALISABLE}
 )
 
 
@@ -288,7 +299,7 @@ def judge(
         elif isinstance(event, OverLimit):
             findings.append(OUTPUT_LIMIT.at(where, what=event.what))
         elif isinstance(event, Unsendable):
-            findings.append(_unsendable(event, where))
+            findings.append(_unsendable(event, where, plugin_display))
         elif isinstance(event, Unserved):
             calls.append(event.call)
         elif isinstance(event, NetworkAttempt):
@@ -317,7 +328,7 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
         return OUT_OF_MEMORY.at(where, limit=limits.memory_bytes)
     place = where
     if event.file is not None and event.line is not None:
-        place = Location(f"{plugin_display}/{event.file}", event.line, 1)
+        place = Location(display_path(plugin_display, event.file), event.line, 1)
     stage = STAGES.get(event.stage, "the run")
     return CRASHED.at(
         place, stage=stage, type=event.type, problem=event.message, frames=_frames(event, plugin_display)
@@ -326,7 +337,9 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
 
 def _frames(event: Raised, plugin_display: str) -> Phrase:
     """The crash's last frames in the plugin's own files, and what the line did wrong when known."""
-    shown = "; ".join(f"{plugin_display}/{f.file}:{f.line} `{f.code.strip()}`" for f in event.frames)
+    shown = "; ".join(
+        f"{display_path(plugin_display, f.file)}:{f.line} `{f.code.strip()}`" for f in event.frames
+    )
     said = (
         f"The plugin's code, innermost last: {shown}."
         if shown
@@ -337,7 +350,9 @@ def _frames(event: Raised, plugin_display: str) -> Phrase:
     return Phrase(said)
 
 
-def _unsendable(event: Unsendable, where: Location) -> Diagnostic:
+def _unsendable(event: Unsendable, where: Location, plugin_display: str) -> Diagnostic:
+    if event.file is not None and event.line is not None:  # the plugin's line that produced it
+        where = Location(f"{plugin_display}/{event.file}", event.line, 1)
     if event.variable is not None:
         return VARIABLE_VALUE_TYPE.at(where, index=event.index, name=event.variable, problem=event.problem)
     return NOT_SERIALISABLE.at(where, index=event.index, kind=event.kind, problem=event.problem)
@@ -387,7 +402,8 @@ def read_outcome(
 
 def findings_block(findings: list[Diagnostic]) -> bool:
     """True when a finding means the run did not complete."""
-    return any(f.rule in {"R001", "R002", "R003", "R004", "R005", "R011", "R014"} for f in findings)
+    stopping = {stops.code for stops in STOPS_RUN}
+    return any(f.rule in stopping for f in findings)
 
 
 def contacted_hosts(events: list[Event]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from generator.run.build import uv_environment
+from generator.run.envbuild import uv_environment
 from generator.run.environment import find_uv, locked
 
 # The version the recorder is written against (vcrpy's persister and request hooks).

@@ -25,11 +25,11 @@ from generator.load.examples import Example
 from generator.load.reader import PluginReader
 from generator.load.recordings import RECORDING_FORMAT, Recording, recording_path
 from generator.load.registry_examples import examples_root
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.published import SCHEMA_BASE
 from generator.rules import Phrase, rule
 from generator.run.cache import MAX_HASHED_BYTES
-from generator.run.model import Replay
+from generator.run.runtypes import Replay
 from generator.run.wire import Event, Exchange, Http, Recorded, Unmatched
 
 # The marker and header policy of the child's recorder, which cannot import the project.

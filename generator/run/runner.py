@@ -14,7 +14,7 @@ from generator.diagnostics import Diagnostic, Location, Severity, sort_diagnosti
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.progress import Stage
 from generator.rules import rule
 from generator.run import cache, wire
@@ -23,10 +23,8 @@ from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
-from generator.run.model import ExampleRun, RunOptions, RunReport
 from generator.run.outcome import (
     BROKEN_ENVIRONMENT,
-    NETWORK_ATTEMPT,
     PYTHON_SUBSTITUTED,
     contacted_hosts,
     read_outcome,
@@ -45,6 +43,7 @@ from generator.run.replay import (
     write_recording,
 )
 from generator.run.result import in_words
+from generator.run.runtypes import ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
 from generator.run.verdict import run_result, weigh
@@ -64,6 +63,10 @@ not be loaded (an error when no other finding says so: Dify refuses such a packa
 was found, or its tools name no Python source.
 """,
 )
+
+
+# The findings of the run stage by the plugin they belong to (`LoadedPlugin.display`).
+Found = dict[str, list[Diagnostic]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +133,7 @@ def _execute(
     outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
     findings = list(outcome.diagnostics)
     if job.recording is not None and job.http == "replay":
-        unmatched = replay_findings(result.events, job.recording, example, tool, job.loaded, where)
-        if any(d.rule == "R044" for d in unmatched):  # the same requests, said better
-            findings = [d for d in findings if d.rule != NETWORK_ATTEMPT.code]
-        findings.extend(unmatched)
+        findings.extend(replay_findings(result.events, job.recording, example, tool, job.loaded, where))
     if job.http == "record":
         interactions = recorded_interactions(result.events)
         if interactions is not None:
@@ -170,6 +170,7 @@ def _execute(
     )
     run = ExampleRun(
         tool=tool.key,
+        plugin=job.loaded.display,
         example=example.name,
         smoke=example.smoke,
         inputs=MappingProxyType(dict(example.inputs)),
@@ -243,10 +244,11 @@ def _schemas_digest(schemas: SchemaSet | None) -> str:
 
 def plan(
     plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
-) -> tuple[list[Job], list[Diagnostic]]:
-    """Every job to run, plus findings met while planning (environments, examples, recordings)."""
+) -> tuple[list[Job], Found]:
+    """Every job to run, plus findings met while planning (environments, examples, recordings),
+    by plugin."""
     jobs: list[Job] = []
-    findings: list[Diagnostic] = []
+    found: Found = {}
     common = [
         cache.runner_version(),
         isolation.description,
@@ -257,6 +259,7 @@ def plan(
     chosen_tools = [_tools_to_run(loaded, options) for loaded in plugins]
     built = Stage.shown_if(options.progress, "environments", sum(map(bool, chosen_tools)))
     for loaded, tools in zip(plugins, chosen_tools, strict=True):
+        findings = found.setdefault(loaded.display, [])
         plugin = loaded.plugin
         if plugin is None or not tools:
             findings.extend(_nothing_ran(loaded) if options.tool is None else ())
@@ -308,7 +311,7 @@ def plan(
             findings.extend(problems)
             jobs.append(recorded)
     built.close()
-    return jobs, findings
+    return jobs, found
 
 
 def _nothing_ran(loaded: LoadedPlugin) -> list[Diagnostic]:
@@ -362,7 +365,7 @@ def _environment_findings(environment: Environment, where: Location) -> list[Dia
 
 
 def _cached(job: Job, options: RunOptions) -> bool:
-    return cache.load(options.cache_dir, job.key) is not None
+    return cache.load(options.cache_dir, job.key, job.loaded.display) is not None
 
 
 def _recorded(job: Job, options: RunOptions, runs: bool = True) -> tuple[Job, list[Diagnostic]]:
@@ -412,9 +415,11 @@ def run_plugins(
     options = replace(options, cache_dir=options.cache_dir.absolute())
     isolation = detect_isolation(options.isolate)
     plugins = in_shard(plugins, options.shard)
-    jobs, findings = plan(plugins, options, isolation, schemas)
+    jobs, found = plan(plugins, options, isolation, schemas)
     cached = {
-        index: cache.load(options.cache_dir, job.key) if options.use_cache and not options.record else None
+        index: cache.load(options.cache_dir, job.key, job.loaded.display)
+        if options.use_cache and not options.record
+        else None
         for index, job in enumerate(jobs)
     }
     pending = [job for index, job in enumerate(jobs) if cached[index] is None]
@@ -431,26 +436,26 @@ def run_plugins(
         fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
         running.close()
     every = [cached[index] or next(fresh) for index in range(len(jobs))]
+    for job, run in zip(jobs, every, strict=True):
+        found[job.loaded.display].extend(run.diagnostics)
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
-    findings.extend(
-        d for job, run in zip(jobs, every, strict=True) if job.example.required_only for d in run.diagnostics
-    )
     for loaded in plugins:
         providers = loaded.plugin.providers if loaded.plugin else ()
         for tool in (tool for provider in providers for tool in provider.reachable_tools):
-            tool_runs = [run for run in runs if run.tool == tool.key]
-            findings.extend(
+            tool_runs = [run for run in runs if run.plugin == loaded.display and run.tool == tool.key]
+            found[loaded.display].extend(
                 never_set(
                     tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))
                 )
             )
-    return RunReport(tuple(runs), tuple(sort_diagnostics(findings)))
+    findings = {display: tuple(sort_diagnostics(own)) for display, own in found.items()}
+    return RunReport(tuple(runs), MappingProxyType(findings))
 
 
 def all_findings(report: RunReport) -> list[Diagnostic]:
-    """The report's own findings plus every run's, sorted and deduplicated."""
-    return sort_diagnostics([*report.diagnostics, *(d for run in report.runs for d in run.diagnostics)])
+    """Every finding of the report, of every plugin, sorted and deduplicated."""
+    return sort_diagnostics(finding for own in report.findings.values() for finding in own)
 
 
 __all__ = ["all_findings", "run_plugins", "site_prefix"]

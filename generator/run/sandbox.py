@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.run.model import Limits
+from generator.run.runtypes import Limits
 from generator.run.wire import Decoder, Event
 
 # the worker's start: it loads the child side by path (see child/__init__.py)

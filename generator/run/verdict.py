@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.examples import Example
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
-from generator.run.model import RunMessage
+from generator.run.checks import SCHEMA_MISMATCH
 from generator.run.outcome import (
     CRASHED,
     NETWORK_ATTEMPT,
@@ -32,8 +32,10 @@ from generator.run.outcome import (
     UNSERVED_CALL,
     contacted_hosts,
 )
+from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult
-from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, Unserved
+from generator.run.runtypes import RunMessage
+from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, StorageUnset, Unserved
 
 INCONCLUSIVE = rule(
     "R035",
@@ -45,8 +47,11 @@ INCONCLUSIVE = rule(
 A tool without an examples file runs once on invented inputs, with no credentials and no network.
 When that run fails inside `_invoke` because a credential had no value, a connection was refused,
 the tool called back into Dify (a model, an app, another tool), it started a program that is not
-installed (a plugin's environment holds only what its requirements install) or it rejected a
-made-up value, the failure proves nothing about the plugin: a workflow user gives real values.
+installed (a plugin's environment holds only what its requirements install), it read a key of
+plugin storage that no one had set (`session.storage.get` of a key another tool of the plugin sets:
+every run starts with empty storage, and the runner's stand-in for Dify answers such a read with an
+error, as the SDK raises one when Dify has no data) or it rejected a made-up value, the failure
+proves nothing about the plugin: a workflow user gives real values.
 The finding names the cause and the example to add. What a smoke run does prove stays an error:
 the module does not import, there is not exactly one `Tool` subclass, the class cannot be created,
 the tool calls an SDK API that does not exist, or it yields a message Dify refuses.
@@ -105,11 +110,11 @@ def weigh(
         place = _place(crashes[0]) if crashes else Location(examples_file)
         stage = STAGES.get(refused.stage, "the run")
         found = READ_ONLY_ENVIRONMENT.at(place, stage=stage, type=refused.type, problem=refused.message)
-        return [] if example.required_only else [*kept, found]
+        return [] if example.required_only else _one_per_cause([*kept, found])
     if example.required_only:
         return _optional_read(findings, events, example, tool)
     if not example.smoke:
-        return list(findings)
+        return _one_per_cause(list(findings))
     explained = _cause(events, example, tool, credentials, examples_file)
     crash = _crash_event(events)
     # A tool class may read its credentials when it is created, as Dify creates it with them: without
@@ -155,7 +160,7 @@ def weigh(
                     hint=explained.advice,
                 )
             )
-        elif finding.rule == "R015":  # outputs of made-up inputs may be a correct error path
+        elif finding.rule == SCHEMA_MISMATCH.code:  # outputs of made-up inputs may be a correct error path
             weighed.append(replace(finding, severity=Severity.WARNING))
         else:
             weighed.append(finding)
@@ -164,12 +169,14 @@ def weigh(
 
 def _one_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
     """Without the connection and call findings when another finding of the run already names them
-    as the cause it stopped (R035, or a time-out's hint): one finding per cause."""
+    as the cause it stopped (R035, or a time-out's hint), and without the connection finding when
+    the replay names the same requests better (R044): one finding per cause."""
     told = any(f.rule == INCONCLUSIVE.code for f in findings)
     told = told or any(f.rule == TIMED_OUT.code and f.severity is Severity.WARNING for f in findings)
-    if not told:
-        return findings
-    return [f for f in findings if f.rule not in (NETWORK_ATTEMPT.code, UNSERVED_CALL.code)]
+    said: set[str] = {NETWORK_ATTEMPT.code, UNSERVED_CALL.code} if told else set()
+    if any(f.rule == UNMATCHED.code for f in findings):
+        said.add(NETWORK_ATTEMPT.code)
+    return [f for f in findings if f.rule not in said]
 
 
 def _environment_write(events: Iterable[Event], environment: str) -> Raised | None:
@@ -251,6 +258,11 @@ def _unset_credential(events: Iterable[Event], credentials: Sequence[str]) -> st
     return None
 
 
+def _unset_storage(events: Iterable[Event]) -> list[str]:
+    """The plugin storage keys the tool read and found unset, quoted, in order."""
+    return list(dict.fromkeys(f"`{e.key}`" for e in events if isinstance(e, StorageUnset)))
+
+
 def _cause(
     events: Sequence[Event],
     example: Example,
@@ -301,6 +313,22 @@ def _cause(
             Phrase(
                 f"Add {examples_file} with an example on real inputs and record its requests once "
                 "with `dify-registry run --record`: the registry then replays them offline."
+            ),
+        )
+    stored = _unset_storage(events)
+    if stored:
+        shown = Listing(stored, most=5)
+        return Cause(
+            RunResult.ENVIRONMENT,
+            f"empty plugin storage: {shown}",
+            Phrase(
+                f"the run began with empty plugin storage and the tool read the key {shown} from it, "
+                "which another tool of the plugin (or an earlier call) must have set"
+            ),
+            Phrase(
+                f"Nothing to fix for Dify once {shown} is set; but every example run starts with empty "
+                "storage, so the registry cannot run this tool: read the value from a parameter or a "
+                "credential, or answer a missing key with a message (`session.storage.exist`)."
             ),
         )
     key = crash.key if crash is not None else None
@@ -486,6 +514,8 @@ def run_result(
     answer = _error_answer(messages)
     if answer is None:
         return RunResult.OUTPUT, ""
+    if _unset_storage(events):  # what it answered, empty storage made it answer
+        return cause.result, cause.detail
     refused = _network_failure(answer)
     if refused is not None:
         return RunResult.NETWORK, refused

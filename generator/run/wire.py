@@ -421,6 +421,10 @@ class Unsendable(Event):
     kind: str
     variable: str | None
     problem: str
+    # the plugin's line the message came from (its `yield`, or the `return` of a plain `_invoke`)
+    file: str | None = None
+    line: int | None = None
+    code: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -493,6 +497,14 @@ class CredentialUnset(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class StorageUnset(Event):
+    """The tool read the plugin storage key `key`, which no one had set in this run."""
+
+    KIND: ClassVar[str] = "storage"
+    key: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Unserved(Event):
     """The tool called back into Dify for something the local stand-in does not serve."""
 
@@ -538,6 +550,7 @@ EVENTS = _table(
     Done,
     NetworkAttempt,
     CredentialUnset,
+    StorageUnset,
     Unserved,
     Exchange,
     Unmatched,

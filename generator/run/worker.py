@@ -24,7 +24,7 @@ from types import TracebackType
 from typing import IO
 
 from generator.run import wire
-from generator.run.model import Limits
+from generator.run.runtypes import Limits
 from generator.run.sandbox import (
     CLEAN_PATH,
     SANDBOX_UID_BASE,

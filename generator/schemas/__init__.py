@@ -7,7 +7,6 @@ from generator.published import SCHEMA_BASE
 from generator.schemas.lint import INLINE, Flavour, lint_schema
 from generator.schemas.load import SchemaLoadError, load_schemas, shipped_schemas
 from generator.schemas.lock import check_lock, record_lock
-from generator.schemas.model import HostedSchema, PropertyRow, SchemaSet
 from generator.schemas.output import Mismatch, json_path, validate_output
 from generator.schemas.properties import flatten_properties
 from generator.schemas.publish import (
@@ -19,6 +18,7 @@ from generator.schemas.publish import (
 )
 from generator.schemas.refs import Reference, RefKind, analyse
 from generator.schemas.sample import example_instance
+from generator.schemas.schema_set import HostedSchema, PropertyRow, SchemaSet
 from generator.shipped import shipped_schemas_root
 
 __all__ = [

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
-from generator.model import FIXED_OUTPUTS
+from generator.plugin_model import FIXED_OUTPUTS
 from generator.rules import rule
 from generator.schemas.lint import INLINE, Locator, declared_types, lint_schema
-from generator.schemas.model import SchemaSet
+from generator.schemas.schema_set import SchemaSet
 
 NOT_MAPPING = rule(
     "O020",

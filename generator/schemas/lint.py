@@ -25,9 +25,9 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.published import SCHEMA_BASE
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
-from generator.schemas.model import SchemaSet
 from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
+from generator.schemas.schema_set import SchemaSet
 from generator.schemas.walk import MAX_SCHEMA_DEPTH, Parts, SchemaNode, walk
 from generator.shorten import shorten
 

@@ -18,10 +18,10 @@ from generator.load.yamlload import YamlDocument, read_yaml
 from generator.published import SCHEMA_BASE
 from generator.rules import rule
 from generator.schemas.lint import HOSTED, lint_schema
-from generator.schemas.model import HostedSchema, SchemaSet
 from generator.schemas.properties import flatten_properties
 from generator.schemas.refs import refuse_retrieval, specification_of
 from generator.schemas.sample import example_instance
+from generator.schemas.schema_set import HostedSchema, SchemaSet
 from generator.schemas.walk import Parts
 from generator.shipped import shipped_schemas_root
 

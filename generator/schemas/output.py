@@ -14,9 +14,9 @@ from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from generator.schemas.lint import declared_types, metaschema_errors, validator_class
-from generator.schemas.model import SchemaSet
 from generator.schemas.patterns import BoundedPatterns, bounded_validator_class
 from generator.schemas.refs import INLINE_URI, MALFORMED, RefKind, RefReport, analyse
+from generator.schemas.schema_set import SchemaSet
 from generator.shorten import shorten
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

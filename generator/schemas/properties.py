@@ -6,8 +6,8 @@ import re
 from typing import Any
 
 from generator.schemas.lint import declared_types
-from generator.schemas.model import PropertyRow, SchemaSet
 from generator.schemas.refs import RefKind, Resolution
+from generator.schemas.schema_set import PropertyRow, SchemaSet
 from generator.schemas.walk import MAX_SCHEMA_DEPTH, rebase
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")

@@ -6,10 +6,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from generator.load.crawl import LoadedPlugin
-from generator.model import ToolKey
+from generator.plugin_model import ToolKey
 from generator.published import SITE_URL
-from generator.schemas.model import SchemaSet
 from generator.schemas.refs import RefKind, analyse
+from generator.schemas.schema_set import SchemaSet
 
 CATALOG_PATH = "schemas/catalog.json"
 CATALOG_SCHEMA = "https://json.schemastore.org/schema-catalog.json"

@@ -22,7 +22,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import InvalidAnchor, NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
 
 from generator.published import SCHEMA_BASE
-from generator.schemas.model import SchemaSet
+from generator.schemas.schema_set import SchemaSet
 from generator.schemas.walk import Parts, SchemaNode, Walk, rebase, walk
 
 # In-place reference chains longer than this are refused: the validator recurses once per link.

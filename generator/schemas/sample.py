@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from generator.schemas.lint import declared_types
-from generator.schemas.model import SchemaSet
 from generator.schemas.output import validate_output
 from generator.schemas.refs import RefKind, Resolution
+from generator.schemas.schema_set import SchemaSet
 from generator.schemas.walk import rebase
 
 # Examples are for reading: a few levels show the shape; deeper parts are left out or minimal.

@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from generator.model import I18n
-from generator.site.model import PluginEntry
+from generator.plugin_model import I18n
+from generator.site.site_model import PluginEntry
 from generator.site.untrusted import word_cut
 
 CARDS_JSON = "cards.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from generator.model import I18n, Plugin
+from generator.plugin_model import I18n, Plugin
 
 
 @dataclass(frozen=True, slots=True)

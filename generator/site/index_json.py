@@ -7,12 +7,12 @@ import json
 from typing import Any
 
 from generator.diff.changes import Change, class_of
-from generator.model import I18n, Parameter
+from generator.plugin_model import I18n, Parameter
 from generator.published import SCHEMA_BASE
 from generator.run.result import RunResult
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.llms import LLMS_TXT
-from generator.site.model import PluginEntry, SiteModel, ToolEntry
+from generator.site.site_model import PluginEntry, SiteModel, ToolEntry
 from generator.site.texts import texts_for
 from generator.site.views import fixed_rows
 

@@ -14,10 +14,10 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 
-from generator.model import I18n
+from generator.plugin_model import I18n
 from generator.site.languages import LANGUAGE_SITES, SiteLanguage
-from generator.site.model import PluginEntry, SiteModel, ToolEntry
 from generator.site.safe import safe_url
+from generator.site.site_model import PluginEntry, SiteModel, ToolEntry
 from generator.site.untrusted import pretty_json, word_cut
 from generator.site.views import OutputRow
 
@@ -183,7 +183,7 @@ class LlmsText:
         lines += ["", f"## {self._w('examples')}", ""]
         if not entry.runs:
             lines.append(self._w("no_examples"))
-        for run in self.model.catalog.runs_of(tool.key):
+        for run in self.model.catalog.runs_of(plugin.loaded, tool.key):
             verdict = words[f"result_{run.result.value}"] + (f": {run.detail}" if run.detail else "")
             outputs = dict(run.outputs)
             lines += [f"### {inline(run.example, lang)} ({inline(verdict, lang)})", ""]

@@ -26,8 +26,8 @@ from mkdocs.exceptions import PluginError
 from generator.site.languages import SiteLanguage
 
 if TYPE_CHECKING:
-    from generator.site.model import SiteModel
-    from generator.site.plugin import RegistryPlugin
+    from generator.site.mkdocs_plugin import RegistryPlugin
+    from generator.site.site_model import SiteModel
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 PLUGIN_NAME = "dify-registry"
@@ -35,7 +35,7 @@ PLUGIN_NAME = "dify-registry"
 
 def registry_plugin(config: MkDocsConfig) -> RegistryPlugin:
     """This package's plugin in a loaded configuration; TypeError when mkdocs.yml lacks it."""
-    from generator.site.plugin import RegistryPlugin
+    from generator.site.mkdocs_plugin import RegistryPlugin
 
     plugin = config.plugins.get(PLUGIN_NAME)
     if not isinstance(plugin, RegistryPlugin):

@@ -6,11 +6,14 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from generator.model import I18n
+from generator.plugin_model import I18n
 from generator.schemas import CATALOG_PATH
 from generator.site.cards import CARDS_JSON, FIRST_SCREEN, Card, cards, cards_json
 from generator.site.languages import SiteLanguage
-from generator.site.model import (
+from generator.site.render import PageContext, render
+from generator.site.safe import plain_title
+from generator.site.search import search_keys
+from generator.site.site_model import (
     COVERAGE_PAGE,
     MISSING_JSON,
     RULES_INDEX,
@@ -20,9 +23,6 @@ from generator.site.model import (
     SiteModel,
     ToolEntry,
 )
-from generator.site.render import PageContext, render
-from generator.site.safe import plain_title
-from generator.site.search import search_keys
 from generator.site.texts import texts_for
 from generator.site.urls import page_url
 from generator.site.views import fixed_rows

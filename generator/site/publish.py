@@ -7,23 +7,11 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator.catalog import Catalog
 from generator.inputs import is_registry
-from generator.run import RunOptions
 from generator.schemas import CATALOG_PATH, schema_catalog, served_files
 from generator.site.index_json import registry_index
-from generator.site.model import MISSING_JSON, SiteModel
+from generator.site.site_model import MISSING_JSON, SiteModel
 from generator.site.views import published_path
-
-
-def build_catalog_for(
-    registries: Sequence[Path], schemas_root: Path, run_options: RunOptions | None
-) -> Catalog:
-    """The catalog of registry folders (or plugin folders) with the hosted schemas."""
-    from generator.pipeline import Pipeline, resolve_schemas
-
-    pipeline = Pipeline(tuple(registries), resolve_schemas(root=schemas_root), run=run_options, site=True)
-    return pipeline.catalog()
 
 
 def shared_files(model: SiteModel, site_url: str) -> dict[str, bytes | str | Path]:

@@ -16,12 +16,12 @@ import jinja2.compiler
 from markupsafe import Markup, escape
 
 from generator.diagnostics import Diagnostic
-from generator.model import I18n
+from generator.plugin_model import I18n
 from generator.site.cards import badge
 from generator.site.languages import SiteLanguage
-from generator.site.model import PluginEntry
 from generator.site.readme import rebased
 from generator.site.safe import safe_url
+from generator.site.site_model import PluginEntry
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, MAX_TEXT, pre, pretty_json, untrusted_html, value
 from generator.site.urls import page_url, relative

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from generator.model import LANGUAGES, I18n
+from generator.plugin_model import LANGUAGES, I18n
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 

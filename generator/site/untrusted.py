@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from generator.model import I18n
+from generator.plugin_model import I18n
 from generator.site.safe import breakable, clip, isolated
 from generator.site.texts import texts_for
 

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from generator.diagnostics import Diagnostic
 from generator.diff.changes import class_of
 from generator.diff.history import History
-from generator.model import FIXED_OUTPUTS, I18n
+from generator.plugin_model import FIXED_OUTPUTS, I18n
 from generator.ruleset import all_rules
 from generator.run import ExampleRun, OutputFile
 from generator.run.result import RunResult

@@ -24,8 +24,8 @@ from generator.diff.interface import Face, interface_of
 from generator.diff.version import Version, parse_version
 from generator.inputs import InputError
 from generator.load.crawl import LoadedPlugin
-from generator.model import FIXED_OUTPUTS
 from generator.pipeline import Pipeline
+from generator.plugin_model import FIXED_OUTPUTS
 from generator.schemas import SchemaSet
 
 MAX_INDEX_BYTES = 64 * 1024 * 1024

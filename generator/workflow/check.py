@@ -81,6 +81,8 @@ web/app/components/workflow/nodes/tool/default.ts: a required input or setting w
 `fieldRequired`; an empty list is allowed as a constant for `any` and `array` parameters), and a
 workflow whose checklist has an error is neither published nor run. Older Dify versions refused it
 at run time as well (`init_frontend_parameter`: "tool parameter ... not found in tool config").
+The parameter is judged against the catalog's version of the tool: in a node that pins another
+version, which may not require it, the finding is a warning about the upgrade.
 """,
 )
 OPTION_UNKNOWN = rule(

@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..wire import EventWriter, Unserved, Uploaded
+from ..wire import EventWriter, StorageUnset, Unserved, Uploaded
 
 
 class LoopbackServer(http.server.HTTPServer):
@@ -84,6 +84,7 @@ class Daemon:
             return "response", {"data": "ok"}
         if operation == "get":
             if key not in self.storage:
+                self.events.send(StorageUnset(key=key[:200]))
                 return "error", f"storage key {key!r} does not exist"
             return "response", {"data": self.storage[key]}
         if operation == "del":

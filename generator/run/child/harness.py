@@ -30,6 +30,7 @@ from . import recorder
 from .daemon import Daemon
 from .guard import guard_network
 from .isolation import copy_plugin
+from .origin import Origin
 from .session import Sdk, build_session, send_message
 
 MAX_TRACE = 8000
@@ -119,8 +120,11 @@ def run_tool(events: EventWriter, task: Task, plugin_root: str, allowed_ports: l
         return
     try:
         parameters = {**task.inputs, **file_inputs(daemon, task.files)}
-        for message in tool.invoke(dict(parameters)):
-            if not send_message(events, daemon, message, sdk):
+        origin = Origin(plugin_root)
+        with origin.watching(getattr(type(tool), "_invoke", None)):
+            origin.produced = tool.invoke(dict(parameters))
+        for message in origin.produced:
+            if not send_message(events, daemon, message, sdk, origin.line):
                 return
             problem_text = events.over_limit()
             if problem_text:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ..wire import EventWriter, Unsendable, Yielded
+from ..wire import EventWriter, Frame, Unsendable, Yielded
 from .daemon import Daemon
 
 SESSION_ID = "registry-run"
@@ -111,11 +111,13 @@ def http_install_method(methods: Any) -> Any:
     return next(method for method in methods if method.value not in ("local", "remote"))
 
 
-def send_message(events: EventWriter, daemon: Daemon, message: Any, sdk: Sdk) -> bool:
+def send_message(
+    events: EventWriter, daemon: Daemon, message: Any, sdk: Sdk, origin: Callable[[], Frame | None]
+) -> bool:
     """One yielded message as the SDK's writer puts it on the wire to Dify (a JSON frame of
     `message.model_dump()`); blob bytes travel apart, as the SDK sends them in chunks apart from
     the message. False when the SDK could not serialise it: there the SDK ends the invocation with
-    an error, so the run ends too."""
+    an error, so the run ends too; `origin` names the plugin's line the message came from."""
     events.messages += 1
     payload_object: Any = getattr(message, "message", None)
     payload_kind = type(payload_object).__name__ if payload_object is not None else type(message).__name__
@@ -130,12 +132,16 @@ def send_message(events: EventWriter, daemon: Daemon, message: Any, sdk: Sdk) ->
         framed = sdk.frame(message)
     except Exception as problem:  # what the SDK's writer raises, Dify receives as the tool's error
         variable = getattr(payload_object, "variable_name", None)
+        line = origin()
         events.send(
             Unsendable(
                 index=events.messages - 1,
                 kind=payload_kind,
                 variable=variable if isinstance(variable, str) else None,
                 problem=f"{type(problem).__name__}: {problem}"[:1000],
+                file=line.file if line else None,
+                line=line.line if line else None,
+                code=line.code if line else None,
             )
         )
         return False

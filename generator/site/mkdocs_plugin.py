@@ -24,17 +24,18 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from generator.catalog import Catalog
+from generator.pipeline import site_catalog
 from generator.published import SITE_URL
 from generator.run import RunOptions
 from generator.site.cards import CARDS_JSON, Card
 from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
 from generator.site.llms import LlmsText
-from generator.site.model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import SitePages
-from generator.site.publish import build_catalog_for, shared_files, watched_paths
+from generator.site.publish import shared_files, watched_paths
 from generator.site.search import SearchIndexError, index_site
+from generator.site.site_model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.texts import texts_for
 from generator.site.translate import TranslatedDocs
 from generator.site.untrusted import forget
@@ -138,7 +139,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if self.model is None:  # a build of its own, not one language handed another's model
             forget()
             with long_lived():
-                catalog = self.preset or build_catalog_for(*self.paths(config), self._run_options(config))
+                catalog = self.preset or site_catalog(*self.paths(config), self._run_options(config))
                 self.model = site_model(catalog, config.use_directory_urls)
             self.frozen = True
         if self.language == DEFAULT_LANGUAGE and self.config.languages and self.builds is None:

@@ -3,7 +3,9 @@
 With the runner's isolation (root, util-linux `unshare`) source distributions are built, as Dify
 builds them: the whole build runs in `builder.py`'s sandbox as an unprivileged uid of its own, on a
 private copy of the plugin, with a uv cache of its own inside the environment's folder, and the
-environment is handed back to root and made read-only to everyone else afterwards. Without
+environment is handed back to root and made read-only to everyone else afterwards. The build is
+tried from wheels alone first (`--no-build`), so the trusted side knows whether any build script
+ran: only an environment installed from wheels alone shares files with others (`share.py`). Without
 isolation nothing may run a stranger's code: only wheels are installed (`--no-build`).
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -44,6 +47,11 @@ COPY_IGNORED = shutil.ignore_patterns(".git", "__pycache__", ".dify-registry-cac
 # The only variables of the caller a build sees: where the machine's CA certificates are (an
 # index behind a TLS-inspecting proxy is unreachable without them). Paths, never secrets.
 PASSED = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+NO_BUILD = "--no-build"
+# uv's words when a requirement has no wheel and --no-build keeps it from being built
+# (`uv pip install`: "Building source distributions is disabled"; `uv sync`: "... is marked as
+# `--no-build` but has no binary distribution"; the resolver: "building from source is disabled")
+NEEDS_BUILD = re.compile(r"--no-build|(source distributions|building from source) is disabled", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +75,33 @@ def build_uid(key: str) -> int:
     return BUILD_UID_BASE + int(key[:6], 16)
 
 
-def build(plan: BuildPlan, isolated: bool) -> str:
-    """Build into a fresh folder; "" on success, else why it failed (one line)."""
+@dataclass(frozen=True, slots=True)
+class Built:
+    """How a build went: why it failed ("" when it did not), and whether a source distribution's
+    build script ran in it (then nothing of the environment is shared, see `share.py`)."""
+
+    problem: str = ""
+    from_source: bool = False
+
+
+def build(plan: BuildPlan, isolated: bool) -> Built:
+    """Build into a fresh folder. With isolation, from wheels alone first (`--no-build`: no
+    stranger's build script runs), and only when uv says a requirement needs building, again with
+    source distributions built."""
+    if not isolated:
+        return Built(_attempt(plan, _wheels_only))
+    problem = _attempt(plan, _isolated, NO_BUILD)
+    if not NEEDS_BUILD.search(problem):
+        return Built(problem)
+    return Built(_attempt(plan, _isolated), from_source=True)
+
+
+def _attempt(plan: BuildPlan, how: Callable[..., str], *extra: str) -> str:
+    """One build into a fresh folder; "" on success, else why it failed (one line)."""
     shutil.rmtree(plan.target, ignore_errors=True)
     plan.target.mkdir(parents=True)
     try:
-        problem = _isolated(plan) if isolated else _wheels_only(plan)
+        problem = how(plan, *extra)
     except subprocess.TimeoutExpired:
         problem = f"the build took longer than {BUILD_TIMEOUT} s"
     except OSError as failure:  # a plugin folder that cannot be copied (unreadable files, FIFOs)
@@ -109,14 +138,14 @@ def _uv_variables(plan: BuildPlan) -> dict[str, str]:
     return {**synced, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
 
 
-def _wheels_only(plan: BuildPlan) -> str:
+def _wheels_only(plan: BuildPlan, *_extra: str) -> str:
     # building a source distribution runs its code, and here it would run as the caller
     folder = plan.root
     if plan.synced:  # uv sync may write uv.lock: into a copy, never into the plugin
         folder = plan.target / WORKSPACE / "plugin"
         shutil.copytree(plan.root, folder, symlinks=True, ignore=COPY_IGNORED)
     try:
-        for step in _steps(plan, "--no-build"):
+        for step in _steps(plan, NO_BUILD):
             done = subprocess.run(
                 step,
                 input=plan.requirements,
@@ -134,7 +163,7 @@ def _wheels_only(plan: BuildPlan) -> str:
     return ""
 
 
-def _isolated(plan: BuildPlan) -> str:
+def _isolated(plan: BuildPlan, *extra: str) -> str:
     workspace = plan.target / WORKSPACE
     copy = workspace / "plugin"
     # a private copy: a build backend may write into its source tree (as it would in Dify's folder)
@@ -161,7 +190,7 @@ def _isolated(plan: BuildPlan) -> str:
             **_uv_variables(plan),
             **passed,
         },
-        "steps": _steps(plan),
+        "steps": _steps(plan, *extra),
         "stall_seconds": BUILD_STALL,
     }
     builder = [sys.executable, "-I", "-B", "-m", "generator.run.builder", json.dumps(config)]

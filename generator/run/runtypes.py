@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic
-from generator.model import I18n, ToolKey
+from generator.plugin_model import I18n, ToolKey
 from generator.published import SITE_URL
 from generator.run.result import RunResult
 from generator.run.shard import Shard
@@ -94,6 +95,10 @@ class ExampleRun:
     """One run of one tool on one example (or a smoke run on placeholder inputs)."""
 
     tool: ToolKey
+    # `LoadedPlugin.display` of the plugin that ran: its identity in the catalog (two plugins of a
+    # collection may share a manifest name, and so tool keys). Not cached: a cached run is the same
+    # whichever way its plugin is named.
+    plugin: str
     example: str
     smoke: bool
     inputs: MappingProxyType[str, Any]
@@ -125,7 +130,10 @@ class ExampleRun:
 
 @dataclass(frozen=True, slots=True)
 class RunReport:
-    """Every run, plus findings that belong to no single run (environments, static checks)."""
+    """Every run, and every finding of the run stage (each run's, and those of no single run:
+    environments, examples files, recordings) by the plugin it belongs to."""
 
     runs: tuple[ExampleRun, ...]
-    diagnostics: tuple[Diagnostic, ...]
+    # `LoadedPlugin.display` of the plugin the stage was given -> its findings, sorted: the plugin
+    # is named, never guessed from a finding's path (a registry's overlay files lie elsewhere).
+    findings: Mapping[str, tuple[Diagnostic, ...]]

@@ -14,7 +14,7 @@ from generator.check import CheckContext
 from generator.check.common import every_node, tool_modules
 from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.model import Tool
+from generator.plugin_model import Tool
 from generator.rules import rule
 
 HELPER = re.compile(r"^create_\w*message$")

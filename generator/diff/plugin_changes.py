@@ -11,7 +11,7 @@ from generator.diff.interface import Face
 from generator.diff.tools import tool_changes
 from generator.diff.version import parse_version
 from generator.load.values import dig
-from generator.model import Provider
+from generator.plugin_model import Provider
 from generator.rules import Listing
 
 IDENTITY_CHANGED = change_rule(

@@ -26,7 +26,7 @@ from generator.diff.history import History
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import examples_origin
 from generator.media import MAX_IMAGE_BYTES, Image, judge
-from generator.model import Plugin, Tool, ToolKey
+from generator.plugin_model import Plugin, Tool, ToolKey
 from generator.rules import Rule
 from generator.ruleset import all_rules
 from generator.schemas import HostedSchema, SchemaSet, flatten_properties, referenced_ids, referencing_tools
@@ -322,7 +322,7 @@ class _Builder:
             outputs=self.outputs(tool),
             references=self.references(tool),
             findings=finding_views(d for d in findings if d.file in files),
-            runs=tuple(run_view(run) for run in self.catalog.runs_of(tool.key)),
+            runs=tuple(run_view(run) for run in self.catalog.runs_of(loaded, tool.key)),
             checksum=checksum(document.data if document else None),
             added_parameters=frozenset(
                 n for *k, n in (history.added_parameters if history else ()) if tuple(k) == key

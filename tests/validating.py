@@ -1,4 +1,4 @@
-"""`validate` for callers that hold a check context: thin shells over `generator.pipeline`."""
+"""`validate` for tests and benchmarks that hold a check context: thin shells over `generator.pipeline`."""
 
 from __future__ import annotations
 

@@ -1,0 +1,82 @@
+"""Every check module, named once in the order they run: adding a check is adding a line to `CHECKS`.
+
+A typed mapping against the `Check` protocol, so that mypy sees that each module has
+`check(loaded, context)`; each module also declares its rules as data (`generator.ruleset` collects
+them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Protocol
+
+from generator.check import (
+    CheckContext,
+    binaries,
+    dependencies,
+    domains,
+    examples,
+    local_defaults,
+    locales,
+    manifest,
+    output_schema,
+    parameters,
+    provider,
+    python,
+    readme,
+    safety,
+    schema,
+    sdk_file,
+    secrets,
+    submission,
+    texts,
+    tool,
+    undeclared,
+    unparsed,
+    unyielded,
+)
+from generator.diagnostics import Diagnostic
+from generator.load.crawl import LoadedPlugin
+
+
+class Check(Protocol):
+    """A check module: the findings of one concern for one plugin."""
+
+    def check(self, loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]: ...
+
+
+CHECKS: Mapping[str, Check] = MappingProxyType(
+    {
+        "schema": schema,
+        "manifest": manifest,
+        "provider": provider,
+        "tool": tool,
+        "parameters": parameters,
+        "local_defaults": local_defaults,
+        "locales": locales,
+        "submission": submission,
+        "secrets": secrets,
+        "binaries": binaries,
+        "dependencies": dependencies,
+        "python": python,
+        "safety": safety,
+        "domains": domains,
+        "output_schema": output_schema,
+        "texts": texts,
+        "readme": readme,
+        "examples": examples,
+        "unyielded": unyielded,
+        "undeclared": undeclared,
+        "sdk_file": sdk_file,
+        "unparsed": unparsed,
+    }
+)
+
+
+def check_plugin(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
+    """Every finding for one plugin: loading findings plus every check's."""
+    findings = list(loaded.diagnostics)
+    for module in CHECKS.values():
+        findings.extend(module.check(loaded, context))
+    return findings
