@@ -20,7 +20,7 @@ from jsonschema import Draft7Validator
 
 from generator.diagnostics import Diagnostic, Severity
 from generator.published import SCHEMA_BASE
-from generator.rules import Rule, rule
+from generator.rules import Phrase, Rule, rule
 from generator.schemas.dialect import declared_types, metaschema_errors, validator_class
 from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
@@ -247,12 +247,16 @@ NULLABLE = _twin(
     16,
     "nullable-ignored",
     (_W, _W),
-    "`nullable: true` is OpenAPI, not JSON Schema: validators ignore it",
+    "`nullable: true` is OpenAPI, not JSON Schema: validators ignore it{places}",
     'Add null to the type instead: `type: [string, "null"]`.',
     "`nullable` is a keyword of OpenAPI 3.0's schema dialect. JSON Schema has no such keyword, so"
     " validators skip it: a value of null still fails `type`, and documentation does not say the value"
-    ' may be missing. JSON Schema spells it with the type itself, `type: [string, "null"]`.',
+    ' may be missing. JSON Schema spells it with the type itself, `type: [string, "null"]`. A plugin'
+    " written against OpenAPI uses it on every property, so on tools' output schemas one finding per"
+    " plugin, at the first place, lists every place.",
 )
+# One O016 per plugin lists every place (check/output_schema.py); a single schema's lint has no list.
+NO_PLACES = Phrase("")
 
 
 @dataclass(frozen=True)
@@ -318,7 +322,9 @@ def _node_findings(node: SchemaNode, locate: Locator, flavour: Flavour) -> Itera
             yield flavour(ITEMS_DESCRIPTION).at(locate((*parts, "items", "description"), True), text=text)
     yield from _file_name(schema, parts, locate, flavour)
     if schema.get("nullable") is True:
-        yield flavour(NULLABLE).at(locate((*parts, "nullable"), True), hint=_nullable_hint(names))
+        yield flavour(NULLABLE).at(
+            locate((*parts, "nullable"), True), hint=_nullable_hint(names), places=NO_PLACES
+        )
 
 
 def _type_hint(name: str) -> str:
