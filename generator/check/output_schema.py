@@ -14,8 +14,8 @@ from generator.load.yamlload import YamlDocument
 from generator.rules import Listing, Phrase
 from generator.schemas import SchemaSet, shipped_schemas
 from generator.schemas.inline import lint_output_schema
-from generator.schemas.lint import INLINE, NULLABLE, Locator
-from generator.schemas.walk import Parts
+from generator.schemas.lint import INLINE, NULLABLE
+from generator.schemas.walk import Locator, Parts
 
 ROLES_WITH_OUTPUT_SCHEMA = ("tool", "datasource")
 MAX_REMEMBERED = 32 * 1024  # characters of a schema's JSON; larger ones are linted each time
