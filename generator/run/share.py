@@ -18,10 +18,10 @@ imported), under the source's path relative to `site-packages`, and links that `
 the one uv wrote. The path inside does not matter: CPython's `SourceLoader.get_code` rewrites
 `co_filename` to the real source path of every module it loads from a `.pyc`
 (`_imp._fix_co_filename`), so tracebacks name the environment's own files. The `.pyc` is
-hash-checked (`SOURCE_DATE_EPOCH`, PEP 552): valid for exactly the source bytes it was compiled from,
-whatever the shared source's modification time. It is stored under a name made of what determines
-its bytes (the interpreter's magic number, the source's hash and the relative path), so it is
-compiled once per cache.
+hash-checked (PEP 552, as uv's are with `SOURCE_DATE_EPOCH` set): valid for exactly the source
+bytes it was compiled from, whatever the shared source's modification time. It is stored under a
+name made of what determines its bytes (the interpreter's magic number, the source's hash and the
+relative path), so it is compiled once per cache.
 
 Sharing is safe because nothing can change a shared inode: the store is root's (mode 0700), every
 environment is root's with no group or other write bits, runs see environments read-only (through
