@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, SiteData
 from generator.check import CheckContext, manifest, provider, schema, tool, undeclared, unyielded
-from generator.check.all_checks import check_plugin
 from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
@@ -90,6 +89,10 @@ class Pipeline:
         cannot show, a message lost without a trace or a KeyError that a smoke run would blame on
         its invented inputs)."""
         if self.checks:
+            # Imported here: `run`, `diff` and `workflow` then do not pay for importing every check
+            # module (a third of a second on a busy machine).
+            from generator.check.all_checks import check_plugin
+
             return check_plugin(loaded, self.context)
         chosen = self.run.tool if self.run is not None else None  # `run --tool NAME`
         every = loaded.plugin.tools if loaded.plugin else ()

@@ -14,9 +14,10 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from generator import __version__
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
+from generator.errors import EXIT_FINDINGS, EXIT_OK
 from generator.published import SITE_URL
 from generator.run.result import in_words
-from generator.shorten import shorten
+from generator.shorten import SHOWN, shorten_json
 
 if TYPE_CHECKING:
     from generator.catalog import Catalog
@@ -190,11 +191,6 @@ def write_json(
     out.write("\n")
 
 
-def _short(value: Any, limit: int = 300) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return shorten(text, limit)
-
-
 def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:
     """Each run: a header, its messages, its assembled outputs."""
     for run in runs:
@@ -204,19 +200,19 @@ def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:
         out.write(
             f"== {run.tool} {run.example}{extra}: {shows} in {run.duration:.2f} s, Python {run.python}\n"
         )
-        out.write(f"  inputs     {_short(dict(run.inputs))}\n")
+        out.write(f"  inputs     {shorten_json(dict(run.inputs), SHOWN)}\n")
         for given in run.input_files:
             out.write(f"  input file {given}\n")
         for message in run.messages:
-            out.write(f"  {message.type:<10} {_short(message.payload)}\n")
+            out.write(f"  {message.type:<10} {shorten_json(message.payload, SHOWN)}\n")
         if run.outputs:
-            out.write(f"  outputs    {_short(dict(run.outputs), 2000)}\n")
+            out.write(f"  outputs    {shorten_json(dict(run.outputs), 2000)}\n")
         for file in run.files:
             out.write(
                 f"  file       {file.site_path} ({file.mime_type or 'no MIME type'}, {file.size} bytes)\n"
             )
         if run.stdout.strip():
-            out.write(f"  stdout     {_short(run.stdout)}\n")
+            out.write(f"  stdout     {shorten_json(run.stdout, SHOWN)}\n")
         if run.replay is not None:
             said = (
                 "recorded"
@@ -391,5 +387,5 @@ def exit_code(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
     """0 clean or warnings only; 1 errors, or warnings under `--strict`."""
     counts = count_by_severity(diagnostics)
     if counts[Severity.ERROR] or (strict and counts[Severity.WARNING]):
-        return 1
-    return 0
+        return EXIT_FINDINGS
+    return EXIT_OK

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.shorten import shorten
+from generator.shorten import ARGUMENT, shorten
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ class Phrase(str):
     __slots__ = ()
 
 
-def _short(value: object, limit: int = 120) -> str:
+def _short(value: object, limit: int = ARGUMENT) -> str:
     if isinstance(value, Listing | Phrase):
         return str(value)
     text = value if isinstance(value, str) else repr(value)

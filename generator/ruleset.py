@@ -25,9 +25,9 @@ import generator.run.assemble
 import generator.run.checks
 import generator.run.dependencies
 import generator.run.indexes
+import generator.run.judge
 import generator.run.lockfile
 import generator.run.native
-import generator.run.outcome
 import generator.run.replay
 import generator.run.reqfile
 import generator.run.runner
@@ -57,7 +57,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.run.lockfile,
     generator.run.indexes,
     generator.run.native,
-    generator.run.outcome,
+    generator.run.judge,
     generator.run.replay,
     generator.run.reqfile,
     generator.run.verdict,

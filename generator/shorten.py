@@ -7,7 +7,16 @@ message says the most (the file name, the reason), is kept.
 
 from __future__ import annotations
 
+import json
+
 ELLIPSIS = "…"
+# How much of an outside text each place shows, in characters, from the tightest to the widest.
+SAMPLE = 40  # a sample quoted in a finding (markup, a link target)
+VALUE = 60  # a value quoted in a schema error
+ARGUMENT = 120  # any argument of a finding's message
+PROBLEM = 160  # a schema library's own message inside a finding
+MESSAGE = 200  # a whole line about an output checked against its schema
+SHOWN = 300  # a run's inputs, messages and output in the text report
 # Characters after (or before) which a text may be cut without splitting a word or a path part.
 _BOUNDARIES = frozenset(" \t/\\,;:.|()[]{}<>=-_'\"`")
 # The part of the room given to the end of the text: paths and error messages say most at the end.
@@ -41,3 +50,8 @@ def _end_at_boundary(tail: str) -> str:
         if tail[index] in _BOUNDARIES:
             return tail[index:]
     return tail
+
+
+def shorten_json(value: object, limit: int) -> str:
+    """`value` as JSON text (what JSON cannot hold as its text), shortened to `limit` characters."""
+    return shorten(json.dumps(value, ensure_ascii=False, default=str), limit)

@@ -17,7 +17,7 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("sha256(path.read_bytes())", "the registry's hosted schemas"),
     ),
     "generator/schemas/load.py": (("raw = path.read_bytes()", "the registry's hosted schemas"),),
-    "generator/check/schema.py": (("path.read_text(", "the schemas shipped with the generator"),),
+    "generator/schemas/validators.py": (("path.read_text(", "the schemas shipped with the generator"),),
     "generator/load/recordings.py": (("RECORDING_SCHEMA.read_text(", "the shipped recording schema"),),
     "generator/load/package.py": (
         ("archive.open(info)", "a .difypkg being unpacked (bounded there) into the folder the reader reads"),
@@ -33,6 +33,10 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     "generator/inputs.py": (
         ("os.walk(root)", "a collection's folders, to find its plugin folders (it never enters one)"),
     ),
+    "generator/ruledocs.py": (("path.read_text(", "the registry's own documentation pages"),),
+    "generator/site/reencode.py": (
+        ("Pillow.open(io.BytesIO(content))", "an image's bytes in memory, read through the reader"),
+    ),
     "generator/run/invented.py": (("wave.open(buffer", "an invented sound file in memory"),),
     "generator/run/environment.py": (('path.open("a")', "the lock file of a built environment"),),
     "generator/run/envbuild.py": (("os.walk(tree)", "a built environment, to give it to its owner"),),
@@ -43,6 +47,9 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "generator/run/native.py": (("archive.open(info)", "a member of a wheel the reader read (in memory)"),),
     "generator/run/child/zygote.py": (("os.open(os.devnull", "/dev/null, as the child's stdin"),),
+    "generator/run/child/view.py": (
+        ("os.walk(environment)", "the built environment, mirrored into a worker's private view"),
+    ),
     "generator/run/child/isolation.py": (
         ("os.open(p, os.O_PATH", "handles on folders kept inside the sandbox"),
         ("os.walk(target)", "the sandbox's copy of the plugin, opened for its uid (modes only)"),

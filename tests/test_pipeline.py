@@ -18,7 +18,8 @@ from generator.load.paths import display_path
 from generator.load.recordings import BAD_RECORDING
 from generator.pipeline import Pipeline, resolve_schemas
 from generator.run import RunOptions
-from generator.run.outcome import CRASHED
+from generator.run.judge import CRASHED
+from generator.run.replay import STALE as STALE_RECORDING
 from generator.schemas import shipped_schemas
 from tests.conftest import REPO
 from tests.validate_cases import CASES
@@ -110,10 +111,10 @@ EVERY_STAGE = REPO / "tests" / "cases" / "identity" / "every_stage"
 
 
 def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each plugin's findings hold one of every stage (loading, the checks, its run, the replay of
-    its recording), all of its own files: two plugins whose display paths are prefixes of each other
-    (`a/x`, `a/x2`) never get each other's, and no finding is left without its plugin. Their tools
-    share a key (one manifest name): each plugin's run is still its own."""
+    """Each plugin's findings hold one of every stage (loading, the checks, its run, reading its
+    recordings and replaying one), all of its own files: two plugins whose display paths are
+    prefixes of each other (`a/x`, `a/x2`) never get each other's, and no finding is left without
+    its plugin. Their tools share a key (one manifest name): each plugin's runs are still its own."""
     for name in ("x", "x2"):
         shutil.copytree(EVERY_STAGE, tmp_path / "a" / name)
     monkeypatch.chdir(tmp_path)
@@ -124,7 +125,12 @@ def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch
     for loaded in catalog.plugins:
         own = catalog.findings_of(loaded)
         checked = check_plugin(load_plugin(loaded.root, loaded.display), pipeline.context)
-        stages = {"load": ORPHAN_TOOL.code, "run": CRASHED.code, "replay": BAD_RECORDING.code}
+        stages = {
+            "load": ORPHAN_TOOL.code,
+            "run": CRASHED.code,
+            "recording": BAD_RECORDING.code,
+            "replay": STALE_RECORDING.code,
+        }
         for stage, code in stages.items():
             assert code in {d.rule for d in own}, f"{loaded.display} lost its {stage} finding"
         assert set(checked) - set(loaded.diagnostics), "the case makes no finding of the checks"
@@ -135,7 +141,7 @@ def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch
             for tool in (loaded.plugin.tools if loaded.plugin else ())
             for run in catalog.runs_of(loaded, tool.key)
         ]
-        assert [run.plugin for run in runs] == [loaded.display]
+        assert [run.plugin for run in runs] == [loaded.display] * 2
     assert list(catalog.diagnostics) == sort_diagnostics(
         d for p in catalog.plugins for d in catalog.findings_of(p)
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from generator.run.outcome import is_sdk_log_line
+from generator.run.judge import is_sdk_log_line
 
 
 def test_the_sdk_handlers_lines_are_log_events() -> None:

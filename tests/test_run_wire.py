@@ -1,4 +1,4 @@
-"""The runner's parent/child contract: every message is declared in `wire.py`, round-trips through
+"""The runner's parent/child contract: every message is declared in `wire/`, round-trips through
 its encoder and decoder, and what a hostile child sends becomes a problem, never an exception."""
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ import pytest
 from generator.run import wire
 from generator.run.sandbox import WORKER
 
-CHILD = Path(wire.__file__).with_name("child")
-CHILD_SIDE = [*sorted(CHILD.glob("*.py")), Path(wire.__file__)]
+WIRE = Path(wire.__file__).parent
+CHILD = WIRE.with_name("child")
+CHILD_SIDE = [*sorted(CHILD.glob("*.py")), *sorted(WIRE.glob("*.py"))]
 
 
 def sample(annotation: Any) -> Any:
@@ -72,7 +73,7 @@ def event_frame(data: Any) -> bytes:
 
 
 def test_every_event_class_is_declared_once() -> None:
-    """Each Event subclass of wire.py is in the table of kinds the decoder accepts, under its own kind."""
+    """Each Event subclass of wire/ is in the table of kinds the decoder accepts, under its own kind."""
     classes = [c for c in vars(wire).values() if isinstance(c, type) and issubclass(c, wire.Event)]
     declared = [c for c in classes if c is not wire.Event]
     assert sorted(wire.EVENTS) == sorted(c.KIND for c in declared)
@@ -80,7 +81,7 @@ def test_every_event_class_is_declared_once() -> None:
 
 
 def test_the_child_sends_only_declared_events() -> None:
-    """The child side constructs every event wire.py declares, and sends nothing else (the writer
+    """The child side constructs every event wire/ declares, and sends nothing else (the writer
     takes only declared messages)."""
     sent: set[str] = set()
     for path in CHILD_SIDE:

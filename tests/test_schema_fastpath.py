@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.check.common import documents
-from generator.check.schema import ROLE_SCHEMAS, inline_definitions, schema_data, validator
+from generator.check.schema import ROLE_SCHEMAS, validator
 from generator.inputs import open_inputs
 from generator.schemas.compiled import FastValidator, compile_check
+from generator.schemas.validators import inline_definitions, published_data
 from tests.conftest import CORPUS, REPO, shared
 
 
@@ -31,7 +32,7 @@ def errors(found: Any) -> list[tuple[str, ...]]:
 
 
 def plain(name: str) -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator(inline_definitions(schema_data(name)))
+    return jsonschema.Draft7Validator(inline_definitions(published_data(name)))
 
 
 def test_every_validator_schema_is_compiled() -> None:
@@ -133,7 +134,7 @@ def test_mutated_valid_documents(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(ROLE_SCHEMAS.values()))
 def test_never_looser_than_jsonschema(name: str) -> None:
-    schema = inline_definitions(schema_data(name))
+    schema = inline_definitions(published_data(name))
     fast, slow = FastValidator(jsonschema.Draft7Validator(schema)), jsonschema.Draft7Validator(schema)
 
     @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

@@ -28,12 +28,12 @@ print(json.dumps({"module": generator.__file__, "root": str(root), "ids": list(s
 FILE_PROBE = """
 import sys
 from pathlib import Path
-from generator.check.schema import SCHEMA_ROOT, schema_data
+from generator.schemas.validators import SCHEMA_ROOT, published_data
 from generator.load.recordings import RECORDING_SCHEMA, _validator
 installed = Path(sys.argv[1]).resolve()
 for path in (SCHEMA_ROOT, RECORDING_SCHEMA):
     assert path.exists() and path.resolve().is_relative_to(installed), path
-assert schema_data("tool")["$id"].endswith("/tool.json")
+assert published_data("tool")["$id"].endswith("/tool.json")
 assert _validator().schema["$id"].endswith("/tool_recording.json")
 """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from html.parser import HTMLParser
@@ -14,6 +15,7 @@ import pytest
 from generator.cli import main
 from generator.ruleset import all_rules
 from generator.site.search import whole
+from generator.site.texts import texts_for
 from tests.conftest import REPO
 from tests.sitebuild import CASES, BuiltSite, broken_links, cases_site, corpus_site, html_files, write_config
 
@@ -155,7 +157,7 @@ def test_fallback_marker_and_coverage(cases_site: BuiltSite) -> None:
     """Labels missing in a language show in English with a marker; the coverage page lists them."""
     zh = cases_site.page("zh/plugins/plain_notes")
     assert 'lang="en">Plain Notes</bdi><sup class="dr-fallback"' in zh
-    assert "dr-fallback" not in cases_site.page("plugins/plain_notes")
+    assert 'class="dr-fallback"' not in cases_site.page("plugins/plain_notes")
     coverage = cases_site.page("ja/translations")
     assert 'data-dr-lang="ja_JP"><summary>' in coverage
     # The lists of missing texts are one file for every language's page, read when a row is opened.
@@ -179,6 +181,34 @@ def test_language_builds(cases_site: BuiltSite) -> None:
     assert sorted(entry["languages"]) == ["en", "ja", "pt-br", "zh"]
     for language in entry["languages"].values():
         assert language["page_count"] > 10
+
+
+def _indexed(site: BuiltSite) -> dict[str, dict[str, Any]]:
+    """What Pagefind stored of each page (its fragments), by URL."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in (site.root / "pagefind" / "fragment").iterdir():
+        data = gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd")
+        fragment = json.loads(data)
+        # Pagefind marks where it split Chinese and Japanese words with zero-width spaces.
+        fragment["content"] = fragment["content"].replace("\u200b", "")
+        found[fragment["url"]] = fragment
+    return found
+
+
+def test_search_indexes_what_a_page_says_of_itself(cases_site: BuiltSite) -> None:
+    """A tool page's index holds its labels, descriptions and parameters, not the English marks
+    (which joined the word before them, in the title too) nor what every tool page says alike."""
+    indexed = _indexed(cases_site)
+    words = texts_for("zh_Hans")
+    plain = indexed["/zh/plugins/plain_notes/"]
+    assert plain["meta"]["title"] == "Plain Notes"
+    assert "EN" not in plain["content"]
+    tool = indexed["/ja/plugins/weather_demo/weather/forecast/"]
+    assert "天気予報" in tool["content"]
+    assert "city" in tool["content"]
+    for fixed in ("node_id", texts_for("ja_JP")["in_workflow_intro"][:8]):
+        assert fixed not in tool["content"]
+    assert words["no_findings"][:6] not in indexed["/zh/plugins/plain_notes/"]["content"]
 
 
 def test_tool_pages_carry_every_label_for_search(cases_site: BuiltSite) -> None:

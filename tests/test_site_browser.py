@@ -11,6 +11,7 @@ from urllib.parse import urljoin
 import pytest
 
 from generator.site.search import whole
+from generator.site.texts import texts_for
 from tests.conftest import REPO
 from tests.sitebuild import BuiltSite, cases_site, serve
 
@@ -226,3 +227,50 @@ def test_search_box_and_index_agree_on_whole_labels(page: Any, site_url: str) ->
         assert page.evaluate(f"label => {{ {function.group(0)}; return whole(label); }}", label) == whole(
             label
         )
+
+
+def test_light_frame_draws_its_icons_and_explains_the_english_mark(page: Any, site_url: str) -> None:
+    """On a generated page the stylesheet draws the logo and the language icon, the top links show on
+    a phone's width, and an English mark explains itself in the page's language."""
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(site_url + "zh/plugins/plain_notes/")
+    for selector in (".dr-logo", ".dr-translate"):
+        mask = page.evaluate(
+            "s => getComputedStyle(document.querySelector(s), '::before').maskImage", selector
+        )
+        assert mask.startswith('url("data:image/svg+xml'), selector
+    assert page.locator(".dr-tabs a").first.is_visible()
+    mark = page.locator("sup.dr-fallback").first
+    assert mark.get_attribute("title") == texts_for("zh_Hans")["fallback"]
+
+
+def test_a_full_label_shows_its_page_before_the_other_answers(page: Any, site_url: str) -> None:
+    """The page whose label is the whole query shows alone first (asked by itself, only its own
+    fragment fetched); the other results follow and complete the list."""
+    tool = "/ja/plugins/document_kit/documents/pdf_text/"
+    page.goto(site_url + "ja/")
+    page.evaluate(FIRST_SHOWN)
+    page.locator("input.dr-search__input").fill("PDFからテキスト抽出")
+    # The count is written with the full list only.
+    page.wait_for_function(COUNTED, timeout=20_000)
+    assert page.evaluate("window.drFirstShown") == [tool]
+    assert page.locator(".dr-search__results li").count() > 1
+    assert page.evaluate(FIRST_RESULT) == tool
+
+
+# The status line gives the count of results (neither empty nor the "loading" words).
+COUNTED = """() => {
+  const box = document.querySelector("[data-dr-search]");
+  const status = box.querySelector(".dr-search__status").textContent;
+  return status !== "" && status !== box.getAttribute("data-loading");
+}"""
+# The links of the results list when it is first filled.
+FIRST_SHOWN = """() => {
+  const list = document.querySelector(".dr-search__results");
+  window.drFirstShown = null;
+  new MutationObserver(() => {
+    if (window.drFirstShown === null && list.children.length) {
+      window.drFirstShown = [...list.querySelectorAll("a")].map(a => a.pathname);
+    }
+  }).observe(list, { childList: true });
+}"""

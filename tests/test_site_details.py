@@ -219,3 +219,37 @@ def test_home_page_and_translations_page_are_light(cases_site: BuiltSite) -> Non
     assert "data-dr-missing" in page
     assert (cases_site.root / "translations.json").is_file()
     assert "\n    <" not in cases_site.page("ja/plugins/weather_demo")
+
+
+def test_generated_pages_have_the_light_frame(cases_site: BuiltSite) -> None:
+    """Plugin, tool, schema and rule pages carry no navigation drawer, table of contents, web fonts
+    or inline icons, and keep the search box, the language selector and the top navigation; the
+    home page keeps the theme's whole frame."""
+    for language, folder in FOLDERS.items():
+        words = texts_for(language)
+        for path in ("plugins/weather_demo", "plugins/weather_demo/weather/forecast", "schemas", "rules"):
+            page = cases_site.page(folder + path)
+            article = page.index("<article")
+            frame = page[:article] + page[page.index("</article>") :]
+            assert "md-sidebar" not in frame
+            assert "fonts.googleapis.com" not in frame
+            assert "<svg" not in frame
+            assert "data-dr-search" in frame
+            assert frame.count('class="md-select__link"') == len(LANGUAGE_SITES)
+            tabs = re.search(r'<nav class="dr-tabs"[^>]*>(.*?)</nav>', frame)
+            assert tabs
+            assert f">{words['schemas']}</a>" in tabs[1]
+            assert f">{words['rules']}</a>" in tabs[1]
+            # The English mark's words once, in the head, and no word of them in each mark.
+            assert f'<meta name="dr-fallback" content="{words["fallback"]}">' in frame
+            assert '<sup class="dr-fallback" title' not in page
+        assert "md-sidebar--primary" in cases_site.page(folder)
+
+
+def test_the_theme_files_no_page_loads_are_not_published(cases_site: BuiltSite) -> None:
+    """Material's search (replaced by Pagefind) and the source maps are left out."""
+    assets = cases_site.root / "assets"
+    assert (assets / "javascripts").is_dir()
+    assert not (assets / "javascripts" / "lunr").exists()
+    assert not (assets / "javascripts" / "workers").exists()
+    assert not list(cases_site.root.rglob("*.map"))

@@ -11,7 +11,7 @@ import jinja2
 import pytest
 from markupsafe import Markup
 
-from generator.schemas.lint import MAX_REMEMBERED, metaschema_errors
+from generator.schemas.dialect import MAX_REMEMBERED, metaschema_errors
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.render import PageContext, _QuietCache, environment, render
 

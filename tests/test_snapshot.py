@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from generator import pipeline as pipeline_module
 from generator.catalog import SiteData
-from generator.check import CheckContext
+from generator.check import CheckContext, all_checks
 from generator.check.all_checks import check_plugin
 from generator.diagnostics import Diagnostic
 from generator.load import examples as examples_module
@@ -155,7 +154,7 @@ def test_without_runs_each_plugin_is_let_go_after_its_checks(
         kept_by_first.append(len(first.reader._heads))
         return original(loaded, context)
 
-    monkeypatch.setattr(pipeline_module, "check_plugin", check)
+    monkeypatch.setattr(all_checks, "check_plugin", check)
     pipeline = Pipeline(tuple(roots), resolve_schemas(tuple(roots)), site=True)
     with pipeline.load() as inputs:
         first, second = inputs.plugins

@@ -53,7 +53,7 @@ def test_dify_accepts_them_all(findings: list[Diagnostic]) -> None:
 
 
 def test_option_values_read_as_booleans_or_integers(findings: list[Diagnostic]) -> None:
-    """`value: false` and `value: 1` become the strings 'False' and '1' in Dify."""
+    """`value: false` and `value: 1` are read by YAML as a boolean and an integer, not as text."""
     found = at(findings, "A005")
     assert ("tools/fal/tools/wizper.yaml", 323) in found
     assert ("tools/zoom/tools/zoom_create_meeting.yaml", 46) in found

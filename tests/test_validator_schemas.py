@@ -12,8 +12,9 @@ import jsonschema
 import pytest
 import yaml
 
-from generator.check.schema import RULES, inline_definitions
+from generator.check.schema import RULES
 from generator.ruleset import all_rules
+from generator.schemas.validators import inline_definitions
 from tests.validate_cases import CASES
 
 NAMES = ("plugin_manifest", "tool_provider", "tool")

@@ -11,15 +11,18 @@ from generator.check import CheckContext
 from generator.diagnostics import Diagnostic, Location
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument
+from generator.rules import Listing, Phrase
 from generator.schemas import SchemaSet, shipped_schemas
 from generator.schemas.inline import lint_output_schema
-from generator.schemas.lint import Locator
-from generator.schemas.walk import Parts
+from generator.schemas.lint import INLINE, NULLABLE
+from generator.schemas.walk import Locator, Parts
 
 ROLES_WITH_OUTPUT_SCHEMA = ("tool", "datasource")
 MAX_REMEMBERED = 32 * 1024  # characters of a schema's JSON; larger ones are linted each time
 Places = tuple[tuple[Parts, bool], ...]
 Linted = tuple[list[Diagnostic], Places]
+NULLABLE_INLINE = INLINE(NULLABLE)
+_NULLABLE_ALL = 'At each place listed, add null to the type (`type: [string, "null"]`) and remove `nullable`.'
 
 
 def _locator(document: YamlDocument) -> Locator:
@@ -33,6 +36,7 @@ def _locator(document: YamlDocument) -> Locator:
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterator[Diagnostic]:
     """Findings on each `output_schema` of the plugin's tool and datasource YAMLs."""
     schemas: SchemaSet = context.schemas or shipped_schemas()
+    nullable: list[tuple[str, Diagnostic]] = []
     for relative, role in loaded.roles.items():
         document = loaded.documents.get(relative)
         if role not in ROLES_WITH_OUTPUT_SCHEMA or document is None or not isinstance(document.data, dict):
@@ -40,7 +44,26 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterator[Diagnostic]:
         if "output_schema" in document.data:
             value = document.data["output_schema"]
             findings, places = _lint_once(value, schemas, context.memo.setdefault(__name__, {}))
-            yield from _placed(findings, places, _locator(document))
+            for finding in _placed(findings, places, _locator(document)):
+                if finding.rule == NULLABLE_INLINE.code:
+                    nullable.append((relative, finding))
+                else:
+                    yield finding
+    yield from _nullable_once(nullable)
+
+
+def _nullable_once(found: list[tuple[str, Diagnostic]]) -> Iterator[Diagnostic]:
+    """O016 once per plugin: a plugin written against OpenAPI puts `nullable` on every property
+    (hundreds of findings saying one thing), so the first place lists them all."""
+    if len(found) < 2:
+        yield from (finding for _relative, finding in found)
+        return
+    first = found[0][1]
+    files = len({relative for relative, _finding in found})
+    shown = Listing([f"{relative}:{finding.line}" for relative, finding in found], most=10)
+    where = Location(first.file, first.line, first.column, first.pointer)
+    places = Phrase(f" (used {len(found)} times in {files} file{'s' if files > 1 else ''}: {shown})")
+    yield NULLABLE_INLINE.at(where, hint=_NULLABLE_ALL, places=places)
 
 
 def _lint_once(value: Any, schemas: SchemaSet, memo: dict[str, Linted]) -> Linted:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.diagnostics import Diagnostic, Severity
+from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.load.reader import PluginReader
 from generator.load.values import kind_of
-from generator.load.yamlload import YamlDocument
-from generator.rules import rule
+from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument
+from generator.rules import Phrase, rule
+from generator.shorten import shorten
 
 SELECTS = ("select", "dynamic-select")
 # The Python type a default must have for each parameter type; other types take any JSON value.
@@ -41,19 +45,41 @@ OPTION_NOT_STRING = rule(
     "A005",
     "option-value-not-string",
     Severity.WARNING,
-    "option value {raw} is read by YAML as {kind}; Dify turns it into the string {coerced!r}",
-    "Quote the value (value: '{raw}') so the tool receives exactly the text you wrote.",
+    "option value {raw} is read by YAML as {kind}; {outcome}",
+    "Quote the value (value: '{raw}') so the tool receives the same text installed and under remote "
+    "debugging.",
     """
-Dify converts every option `value` to a string with Python's `str()`. YAML reads unquoted `false`,
-`no`, `1` or `1.0` as a boolean or a number, so `value: false` (Norway's country code NO, written
-`no`, is a classic) reaches the tool as the string `False`, not `false` or `no`. For a number,
-`str()` gives back the digits as YAML shows them (`1` becomes `'1'`), so quoting changes nothing the
-tool receives; the finding then only asks for the string the published schema and editors expect.
+An option `value` is a string to Dify, but YAML reads unquoted `false`, `no`, `1` or an empty value as
+a boolean, a number or null. What the tool then receives depends on who reads the declaration:
+
+- An installed plugin's declaration is read by the plugin daemon, which decodes the YAML with
+  gopkg.in/yaml.v3 into `ParameterOption.Value string`
+  (dify-plugin-daemon `pkg/entities/plugin_entities/constant.go`). yaml.v3 sets a string field to the
+  scalar's text as written: `false` stays `'false'`, `no` stays `'no'`, `1` stays `'1'`, `0x10` stays
+  `'0x10'`. A null (`value:` with nothing after it, `~`, `null`) leaves the field empty, `''`, which
+  the field's `validate:"required"` refuses wherever the daemon validates the declaration.
+- Under remote debugging the plugin sends its own declaration, and the SDK turns the value into a
+  string with Python's `str()` (`ToolParameterOption.transform_id_to_str`): `false` becomes
+  `'False'`, `no` becomes `'False'` too, `0x10` becomes `'16'`, null becomes `'None'`.
+
+So for a boolean, a null or a number YAML rewrites, the tool receives different text once installed
+than while it was debugged. For a number written in plain digits (`1`) both give the same text, so
+quoting changes nothing the tool receives; the finding then only asks for the string the published
+schema and editors expect.
 """,
 )
 _SAME_TEXT_HINT = (
     "The tool receives the string {coerced!r} whether or not it is quoted; quote it (value: '{raw}') "
     "only for editors and the published schema, which expect a string."
+)
+_NULL_HINT = "Give the option the value the tool should receive, quoted (value: 'none' for instance)."
+_AS_WRITTEN = (
+    "the daemon keeps the text {written!r} for an installed plugin, while under remote debugging "
+    "the SDK sends {coerced!r}"
+)
+_NULL_OUTCOME = (
+    "the daemon reads it as an empty string, which its required `value` field refuses, while under "
+    "remote debugging the SDK sends 'None'"
 )
 DEFAULT_WRONG_TYPE = rule(
     "A006",
@@ -116,7 +142,7 @@ Parameters with `form: llm` are filled by a language model from the conversation
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     """Findings for every parameter of every tool."""
-    for _relative, tool in documents(loaded, "tool"):
+    for relative, tool in documents(loaded, "tool"):
         specs = tool.data.get("parameters")
         if not isinstance(specs, list):
             continue
@@ -131,7 +157,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
                     yield DUPLICATE_NAME.at(where, name=name, first_line=seen[name])
                 else:
                     seen[name] = tool.at("parameters", index, "name").line
-            yield from _parameter(tool, index, spec)
+            yield from _parameter(tool, index, spec, _Source(loaded.reader, relative))
 
 
 def dify_string(value: Any) -> str:
@@ -139,7 +165,7 @@ def dify_string(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any]) -> Iterator[Diagnostic]:
+def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any], source: _Source) -> Iterator[Diagnostic]:
     kind = spec.get("type")
     multiple = spec.get("multiple") is True
     default = spec.get("default")
@@ -147,7 +173,7 @@ def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any]) -> Iterator
         yield LLM_DESCRIPTION_MISSING.at(tool.at("parameters", index), name=spec.get("name"))
     if multiple and isinstance(kind, str) and kind not in SELECTS:
         yield MULTIPLE_NOT_SELECT.at(tool.at("parameters", index, "multiple"), type=kind)
-    values = yield from _options(tool, index, spec.get("options"))
+    values = yield from _options(tool, index, spec.get("options"), source)
     if default is None or not isinstance(kind, str):
         return
     if kind in SELECTS and isinstance(default, list) != multiple:
@@ -169,7 +195,9 @@ def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any]) -> Iterator
                 )
 
 
-def _options(tool: YamlDocument, index: int, options: Any) -> Generator[Diagnostic, None, set[str]]:
+def _options(
+    tool: YamlDocument, index: int, options: Any, source: _Source
+) -> Generator[Diagnostic, None, set[str]]:
     """Report option values YAML reads as non-strings; return the values as Dify sees them."""
     values: set[str] = set()
     if not isinstance(options, list):
@@ -181,11 +209,45 @@ def _options(tool: YamlDocument, index: int, options: Any) -> Generator[Diagnost
         values.add(dify_string(raw))
         if not isinstance(raw, str):
             where = tool.at("parameters", index, "options", position, "value")
-            spelled, coerced = yaml_spelling(raw), dify_string(raw)
-            # a number comes back as the digits written: quoting changes nothing the tool receives
-            hint = _SAME_TEXT_HINT if spelled == coerced else None
-            yield OPTION_NOT_STRING.at(where, hint=hint, raw=spelled, kind=kind_of(raw), coerced=coerced)
+            yield _option_not_string(where, raw, source.written(where) or yaml_spelling(raw))
     return values
+
+
+def _option_not_string(where: Location, raw: Any, written: str) -> Diagnostic:
+    """A005 worded by what each of Dify's readers makes of the scalar (see the rule's text)."""
+    coerced, kind = dify_string(raw), kind_of(raw)
+    if raw is None:
+        return OPTION_NOT_STRING.at(
+            where, hint=_NULL_HINT, raw=written, kind=kind, outcome=Phrase(_NULL_OUTCOME)
+        )
+    # the parts from the stranger's file are shortened before the composed sentence is kept whole
+    written_short, coerced_short = shorten(written, 40), shorten(coerced, 40)
+    if written == coerced:  # plain digits: both readers give the text as written
+        outcome, hint = f"the tool receives the string {coerced_short!r} either way", _SAME_TEXT_HINT
+    else:
+        outcome, hint = _AS_WRITTEN.format(written=written_short, coerced=coerced_short), None
+    outcome = Phrase(outcome)
+    return OPTION_NOT_STRING.at(where, hint=hint, raw=written, kind=kind, outcome=outcome, coerced=coerced)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """The text of one tool file, for what YAML's reading of a scalar loses."""
+
+    reader: PluginReader
+    relative: str
+
+    def written(self, where: Location) -> str | None:
+        """A plain scalar's text as the file spells it (the daemon keeps it so), or None."""
+        raw = self.reader.head(self.relative, MAX_FILE_BYTES + 1)
+        if raw is None:
+            return None
+        lines = raw.decode("utf-8", errors="replace").splitlines()
+        if not 0 < where.line <= len(lines):
+            return None
+        tail = lines[where.line - 1][where.column - 1 :]
+        text = re.split(r"\s#|[,\]}]", tail, maxsplit=1)[0].strip()
+        return text or None
 
 
 def _default_types(tool: YamlDocument, index: int, kind: str, items: list[Any]) -> Iterator[Diagnostic]:

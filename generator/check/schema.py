@@ -6,9 +6,7 @@ so every schema error becomes a stable finding at the file, line and column of t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
-from functools import cache, lru_cache
 from typing import Any
 
 import jsonschema
@@ -16,17 +14,13 @@ import jsonschema
 from generator.check import CheckContext
 from generator.check.common import documents
 from generator.diagnostics import Diagnostic, Severity
-from generator.errors import BrokenRegistry
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of
-from generator.published import SCHEMA_BASE
 from generator.rules import Rule, rule
 from generator.schemas.compiled import FastValidator
-from generator.shipped import shipped_schemas_root
-from generator.shorten import shorten
+from generator.schemas.validators import published_validator
+from generator.shorten import VALUE, shorten_json
 
-V1_SCHEMAS = SCHEMA_BASE + "v1/"  # where the hosted v1 schemas live
-SCHEMA_ROOT = shipped_schemas_root() / "v1"
 # Which published schema each loaded role is checked against.
 ROLE_SCHEMAS = {"manifest": "plugin_manifest", "tools provider": "tool_provider", "tool": "tool"}
 
@@ -290,7 +284,7 @@ translations may be empty (they then fall back to `en_US`) but must be text.
         BOOLEAN_WORD,
     )
 }
-# The rule of a schema error whose schema names none (`x-rule`), by schema.
+# The rule of a schema error whose subschema names none (`x-rule`).
 _FALLBACK = {"plugin_manifest": MANIFEST_SCHEMA, "tool_provider": PROVIDER_SCHEMA, "tool": TOOL_SCHEMA}
 _ANY = "*"  # any key or index, in the paths below
 # Fields of the published schemas that neither the SDK's models nor the plugin daemon's structs have,
@@ -317,82 +311,15 @@ _BOOLEAN_WORDS = {
 }
 
 
-@cache
-def _read_schema(name: str) -> dict[str, Any]:
-    path = SCHEMA_ROOT / f"{name}.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        jsonschema.Draft7Validator.check_schema(data)
-    except (OSError, ValueError, jsonschema.SchemaError) as problem:
-        raise BrokenRegistry(f"cannot use the schema {path.name}: {problem}") from problem
-    if not isinstance(data, dict):
-        raise BrokenRegistry(f"the schema {path.name} is not a JSON object")
-    return data
-
-
-def schema_data(name: str, context: CheckContext | None = None) -> dict[str, Any]:
-    """The published schema `name`, from the registry's schema set when it holds it, else the file."""
-    hosted = context.schemas.get(V1_SCHEMAS + f"{name}.json") if context and context.schemas else None
-    data = getattr(hosted, "data", None)
-    return data if isinstance(data, dict) else _read_schema(name)
-
-
 def validator(name: str, context: CheckContext | None = None) -> FastValidator:
-    """A compiled validator for the published schema `name`, built once per run (the run's memo:
-    its schemas do not change while it lasts), or once per process for the shipped file."""
+    """The compiled validator of the published schema `name`, looked up once per run (the run's
+    memo: its schemas do not change while it lasts)."""
     if context is None:
-        return _file_validator(name)
+        return published_validator(name)
     compiled: dict[str, FastValidator] = context.memo.setdefault("schema.validators", {})
     if name not in compiled:
-        hosted = context.schemas.get(V1_SCHEMAS + f"{name}.json") if context.schemas else None
-        content = getattr(hosted, "content", None)
-        # The hosted schema's bytes are parsed as its data was (schemas/load.py: json.loads of them).
-        usable = isinstance(content, bytes) and isinstance(getattr(hosted, "data", None), dict)
-        compiled[name] = _content_validator(content) if usable else _file_validator(name)
+        compiled[name] = published_validator(name, context.schemas)
     return compiled[name]
-
-
-@cache  # the shipped file is constant data of the installed generator
-def _file_validator(name: str) -> FastValidator:
-    return _compile(_read_schema(name))
-
-
-# Compiled by content, not by run: a validator depends on the schema's bytes alone, and the next
-# pipeline of a process (a rebuild under `serve`, the next test) would compile the same schemas
-# again (a tenth of a second). Bounded, so schemas edited under `serve` cannot grow it.
-@lru_cache(maxsize=64)
-def _content_validator(content: bytes) -> FastValidator:
-    data = json.loads(content)
-    if not isinstance(data, dict):
-        raise BrokenRegistry("a hosted schema is not a JSON object")
-    return _compile(data)
-
-
-def _compile(data: dict[str, Any]) -> FastValidator:
-    return FastValidator(jsonschema.Draft7Validator(inline_definitions(data)))
-
-
-def inline_definitions(schema: dict[str, Any]) -> dict[str, Any]:
-    """A copy of `schema` with its local `#/definitions/...` references replaced by their targets.
-
-    Resolving a `$ref` on every visit dominates validation time; the registry's own schemas use
-    local, non-recursive definitions only, so they can be expanded once up front.
-    """
-    definitions = schema.get("definitions", {})
-
-    def expand(node: Any, depth: int) -> Any:
-        if isinstance(node, list):
-            return [expand(item, depth) for item in node]
-        if not isinstance(node, dict):
-            return node
-        target = node.get("$ref")
-        prefix = "#/definitions/"
-        name = target.removeprefix(prefix) if isinstance(target, str) else ""
-        if isinstance(target, str) and target.startswith(prefix) and name in definitions and depth < 20:
-            return expand(definitions[name], depth + 1)
-        return {key: expand(value, depth) for key, value in node.items()}
-
-    return {key: expand(value, 0) for key, value in schema.items()}
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
@@ -410,7 +337,7 @@ def schema_findings(
     in a field Dify ignores, or reads as text whatever scalar it holds, is a warning."""
     reported_required: set[tuple[str | int, ...]] = set()
     for error in checker.iter_errors(document.data):
-        code = error.schema.get("x-rule") if isinstance(error.schema, dict) else None
+        named = error.schema.get("x-rule") if isinstance(error.schema, dict) else None
         path = list(error.absolute_path)
         if error.validator == "required":
             # jsonschema reports each missing field apart; one finding names them all, so an author
@@ -423,9 +350,11 @@ def schema_findings(
             where = document.locate(pointer_of(*path))
         meaning = _boolean_word(error)
         if meaning is not None:
-            yield BOOLEAN_WORD.at(where, field=dotted(path), value=_short(error.instance), meaning=meaning)
+            yield BOOLEAN_WORD.at(
+                where, field=dotted(path), value=shorten_json(error.instance, VALUE), meaning=meaning
+            )
             continue
-        found = RULES.get(code, fallback) if isinstance(code, str) else fallback
+        found = RULES.get(named, fallback) if isinstance(named, str) else fallback
         why = _accepted_by_dify(schema, path, error)
         if why:
             hint = f"{why}; correct it anyway for editors and the published schema ({found.hint})"
@@ -444,7 +373,8 @@ def _accepted_by_dify(schema: str, path: list[str | int], error: jsonschema.Vali
     if error.validator == "type" and scalar:
         for field in DAEMON_STRINGS.get(schema, ()):
             if _within(path, field) and len(path) == len(field):
-                return f"The plugin daemon reads `{dotted(path)}` as the text {_short(error.instance)}"
+                text = shorten_json(error.instance, VALUE)
+                return f"The plugin daemon reads `{dotted(path)}` as the text {text}"
     return ""
 
 
@@ -475,9 +405,18 @@ def dotted(path: Iterable[str | int]) -> str:
     return text or "the document"
 
 
-def _short(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return shorten(text, limit)
+def _nested(value: Any, missing: list[Any]) -> str:
+    """Where a missing field stands one level too deep (`description` indented under `identity`):
+    the author then sees the indentation, not a field to add."""
+    if not isinstance(value, dict):
+        return ""
+    found = [
+        f"`{name}` is under `{key}`"
+        for name in missing
+        for key, child in value.items()
+        if isinstance(child, dict) and name in child
+    ]
+    return f" ({'; '.join(found)}: indented one level too deep?)" if found else ""
 
 
 _JSON_KINDS = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer"}
@@ -492,22 +431,23 @@ def describe(error: jsonschema.ValidationError) -> str:
     if keyword == "required":
         missing = [name for name in expected if isinstance(value, dict) and name not in value] or [expected]
         fields = ", ".join(f"`{name}`" for name in missing)
-        return f"{where} lacks the required field{'s' if len(missing) > 1 else ''} {fields}"
+        plural = "s" if len(missing) > 1 else ""
+        return f"{where} lacks the required field{plural} {fields}{_nested(value, missing)}"
     if keyword == "type":
         kinds = [expected] if isinstance(expected, str) else list(expected)
         wanted = " or ".join(_JSON_KINDS.get(k, f"a {k}") for k in kinds if k != "null")
-        return f"{where} must be {wanted}, not {_short(value)}"
+        return f"{where} must be {wanted}, not {shorten_json(value, VALUE)}"
     if keyword in ("enum", "const"):
         choices = expected if keyword == "enum" else [expected]
         if len(choices) > 6:  # the rule's hint lists long enumerations
-            return f"{where} is {_short(value)}, which is not an allowed value"
-        return f"{where} is {_short(value)}, not one of {', '.join(map(str, choices))}"
+            return f"{where} is {shorten_json(value, VALUE)}, which is not an allowed value"
+        return f"{where} is {shorten_json(value, VALUE)}, not one of {', '.join(map(str, choices))}"
     if keyword == "pattern":
-        return f"{where} {_short(value)} does not match {expected}"
+        return f"{where} {shorten_json(value, VALUE)} does not match {expected}"
     if keyword in ("minLength", "maxLength"):
         bound = "at least" if keyword == "minLength" else "at most"
         return f"{where} has {len(value)} characters; it must have {bound} {expected}"
     if keyword in ("minimum", "maximum"):
         bound = "at least" if keyword == "minimum" else "at most"
-        return f"{where} is {_short(value)}; it must be {bound} {expected}"
+        return f"{where} is {shorten_json(value, VALUE)}; it must be {bound} {expected}"
     return f"{where}: {error.message}"

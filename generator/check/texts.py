@@ -17,7 +17,7 @@ from generator.diagnostics import Diagnostic, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
 from generator.rules import Rule, rule
-from generator.shorten import shorten
+from generator.shorten import SAMPLE, shorten
 
 MAX_TEXT = 20_000
 # Texts of i18n maps have their own length rule (L002); this one covers every other string.
@@ -141,10 +141,10 @@ def text_findings(
     found: list[tuple[Rule, dict[str, Any]]] = []
     markup = MARKUP.search(text)
     if markup:
-        found.append((MARKUP_IN_TEXT, {"sample": _sample(markup.group(0))}))
+        found.append((MARKUP_IN_TEXT, {"sample": shorten(markup.group(0), SAMPLE)}))
     scheme = scheme_of(text)
     if scheme in UNSAFE_SCHEMES:
-        found.append((UNSAFE_LINK, {"target": _sample(text), "scheme": scheme}))
+        found.append((UNSAFE_LINK, {"target": shorten(text, SAMPLE), "scheme": scheme}))
     hidden = INVISIBLE.search(text)
     if hidden:
         found.append((INVISIBLE_CHARACTERS, {"code": f"U+{ord(hidden.group(0)):04X}"}))
@@ -157,10 +157,6 @@ def text_findings(
         if kind is UNSAFE_LINK and what.endswith("$ref"):  # references have their own rules
             continue
         yield kind.at(where, what=what, **values)
-
-
-def _sample(text: str, limit: int = 40) -> str:
-    return shorten(text, limit)
 
 
 def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Location, Severity
-from generator.load.crawl import LoadedPlugin
+from generator.load.crawl import EXAMPLES_SUFFIX, LoadedPlugin
 from generator.load.registry_examples import fitting, stale_findings
 from generator.load.yamlload import YamlDocument, read_yaml
 from generator.plugin_model import I18n, Parameter, Tool
@@ -119,7 +119,7 @@ class Example:
 def examples_path(tool: Tool) -> str:
     """The examples file that belongs to a tool YAML (same folder, same stem)."""
     path = PurePosixPath(tool.file)
-    return str(path.with_name(path.stem + ".examples.yaml"))
+    return str(path.with_name(path.stem + EXAMPLES_SUFFIX))
 
 
 def load_examples(

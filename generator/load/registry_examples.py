@@ -119,6 +119,7 @@ def unused_files(loaded: LoadedPlugin) -> list[Diagnostic]:
     overlay = loaded.registry_examples
     if overlay is None or loaded.plugin is None:
         return []
+    from generator.load.crawl import EXAMPLES_SUFFIX
     from generator.load.examples import examples_path
 
     wanted = {examples_path(tool) for tool in loaded.plugin.tools}
@@ -128,5 +129,5 @@ def unused_files(loaded: LoadedPlugin) -> list[Diagnostic]:
             problem="belongs to no tool of the plugin (a tool renamed or removed?)",
         )
         for file in overlay.reader.local_files()
-        if file.relative.endswith(".examples.yaml") and file.relative not in wanted
+        if file.relative.endswith(EXAMPLES_SUFFIX) and file.relative not in wanted
     ]

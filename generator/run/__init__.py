@@ -11,8 +11,8 @@ How a run finding gets its severity, in this order and nowhere else:
    (`runner.py`) is a note when the manifest's own error already says it; `SCHEMA_MISMATCH`
    (`checks.py`) is a warning for remarks that are not failures of the output; `NEVER_SET` is a
    note when no run proved anything.
-3. `outcome.judge` turns the child's events (crash, time-out, limits, exit, printing, calls out)
-   into findings of their rules' severity; a finding of a rule of `outcome.STOPS_RUN` means the run
+3. `judge.judge` turns the child's events (crash, time-out, limits, exit, printing, calls out)
+   into findings of their rules' severity; a finding of a rule of `judge.STOPS_RUN` means the run
    did not complete, and its outputs are neither assembled nor checked (`checks.check_run`).
 4. `verdict.weigh`, the one place that lowers or replaces a run's findings, reads the events again
    for what the inputs could not supply: a write refused in the read-only environment turns the

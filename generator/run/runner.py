@@ -21,14 +21,10 @@ from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.checks import check_run, never_set
 from generator.run.environment import Environment, build_environment, describe_environment
+from generator.run.hosts import contacted_hosts
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
-from generator.run.outcome import (
-    BROKEN_ENVIRONMENT,
-    PYTHON_SUBSTITUTED,
-    contacted_hosts,
-    read_outcome,
-)
+from generator.run.outcome import read_outcome
 from generator.run.overlay import ensure_overlay
 from generator.run.pool import run_parallel
 from generator.run.replay import (
@@ -63,7 +59,37 @@ not be loaded (an error when no other finding says so: Dify refuses such a packa
 was found, or its tools name no Python source.
 """,
 )
-
+BROKEN_ENVIRONMENT = rule(
+    "R009",
+    "environment-failed",
+    Severity.ERROR,
+    "the plugin's environment could not be built: {problem}",
+    "Check requirements.txt (or pyproject.toml with uv.lock): every package must exist for Python "
+    "{python} and build; where the runner cannot isolate a build, only wheels are installed.",
+    """
+Each plugin runs in an environment built with uv from its own requirements, in the plugin's folder
+as Dify installs them. Source distributions are built as Dify builds them, but in the runner's build
+sandbox (an unprivileged uid, private folders, no variables of the caller, resource limits); where
+the runner cannot isolate (not root, or no util-linux `unshare`) only wheels are installed, since
+building runs the package's own code. A requirement that does not exist, does not support the
+Python version or fails to build (or, without isolation, has no wheel) fails the build, and the
+plugin's examples are not run.
+""",
+)
+PYTHON_SUBSTITUTED = rule(
+    "R032",
+    "python-substituted",
+    Severity.INFO,
+    "meta.runner.version asks for Python {requested}; Dify runs every plugin with its own one Python, "
+    "and the runner ran it with Python {used}",
+    "Set meta.runner.version to {used}, the Python Dify's plugin daemon runs plugins with.",
+    """
+Dify's plugin daemon does not read `meta.runner.version`: it creates every plugin's environment
+with the one Python it is configured with (its images install Python 3.12, and it runs
+`uv venv .venv --python 3.12`). The runner does the same, so a plugin that names another version
+is run as Dify runs it, and this note says so.
+""",
+)
 
 # The findings of the run stage by the plugin they belong to (`LoadedPlugin.display`).
 Found = dict[str, list[Diagnostic]]

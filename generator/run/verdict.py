@@ -24,14 +24,9 @@ from generator.load.examples import Example
 from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
 from generator.run.checks import SCHEMA_MISMATCH
-from generator.run.outcome import (
-    CRASHED,
-    NETWORK_ATTEMPT,
-    STAGES,
-    TIMED_OUT,
-    UNSERVED_CALL,
-    contacted_hosts,
-)
+from generator.run.child.view import VIEW_NAME
+from generator.run.hosts import contacted_hosts
+from generator.run.judge import CRASHED, NETWORK_ATTEMPT, STAGES, TIMED_OUT, UNSERVED_CALL
 from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult
 from generator.run.runtypes import RunMessage
@@ -82,10 +77,13 @@ READ_ONLY_ENVIRONMENT = rule(
     "Nothing to fix for Dify, which lets a plugin write into its environment; to be shown in the registry, "
     "write caches and unpacked data to a temporary folder instead.",
     """
-Runs bind the plugin's environment read-only, so that one example cannot change what the next one
+Runs never change the cached environment, so that one example cannot change what the next one
 imports. Dify installs a plugin's environment writable by the plugin, and some libraries unpack data
-or write caches beside their code the first time they are imported. Such a failure is the sandbox's,
-not the plugin's: it is a warning, and the run shows nothing.
+or write caches beside their code the first time they are imported, so each worker runs from a
+writable view of it that is thrown away (an overlay inside the namespaces; without them a private
+tree whose code files are read-only links to the cache's). Where that view cannot be made (no
+overlayfs), or a library rewrites one of its code files in place, the write is refused. Such a
+failure is the sandbox's, not the plugin's: it is a warning, and the run shows nothing.
 """,
 )
 # Words of an error message that point at a missing credential when the provider declares some.
@@ -185,7 +183,9 @@ def _environment_write(events: Iterable[Event], environment: str) -> Raised | No
         if not isinstance(event, Raised) or not environment:
             continue
         refused = "[Errno 13]" in event.message or "[Errno 30]" in event.message
-        if refused and environment + "/" in event.message:
+        # the environment, or the private view of it a worker without namespaces runs from
+        inside = environment + "/" in event.message or f"/{VIEW_NAME}/" in event.message
+        if refused and inside:
             return event
     return None
 

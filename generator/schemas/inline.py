@@ -8,8 +8,10 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Severity
 from generator.plugin_model import FIXED_OUTPUTS
 from generator.rules import rule
-from generator.schemas.lint import INLINE, Locator, declared_types, lint_schema
+from generator.schemas.dialect import declared_types
+from generator.schemas.lint import INLINE, lint_schema
 from generator.schemas.schema_set import SchemaSet
+from generator.schemas.walk import Locator
 
 NOT_MAPPING = rule(
     "O020",

@@ -10,29 +10,23 @@ hosted twin is an error where the file would be unusable.
 from __future__ import annotations
 
 import difflib
-import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import Any
 
 import referencing.jsonschema
-from jsonschema import Draft7Validator, ValidationError
-from jsonschema.validators import validator_for
+from jsonschema import Draft7Validator
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.diagnostics import Diagnostic, Severity
 from generator.published import SCHEMA_BASE
-from generator.rules import Rule, rule
-from generator.schemas.compiled import FastValidator
+from generator.rules import Phrase, Rule, rule
+from generator.schemas.dialect import declared_types, metaschema_errors, validator_class
 from generator.schemas.patterns import BoundedPatterns
 from generator.schemas.refs import MAX_REF_CHAIN, LoopKind, RefKind, RefReport, analyse
 from generator.schemas.schema_set import SchemaSet
-from generator.schemas.walk import MAX_SCHEMA_DEPTH, Parts, SchemaNode, walk
-from generator.shorten import shorten
-
-# Where a finding points: (parts from the schema root, whether to point at the key) -> Location.
-Locator = Callable[[Parts, bool], Location]
+from generator.schemas.walk import MAX_SCHEMA_DEPTH, Locator, Parts, SchemaNode, walk
+from generator.shorten import PROBLEM, shorten
 
 JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 MAX_METASCHEMA_FINDINGS = 50
@@ -253,12 +247,16 @@ NULLABLE = _twin(
     16,
     "nullable-ignored",
     (_W, _W),
-    "`nullable: true` is OpenAPI, not JSON Schema: validators ignore it",
+    "`nullable: true` is OpenAPI, not JSON Schema: validators ignore it{places}",
     'Add null to the type instead: `type: [string, "null"]`.',
     "`nullable` is a keyword of OpenAPI 3.0's schema dialect. JSON Schema has no such keyword, so"
     " validators skip it: a value of null still fails `type`, and documentation does not say the value"
-    ' may be missing. JSON Schema spells it with the type itself, `type: [string, "null"]`.',
+    ' may be missing. JSON Schema spells it with the type itself, `type: [string, "null"]`. A plugin'
+    " written against OpenAPI uses it on every property, so on tools' output schemas one finding per"
+    " plugin, at the first place, lists every place.",
 )
+# One O016 per plugin lists every place (check/output_schema.py); a single schema's lint has no list.
+NO_PLACES = Phrase("")
 
 
 @dataclass(frozen=True)
@@ -273,16 +271,6 @@ class Flavour:
 
 HOSTED = Flavour(0)
 INLINE = Flavour(1)
-
-
-def declared_types(schema: dict[str, Any]) -> tuple[str, ...]:
-    """The type names a schema declares (`type` as a string or a list of strings)."""
-    value = schema.get("type")
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, list):
-        return tuple(v for v in value if isinstance(v, str))
-    return ()
 
 
 def lint_schema(
@@ -334,7 +322,9 @@ def _node_findings(node: SchemaNode, locate: Locator, flavour: Flavour) -> Itera
             yield flavour(ITEMS_DESCRIPTION).at(locate((*parts, "items", "description"), True), text=text)
     yield from _file_name(schema, parts, locate, flavour)
     if schema.get("nullable") is True:
-        yield flavour(NULLABLE).at(locate((*parts, "nullable"), True), hint=_nullable_hint(names))
+        yield flavour(NULLABLE).at(
+            locate((*parts, "nullable"), True), hint=_nullable_hint(names), places=NO_PLACES
+        )
 
 
 def _type_hint(name: str) -> str:
@@ -403,55 +393,6 @@ def _file_name(
                 yield flavour(FILE_NAME).at(locate((*parts, "required", index), False))
 
 
-def validator_class(schema: Any) -> Any:
-    """The jsonschema validator class for the dialect `schema` declares (draft-07 when unknown)."""
-    dialect = schema.get("$schema") if isinstance(schema, dict) else None
-    if isinstance(dialect, str):
-        try:
-            referencing.jsonschema.specification_with(dialect)
-        except referencing.jsonschema.UnknownDialect:
-            return Draft7Validator
-        return validator_for(schema, default=Draft7Validator)
-    return Draft7Validator
-
-
-@cache
-def _metaschema_checker(cls: Any) -> FastValidator:
-    # One checker per dialect: compiling the metaschema is the costly part, checking is cheap.
-    checker_cls = validator_for(cls.META_SCHEMA, default=cls)
-    return FastValidator(checker_cls(cls.META_SCHEMA, format_checker=checker_cls.FORMAT_CHECKER))
-
-
-def metaschema_errors(schema: Any) -> list[ValidationError]:
-    """Where `schema` breaks its metaschema (regular expressions included), in path order."""
-    try:
-        text = json.dumps(schema, sort_keys=True)
-    except (TypeError, ValueError):  # not JSON data (YAML dates, odd keys): no reuse
-        return _metaschema_errors(schema)
-    if len(text) > MAX_REMEMBERED:
-        return _metaschema_errors(schema)
-    return list(_known_errors(text))
-
-
-# Schemas larger than this are checked every time: the memo must stay small whatever plugins send.
-MAX_REMEMBERED = 32 * 1024
-
-
-@lru_cache(maxsize=1024)
-def _known_errors(text: str) -> tuple[ValidationError, ...]:
-    # A schema is linted when it loads and again when its usable part is taken: the same answer.
-    return tuple(_metaschema_errors(json.loads(text)))
-
-
-def _metaschema_errors(schema: Any) -> list[ValidationError]:
-    checker = _metaschema_checker(validator_class(schema))
-    try:
-        errors = list(checker.iter_errors(schema))
-    except RecursionError:  # callers bound the depth first; never crash on it anyway
-        return []
-    return sorted(errors, key=lambda e: [str(p) for p in e.absolute_path])
-
-
 def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]) -> Iterator[Diagnostic]:
     dialect = schema.get("$schema") if isinstance(schema, dict) else None
     if isinstance(dialect, str) and validator_class(schema) is Draft7Validator:
@@ -462,11 +403,7 @@ def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]
     for error in metaschema_errors(schema)[:MAX_METASCHEMA_FINDINGS]:
         parts = tuple(error.absolute_path)
         if parts not in skip:
-            yield flavour(INVALID).at(locate(parts, False), problem=_short_message(error.message))
-
-
-def _short_message(message: str, limit: int = 160) -> str:
-    return shorten(message, limit)
+            yield flavour(INVALID).at(locate(parts, False), problem=shorten(error.message, PROBLEM))
 
 
 def _reference_findings(

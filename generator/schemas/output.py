@@ -13,14 +13,13 @@ from jsonschema.exceptions import SchemaError, UnknownType
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
-from generator.schemas.lint import declared_types, metaschema_errors, validator_class
+from generator.schemas.dialect import declared_types, metaschema_errors, validator_class
 from generator.schemas.patterns import BoundedPatterns, bounded_validator_class
 from generator.schemas.refs import INLINE_URI, MALFORMED, RefKind, RefReport, analyse
 from generator.schemas.schema_set import SchemaSet
-from generator.shorten import shorten
+from generator.shorten import MESSAGE, shorten
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-MAX_MESSAGE = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +87,6 @@ def _without(schema: Any, path: tuple[str | int, ...]) -> Any:
     return root
 
 
-def _short(text: str) -> str:
-    return shorten(text, MAX_MESSAGE)
-
-
 def _instance_path(parts: tuple[str | int, ...]) -> str | None:
     steps: list[str | int] = []
     index = 0
@@ -119,7 +114,9 @@ def _notes(report: RefReport, schema: Any, schemas: SchemaSet) -> list[Mismatch]
     for ref in report.references:
         path = _instance_path(ref.parts) or "$"
         if ref.kind is not RefKind.RESOLVED:
-            notes.append(Mismatch(path, f"$ref {_short(ref.ref)} does not resolve; not checked", note=True))
+            notes.append(
+                Mismatch(path, f"$ref {shorten(ref.ref, MESSAGE)} does not resolve; not checked", note=True)
+            )
             continue
         hosted = schemas.get(ref.target)
         if hosted is not None and not urldefrag(ref.target).fragment and _checks_only_array(hosted.data):
@@ -153,7 +150,11 @@ def validate_output(schema: Any, instance: Any, schemas: SchemaSet) -> list[Mism
     if invalid:
         where = ", ".join(invalid[:5])
         notes.append(
-            Mismatch("$", _short(f"invalid parts of the output_schema were not checked: {where}"), note=True)
+            Mismatch(
+                "$",
+                shorten(f"invalid parts of the output_schema were not checked: {where}", MESSAGE),
+                note=True,
+            )
         )
     patterns = BoundedPatterns()
     try:
@@ -164,13 +165,21 @@ def validate_output(schema: Any, instance: Any, schemas: SchemaSet) -> list[Mism
     except RecursionError:
         return [*notes, Mismatch("$", "the output nests too deep to be checked")]
     except Unresolvable as bad:
-        return [*notes, Mismatch("$", f"checking stopped at an unresolvable reference: {_short(str(bad))}")]
+        return [
+            *notes,
+            Mismatch("$", f"checking stopped at an unresolvable reference: {shorten(str(bad), MESSAGE)}"),
+        ]
     except (*MALFORMED, re.error, SchemaError, UnknownType) as bad:
-        return [*notes, Mismatch("$", f"the output_schema could not be applied: {_short(str(bad))}")]
+        return [
+            *notes,
+            Mismatch("$", f"the output_schema could not be applied: {shorten(str(bad), MESSAGE)}"),
+        ]
     notes.extend(
-        Mismatch("$", _short(f"pattern {slow!r} takes too long to match; it was not applied"), note=True)
+        Mismatch(
+            "$", shorten(f"pattern {slow!r} takes too long to match; it was not applied", MESSAGE), note=True
+        )
         for slow in patterns.slow
     )
     if patterns.budget <= 0 and not patterns.slow:
         notes.append(Mismatch("$", "matching patterns took too long; the rest were not applied", note=True))
-    return [*notes, *(Mismatch(json_path(e.absolute_path), _short(e.message)) for e in errors)]
+    return [*notes, *(Mismatch(json_path(e.absolute_path), shorten(e.message, MESSAGE)) for e in errors)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from generator.schemas.lint import declared_types
+from generator.schemas.dialect import declared_types
 from generator.schemas.refs import RefKind, Resolution
 from generator.schemas.schema_set import PropertyRow, SchemaSet
 from generator.schemas.walk import MAX_SCHEMA_DEPTH, rebase

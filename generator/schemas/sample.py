@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.schemas.lint import declared_types
+from generator.schemas.dialect import declared_types
 from generator.schemas.output import validate_output
 from generator.schemas.refs import RefKind, Resolution
 from generator.schemas.schema_set import SchemaSet

@@ -6,15 +6,19 @@ deep one, so this walk keeps its own stack and stops descending past `MAX_SCHEMA
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin
+
+from generator.diagnostics import Location
 
 # Real output schemas nest about eight subschemas deep; the validator's recursion needs headroom.
 MAX_SCHEMA_DEPTH = 48
 
 Parts = tuple[str | int, ...]
+# Where a finding points: (parts from the schema root, whether to point at the key) -> Location.
+Locator = Callable[[Parts, bool], Location]
 
 # Keywords whose value is a map of names to subschemas.
 SCHEMA_MAPS = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")

@@ -36,6 +36,7 @@ from generator.site.pages import SitePages
 from generator.site.publish import shared_files, watched_paths
 from generator.site.search import SearchIndexError, index_site
 from generator.site.site_model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
+from generator.site.texts import texts_for
 from generator.site.translate import TranslatedDocs
 from generator.site.untrusted import forget
 from generator.site.weight import compact, shared_assets
@@ -118,7 +119,10 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             {"name": lang.name, "lang": lang.hreflang, "folder": lang.folder, "link": root + lang.folder}
             for lang in LANGUAGE_SITES
         ]
-        config.extra["dify_registry"] = {"prefix": language.prefix}
+        config.extra["dify_registry"] = {
+            "prefix": language.prefix,
+            "fallback": texts_for(language.code)["fallback"],
+        }
         for asset in ASSETS:
             target = config.extra_css if asset.endswith(".css") else config.extra_javascript
             if asset not in target:
@@ -155,6 +159,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if self.shares_assets:
             _drop_theme_assets(files, config)
         else:
+            _drop_unused_theme_assets(files, config)
             for asset in ASSETS:
                 files.append(File.generated(config, asset, abs_src_path=str(HERE / asset)))
         if self.language == DEFAULT_LANGUAGE:
@@ -280,4 +285,23 @@ def _drop_theme_assets(files: Files, config: MkDocsConfig) -> None:
             continue
         source = Path(file.abs_src_path).resolve()
         if any(source.is_relative_to(theme) for theme in themes):
+            files.remove(file)
+
+
+# Material's search (its worker and word splitters), which Pagefind replaces, and source maps.
+UNUSED_THEME_ASSETS = ("assets/javascripts/lunr/", "assets/javascripts/workers/")
+MATERIAL_SEARCH = ("search", "material/search")
+
+
+def _drop_unused_theme_assets(files: Files, config: MkDocsConfig) -> None:
+    """Leave out the theme's files no page loads: its search's, unless mkdocs.yml enables that
+    search, and the source maps (1.3 MB that only a debugger reads)."""
+    search = any(name in config.plugins for name in MATERIAL_SEARCH)
+    for file in list(files):
+        if file.generated_by is not None:
+            continue
+        unused = file.src_uri.endswith(".map") or (
+            not search and file.src_uri.startswith(UNUSED_THEME_ASSETS)
+        )
+        if unused and file.src_uri.startswith("assets/"):
             files.remove(file)

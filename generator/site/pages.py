@@ -30,6 +30,10 @@ from generator.site.views import fixed_rows
 __all__ = ["COVERAGE_PAGE", "RULES_INDEX", "SCHEMAS_INDEX", "GeneratedPage", "SitePages"]
 
 
+# The lighter frame of every generated page (overrides/dr-page.html).
+LIGHT_TEMPLATE = "dr-page.html"
+
+
 @dataclass(frozen=True, slots=True)
 class GeneratedPage:
     """A page to add to the build: source path, a plain title, and its HTML body."""
@@ -45,7 +49,7 @@ class GeneratedPage:
         Markdown never sees a plugin's text, and does not spend time re-parsing finished HTML."""
         # The navigation is small by design (catalog and search lead to pages): its sidebar only
         # takes width that the parameter and output tables need.
-        meta = {"title": self.title, "hide": ["navigation"]}
+        meta = {"title": self.title, "hide": ["navigation"], "template": LIGHT_TEMPLATE}
         return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 

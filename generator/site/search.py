@@ -29,7 +29,28 @@ MAX_LABEL = 300
 # Only the page's article is indexed (not the header, navigation or footer), and not the home
 # page's catalog, which names every plugin and would match every label.
 ROOT_SELECTOR = "article.md-content__inner"
-EXCLUDED = (".dr-catalog", ".dr-search")
+# Nor what every tool page says alike or what no one searches for (it only made the index heavier,
+# and matched every page): table headings, the fixed output variables, the sentences of the site's
+# own (.dr-fixed), the workflow references, findings (their rule's page is found), example inputs
+# and outputs, badges, and the English and shortened marks (which joined the word before them).
+EXCLUDED = (
+    ".dr-catalog",
+    ".dr-search",
+    ".dr-fallback",
+    ".dr-cut",
+    "thead",
+    ".dr-meta th",
+    "#out-text",
+    "#out-files",
+    "#out-json",
+    ".dr-fixed",
+    ".dr-references",
+    ".dr-findings",
+    ".dr-run pre",
+    ".dr-anchor",
+    ".dr-badge",
+    ".dr-basis",
+)
 TIMEOUT = 600
 # Pagefind's own search interfaces, which the registry's search box does not use.
 UNUSED = (

@@ -24,7 +24,7 @@ from generator.check.domains import AccessDomains
 from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.diff.history import History
 from generator.load.crawl import LoadedPlugin
-from generator.load.examples import examples_origin
+from generator.load.examples import examples_origin, examples_path
 from generator.media import MAX_IMAGE_BYTES, Image, judge
 from generator.plugin_model import Plugin, Tool, ToolKey
 from generator.rules import Rule
@@ -311,7 +311,7 @@ class _Builder:
         examples_from = examples_origin(loaded, tool)
         files = {
             loaded.display_path(tool.file),
-            loaded.display_path(_examples_file(tool.file)),
+            loaded.display_path(examples_path(tool)),
             examples_from,
         }
         document = loaded.documents.get(tool.file)
@@ -413,8 +413,3 @@ def _first_tools(plugins: tuple[LoadedPlugin, ...]) -> dict[ToolKey, tuple[str, 
         for index, tool in enumerate(loaded.plugin.tools if loaded.plugin else ()):
             found.setdefault(tool.key, (loaded.display, index, tool))
     return found
-
-
-def _examples_file(tool_file: str) -> str:
-    stem = tool_file.rsplit(".", 1)[0] if "." in tool_file.rsplit("/", 1)[-1] else tool_file
-    return f"{stem}.examples.yaml"

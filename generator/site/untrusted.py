@@ -31,12 +31,12 @@ def untrusted_html(value: I18n | str, limit: int, language: str) -> Markup:
     if not (fallback or cut) and type(shown) is str:
         html = _PLAIN.get(shown)
         if html is None:
-            html = _PLAIN[shown] = _marked(shown, None, None)
+            html = _PLAIN[shown] = _marked(shown, False, None)
         return html
     words = texts_for(language)
     return _marked(
         word_cut(shown, limit) if cut else shown,
-        words["fallback"] if fallback else None,
+        fallback,
         words["truncated"] if cut else None,
     )
 
@@ -56,15 +56,15 @@ def forget() -> None:
 
 # Typed, for the same reason.
 @lru_cache(maxsize=1 << 15, typed=True)
-def _marked(shown: str, fallback_title: str | None, cut_note: str | None) -> Markup:
+def _marked(shown: str, fallback: bool, cut_note: str | None) -> Markup:
     """`shown` as HTML (`isolated`, `breakable`), marked as English shown in place of a missing
-    translation and as shortened when those words are given. Cached: the pages of every language
-    show the same names, types and messages many times."""
-    if fallback_title is None:
+    translation (`fallback`) and as shortened when `cut_note` is given. Cached: the pages of every
+    language show the same names, types and messages many times."""
+    if not fallback:
         html = isolated(shown)
     else:
-        marker = f'<sup class="dr-fallback" title="{escape(fallback_title)}">EN</sup>'
-        html = f'<bdi lang="en">{escape(shown)}</bdi>{marker}'
+        # The mark's tooltip is said once in the page's head (overrides/main.html), not in every mark.
+        html = f'<bdi lang="en">{escape(shown)}</bdi><sup class="dr-fallback">EN</sup>'
     html = breakable(shown, html)
     if cut_note is not None:
         html += f'<span class="dr-cut" title="{escape(cut_note)}">…</span>'

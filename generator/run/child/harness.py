@@ -1,6 +1,6 @@
 """One example in its freshly forked child: a private copy of the plugin, the network guard, the
 recorder when the task asks for it, then the tool loaded the way Dify loads it and invoked, every
-message and failure reported to the generator as an event of `wire.py`."""
+message and failure reported to the generator as an event of `wire/events.py`."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def run_tool(events: EventWriter, task: Task, plugin_root: str, allowed_ports: l
     try:
         parameters = {**task.inputs, **file_inputs(daemon, task.files)}
         origin = Origin(plugin_root)
-        with origin.watching(getattr(type(tool), "_invoke", None)):
+        with origin.watching(inspect.getattr_static(type(tool), "_invoke", None)):
             origin.produced = tool.invoke(dict(parameters))
         for message in origin.produced:
             if not send_message(events, daemon, message, sdk, origin.line):

@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 
 from ..wire import ResourceLimits, Setup
+from .view import VIEW_NAME, Marks, enter_view, marks, private_view
 
 # The originals: once the SDK has patched the process with gevent, these would cooperate with a
 # hub this process never runs (a patched os.close only schedules the close on that hub).
@@ -60,6 +61,9 @@ class Sandbox:
         # the folder holding what examples write into the environment, and its free inodes when ready
         self.layer: str | None = None
         self.layer_free = 0
+        # without namespaces: the worker's private view of the environment, and what it held when ready
+        self.view: list[Path] | None = None
+        self.view_marks: Marks = {}
 
     def enter(self) -> None:
         """As root: hide, bind back, copy; then limits and the unprivileged uid, for good."""
@@ -81,6 +85,10 @@ class Sandbox:
             self.source = PLUGIN_COPY
         else:  # what an example leaves behind is reparented here, to be ended after it
             _prctl(PR_SET_CHILD_SUBREAPER, 1)
+            # no overlay without root: the worker runs from a private view of the environment
+            view = self.workdir.parent / VIEW_NAME
+            self.view = private_view(Path(sys.executable).parent.parent, view)
+            enter_view(view)
         worker = dataclasses.replace(setup.limits, cpu_seconds=setup.worker_cpu_seconds)
         set_limits(worker, setup.uid is not None)
         if setup.uid is not None:
@@ -98,6 +106,8 @@ class Sandbox:
         }
         if self.layer is not None:
             self.layer_free = os.statvfs(self.layer).f_ffree
+        if self.view is not None:
+            self.view_marks = marks(self.view)
 
     def enter_example(self) -> None:
         """In an example's child: its own limits (and CPU clock); traceable by the tool itself."""
@@ -128,6 +138,9 @@ class Sandbox:
                 _end_children()
                 if self.workdir.exists():
                     _remove(self.workdir)
+                # a view an example changed is thrown away with its worker: the next starts afresh
+                if self.view is not None and marks(self.view) != self.view_marks:
+                    return False
         except Exception:
             return False
         return True

@@ -36,10 +36,9 @@ class Origin:
     @contextlib.contextmanager
     def watching(self, invoke: Any) -> Iterator[None]:
         """Note the line of the `return` that ends `invoke` (the tool's own `_invoke`), while inside."""
-        function = inspect.unwrap(invoke) if callable(invoke) else None
-        code = getattr(getattr(function, "__func__", function), "__code__", None)
+        code = _code_of(invoke)
         monitoring = getattr(sys, "monitoring", None)
-        if not isinstance(code, types.CodeType) or not self._own(code) or monitoring is None:
+        if code is None or not self._own(code) or monitoring is None:
             yield
             return
         if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR):
@@ -77,6 +76,17 @@ class Origin:
             if current is None:
                 break
         return found or self.returned
+
+
+def _code_of(invoke: Any) -> types.CodeType | None:
+    """The code object of the tool's `_invoke` (through decorators that keep `__wrapped__`); None
+    for anything else. The class is the tool's: nothing about it may fail the run."""
+    try:
+        function = inspect.unwrap(invoke) if callable(invoke) else None
+        code = getattr(getattr(function, "__func__", function), "__code__", None)
+    except Exception:
+        return None
+    return code if isinstance(code, types.CodeType) else None
 
 
 def _free_tool(monitoring: Any) -> int | None:

@@ -2,7 +2,7 @@
 from a recording, with vcrpy, in memory.
 
 Loaded by path in the sandboxed child like the harness, so it imports only the standard library at
-load time (and `wire.py`); vcrpy comes from the registry's own folder of packages (the overlay), appended to
+load time (and `wire/`); vcrpy comes from the registry's own folder of packages (the overlay), appended to
 `sys.path` when a job asks for it, so a plugin's own versions of vcrpy's dependencies win.
 
 The task's `Http` says what to do (`mode`: record or replay), which interactions to answer from, and the

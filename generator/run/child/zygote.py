@@ -3,7 +3,7 @@ for every example of one plugin.
 
 Started by `__main__.py` with the plugin environment's interpreter, never imported by the
 generator for a run. Its argument is a Unix socket to the generator carrying the control messages
-of `wire.py`: a `Setup`, then a `Task` per example with three descriptors attached (the example's
+of `wire/control.py`: a `Setup`, then a `Task` per example with three descriptors attached (the example's
 event pipe, its stdout file, its stderr file). The worker answers `Ready` once, then `Ended` with
 each example's exit status.
 

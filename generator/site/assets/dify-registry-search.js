@@ -1,6 +1,6 @@
 // The search box: Pagefind's index of this page's language, loaded in chunks. A page whose label
-// (in any language) is the whole query comes first, then plugin and tool pages (filter kind), then
-// the other pages that match.
+// (in any language) is the whole query comes first (shown as soon as it is found), then plugin and
+// tool pages (filter kind), then the other pages that match.
 document.addEventListener("DOMContentLoaded", function () {
   var box = document.querySelector("[data-dr-search]");
   if (!box) return;
@@ -92,6 +92,18 @@ document.addEventListener("DOMContentLoaded", function () {
     return box.getAttribute("data-other").replace("#", String(n));
   }
 
+  function show(results, total) {
+    return Promise.all(results.map(function (r) { return r.data(); })).then(function (data) {
+      return { total: total, data: data };
+    });
+  }
+
+  function render(answer, mine, final) {
+    if (!answer || mine !== asked) return;
+    status.textContent = final ? count(answer.total) : "";
+    list.replaceChildren.apply(list, answer.data.map(item));
+  }
+
   function search(query) {
     var mine = ++asked;
     if (!query.trim()) {
@@ -101,14 +113,28 @@ document.addEventListener("DOMContentLoaded", function () {
     }
     output.hidden = false;
     if (!list.children.length) status.textContent = box.getAttribute("data-loading");
+    var early = null;
+    var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
+    var pf = null;
     load().then(function (pagefind) {
-      var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
-      var asks = [pagefind.search(whole(query), catalog), pagefind.search(query, catalog), pagefind.search(query)];
+      pf = pagefind;
+      // The page whose label is the whole query is asked alone first (one index chunk) and shows
+      // with only its fragment fetched; the other answers, which load the chunks of every word of
+      // the query, follow and complete the list.
+      return pagefind.search(whole(query), catalog);
+    }).then(function (exact) {
+      if (mine !== asked) return null;
+      if (exact.results.length) {
+        early = show(exact.results.slice(0, 1), exact.results.length).then(function (first) {
+          render(first, mine, false);
+        });
+      }
+      var asks = [exact, pf.search(query, catalog), pf.search(query)];
       CJK.lastIndex = 0;
-      if (CJK.test(query)) asks.splice(2, 0, pagefind.search(spaced(query), catalog));
+      if (CJK.test(query)) asks.splice(2, 0, pf.search(spaced(query), catalog));
       return Promise.all(asks);
     }).then(function (found) {
-      if (mine !== asked) return null;
+      if (!found || mine !== asked) return null;
       // The very label first, then catalog pages, then every other page.
       var seen = new Set();
       var results = [];
@@ -117,13 +143,10 @@ document.addEventListener("DOMContentLoaded", function () {
           if (!seen.has(r.id)) { seen.add(r.id); results.push(r); }
         });
       });
-      return Promise.all(results.slice(0, SHOWN).map(function (r) { return r.data(); })).then(function (data) {
-        return { total: results.length, data: data };
-      });
+      return show(results.slice(0, SHOWN), results.length);
     }).then(function (answer) {
-      if (!answer || mine !== asked) return;
-      status.textContent = count(answer.total);
-      list.replaceChildren.apply(list, answer.data.map(item));
+      // Never let the early answer land after the full one.
+      return Promise.resolve(early).then(function () { render(answer, mine, true); });
     }).catch(function (failure) {
       if (mine === asked) status.textContent = String(failure);
     });
@@ -137,7 +160,8 @@ document.addEventListener("DOMContentLoaded", function () {
   input.addEventListener("keydown", function (event) {
     if (event.key === "Escape") { output.hidden = true; input.blur(); }
   });
-  // Pagefind's code and this language's index header (about 170 KB, cached between pages) are
-  // fetched once the page is idle, so the first query only waits for the index chunks it needs.
-  (window.requestIdleCallback || function (run) { setTimeout(run, 1000); })(function () { load(); });
+  // Pagefind's code, its WebAssembly and this language's index header (about 130 KB, cached
+  // between pages) are fetched as soon as the page is read (its stylesheets are in, its images load
+  // lazily), so that a query typed at once only waits for the index chunks it needs.
+  load();
 });

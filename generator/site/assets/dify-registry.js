@@ -5,6 +5,13 @@ document.addEventListener("DOMContentLoaded", function () {
   var catalog = document.querySelector("[data-dr-cards]");
   if (catalog) catalogPage(catalog);
   document.querySelectorAll("details[data-dr-missing]").forEach(missingTexts);
+  // The words of the "shown in English" mark are in the page's head once, not in every mark.
+  var fallback = document.querySelector('meta[name="dr-fallback"]');
+  if (fallback) {
+    document.querySelectorAll("sup.dr-fallback:not([title])").forEach(function (mark) {
+      mark.title = fallback.content;
+    });
+  }
 });
 
 function element(tag, className, text) {
