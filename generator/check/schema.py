@@ -405,6 +405,20 @@ def dotted(path: Iterable[str | int]) -> str:
     return text or "the document"
 
 
+def _nested(value: Any, missing: list[Any]) -> str:
+    """Where a missing field stands one level too deep (`description` indented under `identity`):
+    the author then sees the indentation, not a field to add."""
+    if not isinstance(value, dict):
+        return ""
+    found = [
+        f"`{name}` is under `{key}`"
+        for name in missing
+        for key, child in value.items()
+        if isinstance(child, dict) and name in child
+    ]
+    return f" ({'; '.join(found)}: indented one level too deep?)" if found else ""
+
+
 _JSON_KINDS = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer"}
 
 
@@ -417,7 +431,8 @@ def describe(error: jsonschema.ValidationError) -> str:
     if keyword == "required":
         missing = [name for name in expected if isinstance(value, dict) and name not in value] or [expected]
         fields = ", ".join(f"`{name}`" for name in missing)
-        return f"{where} lacks the required field{'s' if len(missing) > 1 else ''} {fields}"
+        plural = "s" if len(missing) > 1 else ""
+        return f"{where} lacks the required field{plural} {fields}{_nested(value, missing)}"
     if keyword == "type":
         kinds = [expected] if isinstance(expected, str) else list(expected)
         wanted = " or ".join(_JSON_KINDS.get(k, f"a {k}") for k in kinds if k != "null")

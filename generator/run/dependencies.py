@@ -196,12 +196,27 @@ def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) 
     if source == PYPROJECT:
         text = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES) or ""
         declared = pyproject_names(text)
-        if declared == []:
+        if declared == [] and not _has_project(text):
+            # a file that only configures tools (black, ruff): still the one the daemon builds from
+            why = (
+                "it has no [project] table (it only configures tools), so uv sync installs nothing and "
+                "the plugin cannot start; add a [project] table, or remove the file so that "
+                "requirements.txt is read"
+            )
+        elif declared == []:
             why = "its [project] dependencies are empty, so the plugin cannot start"
         other = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES)
         if other is not None and SDK in {d.name for d in requirement_names(other)}:
             why += " (requirements.txt, which lists it, is not read when pyproject.toml exists)"
     return NO_SDK.at(Location(shown(source), 1, 1), source=source, why=Phrase(why), lock=Phrase(lock))
+
+
+def _has_project(text: str) -> bool:
+    """Whether a pyproject.toml that reads as TOML has a [project] table."""
+    try:
+        return isinstance(tomllib.loads(text).get("project"), dict)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return True  # unreadable: not this finding's business
 
 
 # Package names as uv's messages write them: `name`, name==1.0, "name (v1.0)", name>=1

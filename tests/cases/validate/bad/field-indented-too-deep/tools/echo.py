@@ -1,0 +1,5 @@
+from dify_plugin import Tool
+
+
+class Echo(Tool):
+    pass
