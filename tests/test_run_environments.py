@@ -13,6 +13,8 @@ import re
 import shutil
 import socket
 import stat
+import subprocess
+import sys
 import tarfile
 import time
 import uuid
@@ -23,8 +25,9 @@ import pytest
 import yaml
 
 from generator.diagnostics import Diagnostic
+from generator.errors import BrokenRegistry
 from generator.load.crawl import load_plugin
-from generator.run import RunOptions, RunReport, all_findings, envbuild, run_plugins
+from generator.run import RunOptions, RunReport, all_findings, envbuild, own_failure, run_plugins
 from generator.run.sandbox import detect_isolation
 from generator.run.share import STORE
 from tests.conftest import REPO
@@ -534,3 +537,43 @@ def test_an_environment_built_from_a_source_distribution_adds_nothing_to_the_sto
     assert sdk[0].st_ino == sdk[1].st_ino
     for made in ("dify_registry_case_sdist/*.py", "dify_registry_case_sdist/__pycache__/*.pyc"):
         assert {f.st_nlink for f in _shared_files(from_source, made)} == {1}, made
+
+
+def _broken_registry(tmp_path: Path) -> Path:
+    """A copy of the registry's package whose module the build helper imports has a syntax error."""
+    copy = tmp_path / "registry" / "generator"
+    shutil.copytree(own_failure.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    wire_module = copy / "run" / "wire" / "__init__.py"
+    wire_module.write_text(wire_module.read_text() + "\ndef broken(:\n")
+    return copy
+
+
+def test_a_broken_build_helper_is_the_registrys_failure_not_the_plugins(tmp_path: Path) -> None:
+    """The build helper started as the build starts it, from a copy of the registry with a syntax
+    error: its traceback, as the build reports it, is the registry's failure (exit 3), not R009."""
+    package = _broken_registry(tmp_path)
+    start = (
+        f"import sys; sys.path.insert(0, {str(package.parent)!r}); import runpy; "
+        "runpy.run_module('generator.run.builder', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", start, "{}"], capture_output=True, text=True, check=False
+    )
+    problem = envbuild.readable(done.stderr, tmp_path / "plugin")  # as the build reports it
+    assert "SyntaxError" in problem
+    assert own_failure.registry_frames(problem, package)
+    with pytest.raises(BrokenRegistry, match=r"build helper .* does not import: .*SyntaxError"):
+        own_failure.raise_if_own(problem, package)
+
+
+def test_a_forged_registry_traceback_does_not_stop_the_run() -> None:
+    """A build script can print anything: frames naming the registry's files while its build helper
+    imports fine stay the plugin's failure (R009), so a stranger cannot stop the registry's run."""
+    forged = (
+        f'Traceback (most recent call last): File "{own_failure.PACKAGE}/run/builder.py", line 3, in '
+        "<module> SyntaxError: invalid syntax"
+    )
+    assert own_failure.registry_frames(forged)
+    own_failure.raise_if_own(forged)  # nothing raised
+    uv_said = "× No solution found when resolving dependencies: ╰─▶ Because dify-registry-no-such-package"
+    assert own_failure.registry_frames(uv_said) == []

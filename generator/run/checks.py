@@ -25,7 +25,11 @@ SCHEMA_MISMATCH = rule(
     """
 The outputs of an example run, assembled as Dify assembles them, are validated against the tool's
 `output_schema` with every `$ref` resolved. Dify never checks this at run time: the next node
-receives whatever the tool returned.
+receives whatever the tool returned. A smoke run's mismatch is a warning; when the tool answered the
+invented inputs with its own error (an error text or JSON, or variables saying `success: false` or
+setting `error`, typically with every other field None for want of a credential), the finding says
+the run took the tool's error path, which proves nothing against the schema, and names the
+credential or example that would reach the code that sets the outputs.
 """,
 )
 NEVER_SET = rule(

@@ -26,6 +26,7 @@ from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.outcome import read_outcome
 from generator.run.overlay import ensure_overlay
+from generator.run.own_failure import raise_if_own
 from generator.run.pool import run_parallel
 from generator.run.replay import (
     NO_RECORDER,
@@ -73,7 +74,9 @@ sandbox (an unprivileged uid, private folders, no variables of the caller, resou
 the runner cannot isolate (not root, or no util-linux `unshare`) only wheels are installed, since
 building runs the package's own code. A requirement that does not exist, does not support the
 Python version or fails to build (or, without isolation, has no wheel) fails the build, and the
-plugin's examples are not run.
+plugin's examples are not run. A build that fails because the registry's own build helper is broken
+(its output is a traceback through the registry's files, and the helper does not import in a fresh
+interpreter either) is not the plugin's: the command stops with exit code 3 and says so.
 """,
 )
 PYTHON_SUBSTITUTED = rule(
@@ -189,6 +192,7 @@ def _execute(
         job.credentials,
         job.loaded.display_path(examples_path(tool)),
         str(job.environment.python.parent.parent),
+        outcome.messages,
     )
     ordered = sort_diagnostics(findings)
     shows, detail = run_result(
@@ -386,6 +390,7 @@ def _environment_findings(environment: Environment, where: Location) -> list[Dia
     unanswered = no_answer(environment.problem)
     if unanswered:  # this machine's network, not the plugin: Dify's daemon may reach the source
         return [*environment.findings, SOURCE_UNREACHABLE.at(place, why=unanswered)]
+    raise_if_own(environment.problem)  # the registry's own broken build helper is not the plugin's R009
     python = environment.interpreter.name
     return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=environment.problem, python=python)]
 

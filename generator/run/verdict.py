@@ -31,6 +31,7 @@ from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult
 from generator.run.runtypes import RunMessage
 from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, StorageUnset, Unserved
+from generator.shorten import shorten
 
 INCONCLUSIVE = rule(
     "R035",
@@ -42,7 +43,11 @@ INCONCLUSIVE = rule(
 A tool without an examples file runs once on invented inputs, with no credentials and no network.
 When that run fails inside `_invoke` because a credential had no value, a connection was refused,
 the tool called back into Dify (a model, an app, another tool), it started a program that is not
-installed (a plugin's environment holds only what its requirements install), it read a key of
+installed (a plugin's environment holds only what its requirements install; the finding names the
+program, found from the `FileNotFoundError` that `subprocess` raised, also when the tool wrapped it
+in an error of its own, and says whether Dify's plugin daemon image ships it, as it does ffmpeg and
+ffprobe: `apt-get install ... python3.12 ... ffmpeg` in dify-plugin-daemon's
+`docker/local.dockerfile`), it read a key of
 plugin storage that no one had set (`session.storage.get` of a key another tool of the plugin sets:
 every run starts with empty storage, and the runner's stand-in for Dify answers such a read with an
 error, as the SDK raises one when Dify has no data) or it rejected a made-up value, the failure
@@ -99,6 +104,7 @@ def weigh(
     credentials: Sequence[str],
     examples_file: str,
     environment: str = "",
+    messages: Sequence[RunMessage] = (),
 ) -> list[Diagnostic]:
     """The run's findings, with what its inputs cannot prove turned into warnings."""
     refused = _environment_write(events, environment)
@@ -159,10 +165,54 @@ def weigh(
                 )
             )
         elif finding.rule == SCHEMA_MISMATCH.code:  # outputs of made-up inputs may be a correct error path
-            weighed.append(replace(finding, severity=Severity.WARNING))
+            weighed.append(_error_path_outputs(finding, events, messages, credentials, examples_file))
         else:
             weighed.append(finding)
     return _one_per_cause(weighed)
+
+
+def _error_path_outputs(
+    finding: Diagnostic,
+    events: Sequence[Event],
+    messages: Sequence[RunMessage],
+    credentials: Sequence[str],
+    examples_file: str,
+) -> Diagnostic:
+    """R015 of a smoke run, a warning; when the tool answered with its own error (typically every
+    field None for want of a credential), it says so: the outputs of an error path are not evidence
+    against the schema, and the example to add is what would reach the code that sets them."""
+    answer = _error_answer(messages)
+    if answer is None:
+        return replace(finding, severity=Severity.WARNING)
+    named = _answer_credential(events, credentials, answer)
+    shown = Listing([examples_file])
+    advice = (
+        f"Add {shown} with an example that sets `credentials: {{{named}: ...}}`"
+        if named
+        else f"Add {shown} with an example on real inputs"
+    )
+    advice += ", so that the run reaches the code that sets the outputs."
+    if "None is not of type" in finding.message:
+        advice += (
+            " If the error path is meant to leave them None, allow null in their types "
+            '(`type: [string, "null"]`; `nullable` is OpenAPI, see O016).'
+        )
+    return replace(
+        finding,
+        severity=Severity.WARNING,
+        message=f"{finding.message}; the smoke run took the tool's error path ({shorten(answer, 160)}), "
+        "so these are the outputs of its error path, not proof that the schema is wrong",
+        hint=advice,
+    )
+
+
+def _answer_credential(events: Sequence[Event], credentials: Sequence[str], answer: str) -> str | None:
+    """The credential a tool's error answer was for: one it read without a value, or one its words
+    name (the first declared one when they only speak of a credential)."""
+    named = _unset_credential(events, credentials)
+    if named is None and credentials and _CREDENTIAL_WORDS.search(answer):
+        named = _mentioned(answer, credentials) or credentials[0]
+    return named
 
 
 def _one_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
@@ -346,20 +396,7 @@ def _cause(
         )
     program = _missing_program(crash) if crash is not None else None
     if program is not None:
-        shown = Listing([program])
-        return Cause(
-            RunResult.ENVIRONMENT,
-            f"no program `{program}`",
-            Phrase(
-                f"the tool started the program `{shown}`, which the run's environment does not have "
-                "(a plugin's environment holds what its requirements install, not system programs)"
-            ),
-            Phrase(
-                f"If the tool needs `{shown}`, say so in the README (Dify's plugin daemon must have it "
-                f"installed), or use a Python package that brings it; then add {examples_file} with an "
-                "example the registry can run."
-            ),
-        )
+        return _program_cause(program, examples_file)
     problem = f"{crash.type}: {crash.message}" if crash is not None else ""
     files = [name for name in example.files if _mentioned(said, [name])]
     if files:
@@ -375,6 +412,39 @@ def _cause(
         problem,
         Phrase(f"the tool may have rejected the invented inputs ({_invented(example)})"),
         Phrase(f"Add {examples_file} with an example on real inputs."),
+    )
+
+
+def _program_cause(program: str, examples_file: str) -> Cause:
+    """A program the tool started and the run's environment lacks: Dify's daemon image has it, or
+    the plugin needs what the daemon does not ship."""
+    shown = Listing([program])
+    if program in DAEMON_PROGRAMS:
+        return Cause(
+            RunResult.ENVIRONMENT,
+            f"no program `{program}`",
+            Phrase(
+                f"the tool started the program `{shown}`, which Dify's plugin daemon image installs "
+                "(with ffmpeg) but the registry's runner does not have"
+            ),
+            Phrase(
+                f"Nothing to fix for Dify, whose plugin daemon image ships `{shown}`; say in the README "
+                "that the tool needs ffmpeg (a daemon installed another way may lack it)."
+            ),
+        )
+    return Cause(
+        RunResult.ENVIRONMENT,
+        f"no program `{program}`",
+        Phrase(
+            f"the tool started the program `{shown}`, which the run's environment does not have, and "
+            "nor does Dify's plugin daemon image (it adds only Python and ffmpeg; a plugin's environment "
+            "holds what its requirements install)"
+        ),
+        Phrase(
+            f"Use a Python package that brings `{shown}`, or say in the README that the daemon needs it "
+            f"installed, as Dify's image does not ship it; then add {examples_file} with an example the "
+            "registry can run."
+        ),
     )
 
 
@@ -397,14 +467,19 @@ def _network_failure(text: str) -> str | None:
     return str(Listing(list(dict.fromkeys(_URL_HOST.findall(text))), most=5))
 
 
-# what `subprocess` raises when the program it was asked to start is not on the PATH
-_NO_PROGRAM = re.compile(r"No such file or directory: '([^'/]{1,100})'")
+# What `subprocess` raises when the program it was asked to start is not on the PATH: errno 2 for a
+# bare program name (a path would be a file the tool expected). Searched in the whole traceback,
+# which holds the chained exceptions: tools often wrap it in an error of their own.
+_NO_PROGRAM = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^'/\s]{1,100})'")
+# Programs Dify's plugin daemon image installs for plugins (dify-plugin-daemon docker/local.dockerfile:
+# `apt-get install -y ... python3.12 ... ffmpeg`), beside Python itself.
+DAEMON_PROGRAMS = frozenset({"ffmpeg", "ffprobe"})
 
 
 def _missing_program(crash: Raised) -> str | None:
     """The program a subprocess call could not find, when that is what the crash is."""
-    found = _NO_PROGRAM.search(crash.message)
-    if crash.type != "FileNotFoundError" or found is None or "_execute_child" not in crash.traceback:
+    found = _NO_PROGRAM.search(crash.traceback)
+    if found is None or "_execute_child" not in crash.traceback:
         return None
     return found.group(1)
 
@@ -453,10 +528,14 @@ _SHORT_ANSWER = 600
 
 def _error_answer(messages: Sequence[RunMessage]) -> str | None:
     """The tool's own error message when every text and JSON message it yielded is one (and it
-    yielded no file, image or link): what it answered instead of output."""
+    yielded no file, image or link), or, when it yielded neither, when its variables together state
+    one (`success: false`, an `error` set): what it answered instead of output."""
     answers: list[str] = []
+    variables: dict[str, object] = {}
     for message in messages:
         payload = message.payload if isinstance(message.payload, dict) else {}
+        if message.type == "variable" and isinstance(payload.get("variable_name"), str):
+            variables[payload["variable_name"]] = payload.get("variable_value")
         if message.type == "text":
             text = str(payload.get("text", "")).strip()
             if not text or len(text) > _SHORT_ANSWER or not _ERROR_TEXT.search(text[:200]):
@@ -469,6 +548,8 @@ def _error_answer(messages: Sequence[RunMessage]) -> str | None:
             answers.append(found)
         elif message.type in ("blob", "image", "image_link", "link", "file"):
             return None
+    if not answers and variables:
+        return _json_error(variables)
     return answers[0][:300] if answers else None
 
 
@@ -519,7 +600,5 @@ def run_result(
     refused = _network_failure(answer)
     if refused is not None:
         return RunResult.NETWORK, refused
-    named = _unset_credential(events, credentials)
-    if named is None and credentials and _CREDENTIAL_WORDS.search(answer):
-        named = _mentioned(answer, credentials) or credentials[0]
+    named = _answer_credential(events, credentials, answer)
     return (RunResult.CREDENTIAL, named) if named else (RunResult.TOOL_ERROR, answer)
