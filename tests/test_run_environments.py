@@ -4,6 +4,8 @@ one contained), unreachable indexes named quickly, uv's errors on one readable l
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
 import json
 import os
@@ -16,6 +18,7 @@ import sys
 import tarfile
 import time
 import uuid
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -69,14 +72,14 @@ def run(root: Path, cache: Path, isolate: bool | None = None) -> tuple[RunReport
     return report, all_findings(report)
 
 
-def sdist(folder: Path, name: str, module: str, setup_py: str = "") -> Path:
+def sdist(folder: Path, name: str, module: str, setup_py: str = "", version: str = "1.0") -> Path:
     """A source distribution (setuptools backend, no wheel anywhere), written by hand."""
-    base = f"{name}-1.0"
+    base = f"{name}-{version}"
     files = {
-        "PKG-INFO": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
+        "PKG-INFO": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
         "pyproject.toml": (
             '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n'
-            f'[project]\nname = "{name}"\nversion = "1.0"\n\n[tool.setuptools]\npackages = ["{name}"]\n'
+            f'[project]\nname = "{name}"\nversion = "{version}"\n\n[tool.setuptools]\npackages = ["{name}"]\n'
         ),
         f"{name}/__init__.py": module,
     }
@@ -225,6 +228,43 @@ def test_source_distribution_is_built(tmp_path: Path, requirements: str) -> None
     report, findings = run(root, tmp_path / "cache")
     assert report.runs[0].outputs["text"] == "changed", findings
     assert len(list((tmp_path / "cache" / "envs").glob("*.lock"))) == 2
+
+
+def wheel(folder: Path, name: str, module: str, version: str) -> Path:
+    """A pure-Python wheel, written by hand."""
+    info = f"{name}-{version}.dist-info"
+    files = {
+        f"{name}/__init__.py": module.encode(),
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+        f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    rows = [f"{path},sha256={_urlsafe_sha256(data)},{len(data)}" for path, data in files.items()]
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = folder / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(archive, "w") as packed:
+        for path, data in files.items():
+            packed.writestr(path, data)
+        packed.writestr(f"{info}/RECORD", "\n".join([*rows, f"{info}/RECORD,,"]) + "\n")
+    return archive
+
+
+def _urlsafe_sha256(data: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+@needs_isolation
+def test_without_a_lock_the_newest_version_is_built_as_dify_builds_it(tmp_path: Path) -> None:
+    """An unpinned requirement whose newest version is only a source distribution gets that version
+    (as Dify's install does), not an older one that has a wheel."""
+    root = plugin(
+        tmp_path / "plugin",
+        "dify_plugin==0.10.2\n--find-links ./vendor\ndify_registry_case_versions\n",
+        yields("dify_registry_case_versions", "VALUE"),
+    )
+    wheel(root / "vendor", "dify_registry_case_versions", 'VALUE = "wheel 1.0"\n', "1.0")
+    sdist(root / "vendor", "dify_registry_case_versions", 'VALUE = "source 2.0"\n', version="2.0")
+    report, findings = run(root, tmp_path / "cache")
+    assert [r.outputs.get("text") for r in report.runs] == ["source 2.0"], findings
 
 
 def test_without_isolation_only_wheels_are_installed(tmp_path: Path) -> None:
@@ -414,6 +454,20 @@ SITE = "lib/python3*/site-packages"
 SDK_BYTECODE = "__pycache__/__init__.*.pyc"
 
 
+LOCKED = ENVIRONMENT_CASES / "runner_311_lock_312"
+
+
+def locked_plugin(folder: Path, tag: str, body: str = "") -> Path:
+    """A plugin installed from its uv.lock (the SDK and its dependencies), its own environment
+    told apart by a comment (`tag`) in pyproject.toml; `body` replaces its tool's."""
+    shutil.copytree(LOCKED, folder)
+    with (folder / "pyproject.toml").open("a", encoding="utf-8") as project:
+        project.write(f"# {tag}\n")
+    if body:
+        (folder / "tools" / "case.py").write_text(TOOL.format(body=body))
+    return folder
+
+
 def _shared_files(environment: Path, pattern: str) -> list[os.stat_result]:
     return [path.stat() for path in sorted(environment.glob(f"{SITE}/{pattern}"))]
 
@@ -425,18 +479,14 @@ def test_environments_share_their_wheels_files(tmp_path: Path) -> None:
     private. A run that writes to a shared file changes only its own view of it, and a traceback
     through shared bytecode names the files of the run's own environment."""
     cache = tmp_path / "cache"
-    first = plugin(tmp_path / "first", f"dify_plugin==0.10.2\n./{WHEEL}\n")
-    report, findings = run(first, cache)
+    report, findings = run(locked_plugin(tmp_path / "first", "first"), cache)
     assert [r.passed for r in report.runs] == [True], findings
     [built] = [p for p in (cache / "envs").iterdir() if p.is_dir()]
     sdk_source, sdk_bytecode = (
         next(built.glob(f"{SITE}/dify_plugin/{name}")) for name in ("__init__.py", SDK_BYTECODE)
     )
     before = sdk_bytecode.read_bytes()
-    second = plugin(
-        tmp_path / "second", "dify_plugin==0.10.2\n-f wheels\ndify_registry_case_wheel==1.0\n", CHANGES_SHARED
-    )
-    report, findings = run(second, cache)
+    report, findings = run(locked_plugin(tmp_path / "second", "second", CHANGES_SHARED), cache)
     assert [r.passed for r in report.runs] == [True], findings
     environments = sorted(p for p in (cache / "envs").iterdir() if p.is_dir())
     assert len(environments) == 2
@@ -468,7 +518,7 @@ def test_an_environment_built_from_a_source_distribution_adds_nothing_to_the_sto
     built is not shared and nothing of the environment enters the store; only files whose bytes a
     wheel-only environment stored already (the SDK's) become those inodes."""
     cache = tmp_path / "cache"
-    report, findings = run(plugin(tmp_path / "wheels", f"dify_plugin==0.10.2\n./{WHEEL}\n"), cache)
+    report, findings = run(locked_plugin(tmp_path / "wheels", "wheels"), cache)
     assert [r.passed for r in report.runs] == [True], findings
     stored = sorted((cache / STORE).iterdir())
     root = plugin(

@@ -4,9 +4,10 @@ With the runner's isolation (root, util-linux `unshare`) source distributions ar
 builds them: the whole build runs in `builder.py`'s sandbox as an unprivileged uid of its own, on a
 private copy of the plugin, with a uv cache of its own inside the environment's folder, and the
 environment is handed back to root and made read-only to everyone else afterwards. The build is
-tried from wheels alone first (`--no-build`), so the trusted side knows whether any build script
-ran: only an environment installed from wheels alone shares files with others (`share.py`). Without
-isolation nothing may run a stranger's code: only wheels are installed (`--no-build`).
+tried from wheels alone first when a lock fixes every version (`--no-build`), so the trusted side
+knows whether any build script ran: only an environment installed from wheels alone adds files to
+the store shared between environments (`share.py`). Without isolation nothing may run a
+stranger's code: only wheels are installed (`--no-build`).
 """
 
 from __future__ import annotations
@@ -78,22 +79,26 @@ def build_uid(key: str) -> int:
 @dataclass(frozen=True, slots=True)
 class Built:
     """How a build went: why it failed ("" when it did not), and whether a source distribution's
-    build script ran in it (then nothing of the environment is shared, see `share.py`)."""
+    build script may have run in it (then it adds nothing to the shared store, see `share.py`)."""
 
     problem: str = ""
-    from_source: bool = False
+    from_source: bool = True
 
 
 def build(plan: BuildPlan, isolated: bool) -> Built:
-    """Build into a fresh folder. With isolation, from wheels alone first (`--no-build`: no
-    stranger's build script runs), and only when uv says a requirement needs building, again with
-    source distributions built."""
+    """Build into a fresh folder. With isolation and a lock (`uv sync --frozen`), from wheels alone
+    first (`--no-build`: no stranger's build script runs), and only when uv says a locked package
+    needs building, again with source distributions built. Without a lock, `--no-build` would
+    change what is installed (uv takes the newest version that has a wheel where Dify's install
+    builds a newer source distribution), so the build allows source distributions at once."""
     if not isolated:
-        return Built(_attempt(plan, _wheels_only))
+        return Built(_attempt(plan, _wheels_only), from_source=False)
+    if not (plan.synced and plan.frozen):
+        return Built(_attempt(plan, _isolated))
     problem = _attempt(plan, _isolated, NO_BUILD)
     if not NEEDS_BUILD.search(problem):
-        return Built(problem)
-    return Built(_attempt(plan, _isolated), from_source=True)
+        return Built(problem, from_source=False)
+    return Built(_attempt(plan, _isolated))
 
 
 def _attempt(plan: BuildPlan, how: Callable[..., str], *extra: str) -> str:

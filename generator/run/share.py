@@ -7,9 +7,10 @@ wheel installed by a hard link into a content-addressed store of the cache, name
 SHA-256 and mode. A file is shared only when its bytes are exactly those its distribution's
 `RECORD` lists; anything else in the environment (the interpreter links, scripts naming the
 environment's path, files no RECORD vouches for) stays the environment's own. An environment in
-whose build a source distribution's build script ran (`envbuild.py` tells them apart) adds nothing to
-the store and has nothing compiled here: it only takes the store's inode for a file whose bytes a
-wheel-only environment put there already, so what a stranger's build made stays its own.
+whose build a source distribution's build script ran, or may have run (any build without a lock:
+`envbuild.py`), adds nothing to the store and has nothing compiled here: it only takes the store's
+inode for a file whose bytes a wheel-only environment put there already, so what a stranger's
+build made stays its own.
 
 Bytecode is most of what is left: a `.pyc` differs between environments only by the absolute path
 of its source written into it (`co_filename`). The trusted side compiles each shared source once,
