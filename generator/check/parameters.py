@@ -78,7 +78,7 @@ _AS_WRITTEN = (
     "the SDK sends {coerced!r}"
 )
 _NULL_OUTCOME = (
-    "the daemon reads it as an empty string, which its required `value` field refuses, while under "
+    "the daemon reads it as an empty string, where its `value` field is marked required, while under "
     "remote debugging the SDK sends 'None'"
 )
 DEFAULT_WRONG_TYPE = rule(
