@@ -22,20 +22,26 @@ def texts_of(plugin: Plugin) -> Iterator[tuple[str, I18n]]:
     yield "description", plugin.description
     for provider in plugin.providers:
         where = f"{provider.name}"
-        yield f"{where}.label", provider.label
-        yield f"{where}.description", provider.description
+        yield from _texts_below(where, ("label", provider.label), ("description", provider.description))
         for credential in provider.credentials:
-            yield f"{where}.credentials.{credential.name}.label", credential.label
-            yield f"{where}.credentials.{credential.name}.help", credential.help
+            named = f"{where}.credentials.{credential.name}"
+            yield from _texts_below(named, ("label", credential.label), ("help", credential.help))
         for tool in provider.tools:
             at = f"{where}/{tool.name}"
-            yield f"{at}.label", tool.label
-            yield f"{at}.description", tool.description
+            yield from _texts_below(at, ("label", tool.label), ("description", tool.description))
             for parameter in tool.parameters:
-                yield f"{at}.{parameter.name}.label", parameter.label
-                yield f"{at}.{parameter.name}.human_description", parameter.human_description
+                field = f"{at}.{parameter.name}"
+                yield from _texts_below(
+                    field, ("label", parameter.label), ("human_description", parameter.human_description)
+                )
                 for option in parameter.options:
-                    yield f"{at}.{parameter.name}.options.{option.value}", option.label
+                    yield f"{field}.options.{option.value}", option.label
+
+
+def _texts_below(where: str, *texts: tuple[str, I18n]) -> Iterator[tuple[str, I18n]]:
+    """The texts of one declaration (a label and its description or help), named below `where`."""
+    for name, text in texts:
+        yield f"{where}.{name}", text
 
 
 def coverage_of(plugin: Plugin, languages: tuple[str, ...]) -> Coverage:
