@@ -26,7 +26,7 @@ def main(argv: list[str]) -> int:
     figures = {
         "tools": tools,
         "files": sum(len(p.documents) for p in catalog.plugins),
-        "findings": len(catalog.diagnostics),
+        "findings": len(catalog.findings),
         "wall": round(wall, 3),
         "cpu": round(usage.ru_utime + usage.ru_stime, 3),
         "peak_mb": round(usage.ru_maxrss / 1024, 1),

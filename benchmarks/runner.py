@@ -91,7 +91,7 @@ class Bench:
         elapsed = time.perf_counter() - start
         failed = [run for run in report.runs if not run.passed]
         if failed:
-            raise RuntimeError(f"{len(failed)} runs failed: {failed[0].diagnostics}")
+            raise RuntimeError(f"{len(failed)} runs failed: {failed[0].findings}")
         return elapsed, report
 
 

@@ -85,7 +85,7 @@ def main(argv: list[str]) -> int:
         )
     print(
         f"corpus: {len(folders)} plugins, {documents} YAML files ({len(tool_files)} tool YAMLs), "
-        f"{len(first.diagnostics)} findings; median of {runs} runs; Python {sys.version.split()[0]}, "
+        f"{len(first.findings)} findings; median of {runs} runs; Python {sys.version.split()[0]}, "
         f"{os.cpu_count()} CPUs"
     )
     print(f"{'':42} {'files':>6} {'wall s':>8} {'files/s':>9}")

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.check.domains import AccessDomains, access_domains
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.inputs import OtherPlugin
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import PluginReader
@@ -42,12 +42,10 @@ class Catalog:
     """Plugins, findings, the hosted schemas and the example runs: the site's only input."""
 
     plugins: tuple[LoadedPlugin, ...]
-    diagnostics: tuple[Diagnostic, ...]  # every finding, sorted: what reporters write
+    findings: tuple[Finding, ...]  # every finding, sorted: what reporters write
     # Plugin display path -> that plugin's findings, sorted, as the stage that made them said; the
-    # findings of no plugin (an empty registry) are only in `diagnostics`.
-    plugin_findings: Mapping[str, tuple[Diagnostic, ...]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    # findings of no plugin (an empty registry) are only in `findings`.
+    plugin_findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=lambda: MappingProxyType({}))
     schemas: SchemaSet | None = None
     runs: tuple[ExampleRun, ...] = ()
     icons: Mapping[tuple[str, str], Icon] = field(default_factory=lambda: MappingProxyType({}))
@@ -58,7 +56,7 @@ class Catalog:
     # The plugins of other kinds (models, triggers, ...) found in a collection: named, not catalogued.
     others: tuple[OtherPlugin, ...] = ()
 
-    def findings_of(self, loaded: LoadedPlugin) -> tuple[Diagnostic, ...]:
+    def findings_of(self, loaded: LoadedPlugin) -> tuple[Finding, ...]:
         """The findings of this plugin, sorted."""
         return self.plugin_findings.get(loaded.display, ())
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic, Location
+from generator.findings import Finding, Location
 from generator.load.crawl import NO_MANIFEST, LoadedPlugin, load_plugin
 from generator.load.package import unpack
 from generator.load.paths import display_path
@@ -55,7 +55,7 @@ class Inputs:
     plugin (empty registries and collections), and the collections' plugins of other kinds."""
 
     plugins: tuple[LoadedPlugin, ...]
-    diagnostics: tuple[Diagnostic, ...]
+    findings: tuple[Finding, ...]
     others: tuple[OtherPlugin, ...] = ()
 
 
@@ -159,7 +159,7 @@ class _Opened:
         self.overlays = overlays
         self.overlays_shown = display_root(overlays) if overlays is not None else ""
         self.plugins: list[LoadedPlugin] = []
-        self.findings: list[Diagnostic] = []
+        self.findings: list[Finding] = []
         self.others: list[OtherPlugin] = []
 
     def add(self, path: Path, shown: str, collected: bool = False) -> None:
@@ -170,11 +170,11 @@ class _Opened:
             unpacked = unpack(path, target, shown)
             loaded = load_plugin(target, shown)
             # Unpacking is the first step of loading a package: what it found is the plugin's.
-            loaded = replace(loaded, diagnostics=(*unpacked, *loaded.diagnostics))
+            loaded = replace(loaded, findings=(*unpacked, *loaded.findings))
         else:
             loaded = load_plugin(path, shown)
         loaded = find_registry_examples(self.overlays, self.overlays_shown, loaded)
-        loaded = replace(loaded, diagnostics=(*loaded.diagnostics, *unused_files(loaded)))
+        loaded = replace(loaded, findings=(*loaded.findings, *unused_files(loaded)))
         kind = other_kind(loaded) if collected else None
         if kind is None:
             self.plugins.append(loaded)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, SiteData
 from generator.check import CheckContext, manifest, provider, schema, tool, undeclared, unyielded
-from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
+from generator.findings import Finding, Severity, sort_findings
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import SYNTAX_TREES
@@ -45,7 +45,7 @@ def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> Sch
 _REFUSING_CHECKS = (schema, manifest, provider, tool)
 
 
-def refusals(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
+def refusals(loaded: LoadedPlugin, context: CheckContext) -> list[Finding]:
     """The errors of the checks of what Dify refuses to install."""
     return [
         finding
@@ -83,7 +83,7 @@ class Pipeline:
         with open_inputs(self.paths, self.overlays) as inputs:
             yield inputs
 
-    def check(self, loaded: LoadedPlugin) -> list[Diagnostic]:
+    def check(self, loaded: LoadedPlugin) -> list[Finding]:
         """The check stage for one plugin: its loading findings and checks (without the checks, the
         static checks of the tools' code still run: they are run findings the runs themselves
         cannot show, a message lost without a trace or a KeyError that a smoke run would blame on
@@ -98,7 +98,7 @@ class Pipeline:
         every = loaded.plugin.tools if loaded.plugin else ()
         tools = [tool for tool in every if chosen in (None, tool.name)]
         return [
-            *loaded.diagnostics,
+            *loaded.findings,
             *refusals(loaded, self.context),
             *unyielded.unyielded(loaded, tools),
             *undeclared.undeclared_reads(loaded, tools),
@@ -107,13 +107,13 @@ class Pipeline:
     def catalog_of(self, inputs: Inputs) -> Catalog:
         """Check, take the site's data, run, and freeze already-loaded inputs."""
         site = SiteData() if self.site else None
-        owned: dict[str, list[Diagnostic]] = {}
+        owned: dict[str, list[Finding]] = {}
         for loaded in inputs.plugins:  # one plugin at a time, so that each lets go before the next
             owned.setdefault(loaded.display, []).extend(self.check(loaded))
             if site is not None:
                 site.take(loaded)  # while the plugin's syntax trees exist
             forget_after_checks(loaded, runs_follow=self.run is not None)
-        unowned = list(inputs.diagnostics)
+        unowned = list(inputs.findings)
         runs: tuple[ExampleRun, ...] = ()
         if self.run is not None:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
@@ -127,9 +127,9 @@ class Pipeline:
         every = [*unowned, *(finding for findings in owned.values() for finding in findings)]
         catalog = Catalog(
             plugins=inputs.plugins,
-            diagnostics=tuple(sort_diagnostics(every)),
+            findings=tuple(sort_findings(every)),
             plugin_findings=MappingProxyType(
-                {display: tuple(sort_diagnostics(findings)) for display, findings in owned.items()}
+                {display: tuple(sort_findings(findings)) for display, findings in owned.items()}
             ),
             schemas=self.schemas,
             runs=runs,

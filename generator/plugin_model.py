@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import Location
+from generator.findings import Location
 
 LANGUAGES: tuple[str, ...] = ("en_US", "zh_Hans", "ja_JP", "pt_BR")
 FIXED_OUTPUTS: tuple[str, ...] = ("text", "files", "json")

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from generator import __version__
-from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.errors import EXIT_FINDINGS, EXIT_OK
+from generator.findings import Finding, Severity, count_by_severity
 from generator.published import SITE_URL
 from generator.run.result import in_words
 from generator.shorten import SHOWN, shorten_json
@@ -43,9 +43,9 @@ class Summary:
     other_plugins: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, diagnostics: Sequence[Diagnostic], plugins: int, tools: int, files: int = 0) -> Summary:
+    def of(cls, findings: Sequence[Finding], plugins: int, tools: int, files: int = 0) -> Summary:
         """Count the findings by severity."""
-        counts = count_by_severity(diagnostics)
+        counts = count_by_severity(findings)
         return cls(
             plugins=plugins,
             tools=tools,
@@ -56,10 +56,10 @@ class Summary:
         )
 
     @classmethod
-    def of_plugins(cls, diagnostics: Sequence[Diagnostic], plugins: Sequence[LoadedPlugin]) -> Summary:
+    def of_plugins(cls, findings: Sequence[Finding], plugins: Sequence[LoadedPlugin]) -> Summary:
         """Count the findings, plugins, tools and the YAML files read of loaded plugins."""
         tools = sum(len(p.plugin.tools) for p in plugins if p.plugin)
-        return cls.of(diagnostics, len(plugins), tools, sum(len(p.documents) for p in plugins))
+        return cls.of(findings, len(plugins), tools, sum(len(p.documents) for p in plugins))
 
 
 def _plural(count: int, word: str) -> str:
@@ -81,15 +81,12 @@ _COLOURS = {
 }
 
 
-def text_line(diagnostic: Diagnostic, colour: bool = False) -> str:
+def text_line(finding: Finding, colour: bool = False) -> str:
     """`path:line:col: severity RULE message`, the first line of a text finding."""
-    severity = diagnostic.severity.value
+    severity = finding.severity.value
     if colour:
-        severity = f"{_COLOURS[diagnostic.severity]}{severity}\033[0m"
-    return (
-        f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}: "
-        f"{severity} {diagnostic.rule} {diagnostic.message}"
-    )
+        severity = f"{_COLOURS[finding.severity]}{severity}\033[0m"
+    return f"{finding.file}:{finding.line}:{finding.column}: {severity} {finding.rule} {finding.message}"
 
 
 def summary_line(summary: Summary) -> str:
@@ -106,12 +103,12 @@ def summary_line(summary: Summary) -> str:
 
 
 def write_text(
-    diagnostics: Sequence[Diagnostic],
+    findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
     runs: Sequence[ExampleRun] | None = None,
     *,
-    owners: Sequence[tuple[str, Sequence[Diagnostic]]] = (),
+    owners: Sequence[tuple[str, Sequence[Finding]]] = (),
     show_all: bool = False,
 ) -> None:
     """Human-readable findings, one per line plus an indented hint; each run first when given.
@@ -124,16 +121,16 @@ def write_text(
     if runs is not None:
         write_runs(runs, out)
     colour = _use_colour(out)
-    for group in group_findings(diagnostics, owners, show_all or not owners):
+    for group in group_findings(findings, owners, show_all or not owners):
         if group.owner:
             out.write(f"-- {group.owner}: {_counts(group.counts)}\n")
-        for diagnostic in group.shown:
-            out.write(text_line(diagnostic, colour) + "\n")
-            if diagnostic.hint:
-                out.write(f"  hint: {diagnostic.hint}\n")
+        for finding in group.shown:
+            out.write(text_line(finding, colour) + "\n")
+            if finding.hint:
+                out.write(f"  hint: {finding.hint}\n")
         if hidden_line(group):
             out.write(hidden_line(group) + "\n")
-    statistics = rule_statistics(diagnostics)
+    statistics = rule_statistics(findings)
     if statistics:
         out.write("findings by rule:\n" + "".join(f"  {line}\n" for line in statistics))
     out.write(summary_line(summary) + "\n")
@@ -167,23 +164,23 @@ def others_lines(summary: Summary) -> list[str]:
     return lines
 
 
-def as_json_object(diagnostics: Sequence[Diagnostic], summary: Summary) -> dict[str, Any]:
+def as_json_object(findings: Sequence[Finding], summary: Summary) -> dict[str, Any]:
     """The JSON document of `--format json`."""
     return {
         "version": 1,
-        "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in diagnostics],
+        "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in findings],
         "summary": asdict(summary),
     }
 
 
 def write_json(
-    diagnostics: Sequence[Diagnostic],
+    findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
     runs: Sequence[ExampleRun] | None = None,
 ) -> None:
     """Findings as one JSON object (documented, stable keys), with a `runs` list when runs are given."""
-    document = as_json_object(diagnostics, summary)
+    document = as_json_object(findings, summary)
     if runs is not None:
         document["runs"] = [run_as_json(r) for r in runs]
     # A tool's messages may hold values JSON cannot spell: they are shown by their repr.
@@ -266,7 +263,7 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 
 
 def write_sarif(
-    diagnostics: Sequence[Diagnostic],
+    findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
     runs: Sequence[ExampleRun] | None = None,
@@ -275,7 +272,7 @@ def write_sarif(
     from generator.ruleset import all_rules
 
     rules = all_rules()
-    used = sorted({d.rule for d in diagnostics})
+    used = sorted({d.rule for d in findings})
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -297,7 +294,7 @@ def write_sarif(
                         ],
                     }
                 },
-                "results": [_sarif_result(d) for d in diagnostics],
+                "results": [_sarif_result(d) for d in findings],
             }
         ],
     }
@@ -305,15 +302,13 @@ def write_sarif(
     out.write("\n")
 
 
-def _sarif_result(diagnostic: Diagnostic) -> dict[str, Any]:
-    region = {"startLine": max(diagnostic.line, 1), "startColumn": max(diagnostic.column, 1)}
+def _sarif_result(finding: Finding) -> dict[str, Any]:
+    region = {"startLine": max(finding.line, 1), "startColumn": max(finding.column, 1)}
     return {
-        "ruleId": diagnostic.rule,
-        "level": _SARIF_LEVEL[diagnostic.severity],
-        "message": {
-            "text": f"{diagnostic.message} ({diagnostic.hint})" if diagnostic.hint else diagnostic.message
-        },
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": diagnostic.file}, "region": region}}],
+        "ruleId": finding.rule,
+        "level": _SARIF_LEVEL[finding.severity],
+        "message": {"text": f"{finding.message} ({finding.hint})" if finding.hint else finding.message},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": finding.file}, "region": region}}],
     }
 
 
@@ -328,13 +323,13 @@ _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.
 
 
 def write_github(
-    diagnostics: Sequence[Diagnostic],
+    findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
     runs: Sequence[ExampleRun] | None = None,
 ) -> None:
     """GitHub Actions workflow commands, one annotation per finding."""
-    for d in diagnostics:
+    for d in findings:
         props = f"file={_github_escape(d.file, prop=True)},line={d.line},col={d.column},title={d.rule}"
         message = f"{d.message}. Hint: {d.hint}" if d.hint else d.message
         out.write(f"::{_GITHUB_LEVEL[d.severity]} {props}::{_github_escape(message)}\n")
@@ -346,7 +341,7 @@ class Reporter(Protocol):
 
     def __call__(
         self,
-        diagnostics: Sequence[Diagnostic],
+        findings: Sequence[Finding],
         summary: Summary,
         out: IO[str],
         runs: Sequence[ExampleRun] | None = None,
@@ -366,26 +361,26 @@ def report(
 ) -> None:
     """Write a catalog's findings (and its runs, when asked) in the chosen format; text output
     groups a collection's findings by plugin."""
-    summary = Summary.of_plugins(catalog.diagnostics, catalog.plugins)
+    summary = Summary.of_plugins(catalog.findings, catalog.plugins)
     others: dict[str, list[str]] = {}
     for other in catalog.others:
         others.setdefault(other.kind, []).append(other.display)
     summary = replace(summary, other_plugins=others)
     shown_runs = catalog.runs if runs else None
     if format != "text":
-        REPORTERS[format](catalog.diagnostics, summary, out, shown_runs)
+        REPORTERS[format](catalog.findings, summary, out, shown_runs)
         return
     owners = (
         [(p.display, catalog.findings_of(p)) for p in sorted(catalog.plugins, key=lambda p: p.display)]
         if len(catalog.plugins) > 1
         else []
     )
-    write_text(catalog.diagnostics, summary, out, shown_runs, owners=owners, show_all=show_all)
+    write_text(catalog.findings, summary, out, shown_runs, owners=owners, show_all=show_all)
 
 
-def exit_code(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
+def exit_code(findings: Sequence[Finding], strict: bool) -> int:
     """0 clean or warnings only; 1 errors, or warnings under `--strict`."""
-    counts = count_by_severity(diagnostics)
+    counts = count_by_severity(findings)
     if counts[Severity.ERROR] or (strict and counts[Severity.WARNING]):
         return EXIT_FINDINGS
     return EXIT_OK

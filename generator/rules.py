@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.shorten import ARGUMENT, shorten
 
 
@@ -30,9 +30,9 @@ class Rule:
         severity: Severity | None = None,
         hint: str | None = None,
         **values: object,
-    ) -> Diagnostic:
+    ) -> Finding:
         """A finding of this rule at `where`; `values` fill the message and hint templates."""
-        return Diagnostic(
+        return Finding(
             file=where.file,
             line=where.line,
             column=where.column,

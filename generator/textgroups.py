@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from generator.diagnostics import Diagnostic, Severity, count_by_severity
+from generator.findings import Finding, Severity, count_by_severity
 
 SHOWN_PER_RULE = 3  # findings of one rule shown per plugin without --show-all
 
@@ -21,31 +21,31 @@ class FindingGroup:
     """The findings of one plugin (`owner` "" for findings of no plugin), and what is left out."""
 
     owner: str
-    shown: tuple[Diagnostic, ...]
+    shown: tuple[Finding, ...]
     hidden: Counter[str]  # rule code -> findings of it not shown
     counts: dict[Severity, int]
 
 
 def group_findings(
-    diagnostics: Sequence[Diagnostic], owners: Sequence[tuple[str, Sequence[Diagnostic]]], show_all: bool
+    findings: Sequence[Finding], owners: Sequence[tuple[str, Sequence[Finding]]], show_all: bool
 ) -> list[FindingGroup]:
     """Findings of no plugin first, then each plugin's that has any, in the order of `owners`."""
     owned = {d for _, found in owners for d in found}
-    unowned = [d for d in diagnostics if d not in owned]
+    unowned = [d for d in findings if d not in owned]
     groups = [("", unowned), *owners]
     return [_group(owner, found, show_all) for owner, found in groups if found]
 
 
-def _group(owner: str, found: Sequence[Diagnostic], show_all: bool) -> FindingGroup:
+def _group(owner: str, found: Sequence[Finding], show_all: bool) -> FindingGroup:
     seen: Counter[str] = Counter()
-    shown: list[Diagnostic] = []
+    shown: list[Finding] = []
     hidden: Counter[str] = Counter()
-    for diagnostic in found:
-        seen[diagnostic.rule] += 1
-        if show_all or not owner or seen[diagnostic.rule] <= SHOWN_PER_RULE:
-            shown.append(diagnostic)
+    for finding in found:
+        seen[finding.rule] += 1
+        if show_all or not owner or seen[finding.rule] <= SHOWN_PER_RULE:
+            shown.append(finding)
         else:
-            hidden[diagnostic.rule] += 1
+            hidden[finding.rule] += 1
     return FindingGroup(owner, tuple(shown), hidden, count_by_severity(found))
 
 
@@ -58,12 +58,12 @@ def hidden_line(group: FindingGroup) -> str:
     return f"  ... {total} more of {rules} in this plugin; --show-all shows every finding"
 
 
-def rule_statistics(diagnostics: Iterable[Diagnostic]) -> list[str]:
+def rule_statistics(findings: Iterable[Finding]) -> list[str]:
     """One line per rule: count, code and name, the most frequent first."""
     from generator.ruleset import all_rules
 
     rules = all_rules()
-    counts = Counter(d.rule for d in diagnostics)
+    counts = Counter(d.rule for d in findings)
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     width = len(str(ordered[0][1])) if ordered else 1
     return [

@@ -34,7 +34,7 @@ def outcome(comparison: Comparison) -> dict[str, Any]:
                 "line": d.line,
                 "column": d.column,
             }
-            for d in comparison.diagnostics
+            for d in comparison.findings
         ],
     }
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from tests.conftest import REPO
 
 CASES = REPO / "tests" / "cases"
@@ -119,10 +119,10 @@ def validation_cases() -> list[Case]:
     return [case_of(key) for key in keys]
 
 
-def rows(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...], shown: str) -> list[dict[str, Any]]:
+def rows(findings: list[Finding] | tuple[Finding, ...], shown: str) -> list[dict[str, Any]]:
     """Findings as `expect.yaml` lists them, files relative to the input (`.` for the input itself)."""
     result = []
-    for d in diagnostics:
+    for d in findings:
         file = "." if d.file == shown else d.file.removeprefix(shown + "/")
         result.append(
             {"rule": d.rule, "severity": d.severity.value, "file": file, "line": d.line, "column": d.column}

@@ -11,7 +11,7 @@ import pytest
 
 from generator.check import CheckContext
 from generator.check.all_checks import check_plugin
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.interpreters import Interpreter, find_interpreters
 from generator.load.crawl import load_plugin
 from tests.validate_cases import CASES
@@ -30,7 +30,7 @@ def plugin_with(tmp_path: Path, runner: str, code: str) -> Path:
     return target
 
 
-def compile_findings(folder: Path, interpreters: list[Interpreter] | None = None) -> list[Diagnostic]:
+def compile_findings(folder: Path, interpreters: list[Interpreter] | None = None) -> list[Finding]:
     """U013 and U027 findings, with the machine's interpreters or the ones given."""
     memo = {} if interpreters is None else {"generator.check.python": interpreters}
     found = check_plugin(load_plugin(folder, ""), CheckContext(submission=True, memo=memo))

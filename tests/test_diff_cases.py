@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.diagnostics import Location
 from generator.diff.changes import class_of
 from generator.diff.compare import compare
+from generator.findings import Location
 from generator.load.crawl import load_plugin
 from generator.ruleset import all_rules
 from generator.schemas import shipped_schemas
@@ -38,7 +38,7 @@ def test_case_against_itself_reports_nothing(folder: Path) -> None:
     """Each version compared with itself has no change and needs no bump."""
     for side in ("old", "new"):
         same = compare(load_plugin(folder / side, side), load_plugin(folder / side, side), shipped_schemas())
-        assert same.diagnostics == ()
+        assert same.findings == ()
 
 
 def test_every_diff_rule_is_exercised() -> None:

@@ -201,7 +201,7 @@ def test_the_sample_is_100_plugins() -> None:
 def test_plugin_against_itself_reports_nothing(folder: Path) -> None:
     """A plugin compared with itself has no finding at all."""
     loaded = load_plugin(folder, folder.name)
-    assert compare(loaded, loaded, shipped_schemas()).diagnostics == ()
+    assert compare(loaded, loaded, shipped_schemas()).findings == ()
 
 
 @pytest.mark.parametrize("folder", PLUGINS, ids=[p.name for p in PLUGINS])

@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.schemas import shipped_schemas, validate_output
 from tests.conftest import REPO
 from tests.hostile import (
@@ -70,7 +70,7 @@ def validate(path: Path) -> Any:
     return validate_paths([path], CheckContext())
 
 
-def good_findings(findings: Any) -> list[Diagnostic]:
+def good_findings(findings: Any) -> list[Finding]:
     return [d for d in findings if d.file.startswith("plugins/good/")]
 
 
@@ -86,9 +86,9 @@ def test_findings_exactly(case: Case, tmp_path: Path, monkeypatch: pytest.Monkey
     assert snapshot(canary) == before
     assert not (tmp_path / "hostile-python-tag-ran").exists()
     shown = result.plugins[0].display if result.plugins else target.as_posix()
-    found = rows(result.diagnostics, shown)
+    found = rows(result.findings, shown)
     assert found == case.expect["findings"], "\n".join(map(str, found))
-    for finding in result.diagnostics:
+    for finding in result.findings:
         assert finding.file, finding
         assert finding.hint.strip(), finding
         assert finding.line > 0 or finding.file == shown, finding
@@ -113,7 +113,7 @@ def test_good_plugin_is_unaffected(case: Case, tmp_path: Path, monkeypatch: pyte
     together = validate_paths([Path(), *packages], CheckContext())
     monkeypatch.chdir(tmp_path / "alone")
     alone = validate(Path())
-    assert good_findings(together.diagnostics) == good_findings(alone.diagnostics)
+    assert good_findings(together.findings) == good_findings(alone.findings)
     good_together = next(p for p in together.plugins if p.display == "plugins/good")
     assert good_together.plugin is not None
     assert alone.plugins[0].plugin is not None

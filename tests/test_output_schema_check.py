@@ -50,7 +50,7 @@ def test_corpus_refs_resolve_offline(corpus_plugins: list[LoadedPlugin]) -> None
 def test_corpus_has_no_reference_findings_and_no_errors(corpus_plugins: list[LoadedPlugin]) -> None:
     """Validating the corpus gives no reference finding and no output_schema error."""
     result = validate_loaded(corpus_plugins, (), CheckContext(schemas=repo_schemas()))
-    ours = [d for d in result.diagnostics if d.rule.startswith("O")]
+    ours = [d for d in result.findings if d.rule.startswith("O")]
     assert not [d for d in ours if d.rule in REF_RULES]
     assert not [d for d in ours if d.severity == "error"]
     assert {d.rule for d in ours} >= {"O002", "O004"}, "array[string] and arrays without items are found"
@@ -93,7 +93,7 @@ def test_a_repeated_schema_is_found_at_its_place_in_each_file(tmp_path: Path) ->
     (tools / "tool_001.yaml").write_text("\n\n\n" + first_text, encoding="utf-8")
     loaded = load_plugin(folder, "p")
     result = validate_loaded([loaded], (), CheckContext(schemas=shipped_schemas()))
-    found = sorted((d.file, d.line, d.rule) for d in result.diagnostics if d.rule in ("O004", "O022"))
+    found = sorted((d.file, d.line, d.rule) for d in result.findings if d.rule in ("O004", "O022"))
     first = [(line, rule) for file, line, rule in found if file.endswith("tool_000.yaml")]
     second = [(line, rule) for file, line, rule in found if file.endswith("tool_001.yaml")]
     assert {rule for _, rule in first} == {"O004", "O022"}

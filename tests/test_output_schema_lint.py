@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Location
+from generator.findings import Location
 from generator.load.yamlload import read_yaml
 from generator.ruleset import all_rules
 from generator.schemas.inline import lint_output_schema

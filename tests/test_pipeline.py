@@ -11,7 +11,7 @@ import pytest
 from generator.catalog import Catalog
 from generator.check.all_checks import check_plugin
 from generator.cli import main
-from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
+from generator.findings import Finding, Severity, sort_findings
 from generator.inputs import Inputs
 from generator.load.crawl import ORPHAN_TOOL, load_plugin
 from generator.load.paths import display_path
@@ -94,15 +94,15 @@ def test_each_plugin_holds_the_findings_its_checks_made() -> None:
     below it, nor findings of the inputs that name a file in its folder."""
     outer = load_plugin(CASES / "bad" / "tool-fields", "plugins/a")
     inner = load_plugin(CASES / "bad" / "parameters", "plugins/a/b")
-    stray = Diagnostic("plugins/a/stray.yaml", 1, 1, "", "R000", Severity.ERROR, "not a plugin's", "")
+    stray = Finding("plugins/a/stray.yaml", 1, 1, "", "R000", Severity.ERROR, "not a plugin's", "")
     pipeline = Pipeline((), shipped_schemas())
     catalog = pipeline.catalog_of(Inputs((outer, inner), (stray,)))
     for loaded in (outer, inner):
-        assert catalog.findings_of(loaded) == tuple(sort_diagnostics(check_plugin(loaded, pipeline.context)))
+        assert catalog.findings_of(loaded) == tuple(sort_findings(check_plugin(loaded, pipeline.context)))
         assert catalog.findings_of(loaded)
-    assert stray in catalog.diagnostics
+    assert stray in catalog.findings
     assert stray not in catalog.findings_of(outer)
-    assert list(catalog.diagnostics) == sort_diagnostics(
+    assert list(catalog.findings) == sort_findings(
         [stray, *catalog.findings_of(outer), *catalog.findings_of(inner)]
     )
 
@@ -133,7 +133,7 @@ def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch
         }
         for stage, code in stages.items():
             assert code in {d.rule for d in own}, f"{loaded.display} lost its {stage} finding"
-        assert set(checked) - set(loaded.diagnostics), "the case makes no finding of the checks"
+        assert set(checked) - set(loaded.findings), "the case makes no finding of the checks"
         assert set(checked) <= set(own), f"{loaded.display} lost its checks' findings"
         assert all(d.file.startswith(loaded.display + "/") for d in own), own
         runs = [
@@ -142,9 +142,7 @@ def test_a_finding_of_every_stage_carries_its_plugin(tmp_path: Path, monkeypatch
             for run in catalog.runs_of(loaded, tool.key)
         ]
         assert [run.plugin for run in runs] == [loaded.display] * 2
-    assert list(catalog.diagnostics) == sort_diagnostics(
-        d for p in catalog.plugins for d in catalog.findings_of(p)
-    )
+    assert list(catalog.findings) == sort_findings(d for p in catalog.plugins for d in catalog.findings_of(p))
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import pytest
 
 from generator.check import CheckContext
 from generator.check.all_checks import check_plugin
-from generator.diagnostics import Severity
+from generator.findings import Severity
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.paths import resolve_inside
 from generator.load.yamlload import read_yaml
@@ -76,7 +76,7 @@ def examples_path(root: Path, tool: Tool) -> Path:
 
 def read(path: Path) -> Any:
     document = read_yaml(path.read_bytes(), str(path))
-    assert document.ok, [d.message for d in document.diagnostics]
+    assert document.ok, [d.message for d in document.findings]
     return document.data
 
 
@@ -183,7 +183,7 @@ def test_examples_schema_accepts_and_refuses(
 def test_plugin_loads_without_errors(root: Path) -> None:
     """The registry's loader reads every plugin with no error finding."""
     result = loaded(root)
-    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    errors = [d for d in result.findings if d.severity is Severity.ERROR]
     assert result.plugin is not None
     assert not errors, [f"{d.file}:{d.line}: {d.rule} {d.message}" for d in errors]
     assert list(tools(result.plugin)), "a plugin without tools"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Severity
+from generator.findings import Severity
 from generator.inputs import open_inputs
 from generator.run import RunOptions, all_findings, run_plugins
 from generator.schemas import load_schemas

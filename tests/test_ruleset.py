@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from generator.check.all_checks import CHECKS
-from generator.diagnostics import Severity
+from generator.findings import Severity
 from generator.rules import Rule, rule
 from generator.ruleset import RULE_MODULES, DuplicateRule, all_rules, collect
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from generator.diagnostics import Location
+from generator.findings import Location
 from generator.run.assemble import assemble
 from generator.run.runtypes import OutputFile, RunMessage
 
@@ -65,7 +65,7 @@ def test_assembly(messages: list[RunMessage], outputs: dict[str, Any], rules: li
     """Each message sequence gives Dify's outputs and exactly the expected findings."""
     assembly = assemble(messages, HERE)
     assert assembly.outputs == outputs
-    assert sorted(d.rule for d in assembly.diagnostics) == sorted(rules)
+    assert sorted(d.rule for d in assembly.findings) == sorted(rules)
 
 
 def test_files_from_blobs_and_images() -> None:
@@ -85,4 +85,4 @@ def test_files_from_blobs_and_images() -> None:
 def test_blob_reference_out_of_range() -> None:
     """A blob message pointing at no stored file is a payload mismatch, not a crash."""
     assembly = assemble([RunMessage("blob", {"blob": {"file": 5}}, None, "BlobMessage")], HERE)
-    assert [d.rule for d in assembly.diagnostics] == ["R013"]
+    assert [d.rule for d in assembly.findings] == ["R013"]

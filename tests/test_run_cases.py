@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from generator.check import CheckContext, undeclared, unyielded
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
 from generator.schemas import SchemaSet, load_schemas
@@ -42,7 +42,7 @@ def reference_schemas() -> SchemaSet:
 @dataclass
 class Outcome:
     runs: dict[str, list[ExampleRun]]
-    findings: dict[str, list[Diagnostic]]
+    findings: dict[str, list[Finding]]
     connections: list[str]
 
 
@@ -89,7 +89,7 @@ def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     finally:
         del os.environ["DIFY_REGISTRY_TEST_SECRET"]
         server.close()
-    findings: dict[str, list[Diagnostic]] = {name: [] for name in names}
+    findings: dict[str, list[Finding]] = {name: [] for name in names}
     # What `run` reports: the run's findings and its check stage's (the static checks of the code).
     static = [
         finding

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.diagnostics import Diagnostic
 from generator.errors import BrokenRegistry
+from generator.findings import Finding
 from generator.load.crawl import load_plugin
 from generator.run import RunOptions, RunReport, all_findings, envbuild, own_failure, run_plugins
 from generator.run.sandbox import detect_isolation
@@ -66,7 +66,7 @@ def yields(module: str, name: str) -> str:
     return f"        from {module} import {name}\n\n        yield self.create_text_message({name})"
 
 
-def run(root: Path, cache: Path, isolate: bool | None = None) -> tuple[RunReport, list[Diagnostic]]:
+def run(root: Path, cache: Path, isolate: bool | None = None) -> tuple[RunReport, list[Finding]]:
     options = RunOptions(cache_dir=cache, jobs=1, isolate=isolate)
     report = run_plugins([load_plugin(root, "case")], options)
     return report, all_findings(report)

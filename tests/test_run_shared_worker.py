@@ -48,7 +48,7 @@ def _worker(run: ExampleRun) -> object:
 
 
 def _rules(run: ExampleRun) -> set[str]:
-    return {finding.rule for finding in run.diagnostics if finding.severity.rank == 2}
+    return {finding.rule for finding in run.findings if finding.severity.rank == 2}
 
 
 @needs_namespaces
@@ -56,9 +56,9 @@ def test_nothing_carries_over_to_the_next_example(runs: dict[str, ExampleRun]) -
     """The second example sees no storage, file, process, IPC object or module state of the first,
     although both ran in the same worker."""
     write, read = runs["state/write"], runs["state/read"]
-    assert write.passed, write.diagnostics
-    assert read.outputs.get("text") == "clean", (read.messages, read.diagnostics)
-    assert read.passed, read.diagnostics
+    assert write.passed, write.findings
+    assert read.outputs.get("text") == "clean", (read.messages, read.findings)
+    assert read.passed, read.findings
     assert _worker(write) == _worker(read)
 
 
@@ -67,14 +67,14 @@ def test_a_hanging_example_does_not_stop_the_next(runs: dict[str, ExampleRun]) -
     """The hang is stopped at the wall clock; the next example runs and passes."""
     assert _rules(runs["hang/hang"]) == {"R002"}
     assert runs["hang/hang"].duration < LIMITS.timeout + 3
-    assert runs["hang/pass"].passed, runs["hang/pass"].diagnostics
+    assert runs["hang/pass"].passed, runs["hang/pass"].findings
 
 
 @needs_namespaces
 def test_a_crashing_example_keeps_its_worker(runs: dict[str, ExampleRun]) -> None:
     """os._exit in one example ends that child only: the next runs in the same worker."""
     assert _rules(runs["crash/crash"]) == {"R005"}
-    assert runs["crash/pass"].passed, runs["crash/pass"].diagnostics
+    assert runs["crash/pass"].passed, runs["crash/pass"].findings
     assert _worker(runs["crash/crash"]) == _worker(runs["crash/pass"])
 
 
@@ -82,7 +82,7 @@ def test_a_crashing_example_keeps_its_worker(runs: dict[str, ExampleRun]) -> Non
 def test_each_example_has_its_own_cpu_limit(runs: dict[str, ExampleRun]) -> None:
     """Three examples each use most of a one-second CPU limit in one worker, and all pass."""
     burns = [runs[f"burn/{name}"] for name in ("one", "two", "three")]
-    assert [run.passed for run in burns] == [True, True, True], [run.diagnostics for run in burns]
+    assert [run.passed for run in burns] == [True, True, True], [run.findings for run in burns]
     assert len({_worker(run) for run in burns}) == 1
 
 
@@ -91,8 +91,8 @@ def test_the_cpu_limit_is_reported_as_such(runs: dict[str, ExampleRun]) -> None:
     """An endless loop is stopped by its CPU-time limit (SIGXCPU, not a bare SIGKILL that reads as a
     crash) well before the wall clock, and the next example runs in the same worker."""
     endless = runs["burn/endless"]
-    assert _rules(endless) == {"R002"}, endless.diagnostics
-    assert any("CPU-time limit" in finding.message for finding in endless.diagnostics), endless.diagnostics
+    assert _rules(endless) == {"R002"}, endless.findings
+    assert any("CPU-time limit" in finding.message for finding in endless.findings), endless.findings
     assert endless.duration < LIMITS.timeout
     assert _worker(endless) == _worker(runs["burn/three"])
 

@@ -26,7 +26,7 @@ import yaml
 
 from generator.check import CheckContext
 from generator.check.all_checks import check_plugin
-from generator.diagnostics import Severity
+from generator.findings import Severity
 from generator.load.crawl import load_plugin
 from generator.load.reader import PluginReader
 from generator.run.environment import ensure_environment

@@ -137,7 +137,7 @@ def test_a_cached_run_names_no_folder_of_the_machine(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     report = run_plugins([load_plugin(root, "shown")], RunOptions(cache_dir=cache, jobs=1))
     (run,) = report.runs
-    assert run.passed, run.diagnostics
+    assert run.passed, run.findings
     text = str(run.outputs["text"])
     assert text.startswith("shown/tools/case.py <environment>/bin/python <python>/lib/python3."), text
     assert 'File "shown/tools/case.py", line' in run.stderr

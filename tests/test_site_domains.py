@@ -43,7 +43,7 @@ def with_run(catalog: Catalog, contacted: tuple[str, ...]) -> Catalog:
         messages=(),
         outputs=MappingProxyType({}),
         files=(),
-        diagnostics=(),
+        findings=(),
         result=RunResult.PASSED,
         duration=0.1,
         python="3.12",

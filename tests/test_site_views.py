@@ -15,7 +15,7 @@ import pytest
 from markupsafe import Markup, escape
 
 from generator.catalog import Catalog
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.pipeline import site_catalog
 from generator.plugin_model import I18n, Option, Parameter, Tool, ToolKey
 from generator.schemas import referenced_ids
@@ -107,19 +107,19 @@ def findings_table(page: PageContext, views: list[FindingView]) -> str:
 
 def test_finding_rows_escape_every_field() -> None:
     """Every field of a finding is escaped, and its rule links to the rule's page."""
-    finding = Diagnostic(HOSTILE, 3, 4, "/x", "Y001", Severity.ERROR, HOSTILE, HOSTILE)
+    finding = Finding(HOSTILE, 3, 4, "/x", "Y001", Severity.ERROR, HOSTILE, HOSTILE)
     html = findings_table(_context(), [FindingView.of(finding, "rules/y001.md")])
     assert "<script" not in html
     assert "<img" not in html
     assert html.count(ESCAPED) == 3
     assert '<a href="../../../../rules/y001/">Y001</a>' in html
-    rogue = Diagnostic("f", 1, 1, "", HOSTILE, Severity.WARNING, "m", "")
+    rogue = Finding("f", 1, 1, "", HOSTILE, Severity.WARNING, "m", "")
     assert ESCAPED in findings_table(_context(), [FindingView.of(rogue, None)])
 
 
 def test_finding_cells_are_those_of_the_page_language() -> None:
     """A finding's cells, made once per language, hold that language's words on every page."""
-    finding = Diagnostic("tools/t.yaml", 1, 1, "", "Y001", Severity.INFO, "m", "a hint")
+    finding = Finding("tools/t.yaml", 1, 1, "", "Y001", Severity.INFO, "m", "a hint")
     for lang in LANGUAGE_SITES:
         hint = f"<small>{escape(texts_for(lang.code)['hint'])}: a hint</small>"
         for url in ("plugins/p/", "rules/y001/"):

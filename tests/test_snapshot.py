@@ -17,7 +17,7 @@ import pytest
 from generator.catalog import SiteData
 from generator.check import CheckContext, all_checks
 from generator.check.all_checks import check_plugin
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.load import examples as examples_module
 from generator.load import reader as reader_module
 from generator.load.crawl import LoadedPlugin, load_plugin
@@ -150,7 +150,7 @@ def test_without_runs_each_plugin_is_let_go_after_its_checks(
     kept_by_first: list[int] = []
     original = check_plugin
 
-    def check(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
+    def check(loaded: LoadedPlugin, context: CheckContext) -> list[Finding]:
         kept_by_first.append(len(first.reader._heads))
         return original(loaded, context)
 

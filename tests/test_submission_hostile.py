@@ -10,7 +10,7 @@ from pathlib import Path
 
 from generator.check import CheckContext
 from generator.check.all_checks import check_plugin
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.load.crawl import load_plugin
 from tests.validate_cases import CASES
 
@@ -37,7 +37,7 @@ def hostile_plugin(tmp_path: Path) -> Path:
     return target
 
 
-def findings(folder: Path) -> list[Diagnostic]:
+def findings(folder: Path) -> list[Finding]:
     return check_plugin(load_plugin(folder, ""), CheckContext(submission=True))
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from generator.diagnostics import Location
+from generator.findings import Location
 from generator.schemas import (
     INLINE,
     SCHEMA_BASE,

@@ -24,7 +24,7 @@ def build_package(target: Path, extra: dict[str, bytes] | None = None) -> Path:
 
 def findings(package: Path) -> list[tuple[str, str]]:
     result = validate_paths([package], CheckContext())
-    return [(d.rule, d.file) for d in result.diagnostics]
+    return [(d.rule, d.file) for d in result.findings]
 
 
 def test_good_package_is_clean(tmp_path: Path) -> None:

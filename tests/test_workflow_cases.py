@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from generator.cli import main
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.ruleset import all_rules
 from generator.schemas import shipped_schemas
 from generator.workflow.catalog import Catalog, load_catalog
@@ -32,7 +32,7 @@ def catalog() -> Catalog:
     return load_catalog(list(CATALOG), shipped_schemas())
 
 
-def _found(name: str, catalog: Catalog) -> list[Diagnostic]:
+def _found(name: str, catalog: Catalog) -> list[Finding]:
     path = CASES / name
     return check(read_dsl(path.read_bytes(), f"tests/cases/workflow/{name}"), catalog)
 

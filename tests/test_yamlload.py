@@ -8,7 +8,7 @@ from generator.load.yamlload import read_yaml
 
 
 def codes(raw: bytes) -> list[str]:
-    return [d.rule for d in read_yaml(raw, "x.yaml").diagnostics]
+    return [d.rule for d in read_yaml(raw, "x.yaml").findings]
 
 
 def test_values_and_positions_are_kept() -> None:
@@ -23,7 +23,7 @@ def test_values_and_positions_are_kept() -> None:
 def test_duplicate_key_is_reported_where_the_second_one_is() -> None:
     """PyYAML keeps the last value silently; the reader says so."""
     doc = read_yaml(b"name: a\nlabel: x\nname: b\n", "x.yaml")
-    [finding] = doc.diagnostics
+    [finding] = doc.findings
     assert (finding.rule, finding.line, finding.column) == ("Y002", 3, 1)
     assert doc.data["name"] == "b"
 

@@ -9,7 +9,7 @@ import yaml
 
 from generator.check import CheckContext
 from generator.check.all_checks import check_plugin
-from generator.diagnostics import Diagnostic, sort_diagnostics
+from generator.findings import Finding, sort_findings
 from generator.load.crawl import load_plugin
 
 CASES = Path(__file__).resolve().parent / "cases" / "validate"
@@ -22,14 +22,14 @@ def case_options(folder: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def findings_of(folder: Path, submission: bool = False) -> list[Diagnostic]:
+def findings_of(folder: Path, submission: bool = False) -> list[Finding]:
     """Every finding for the plugin in `folder`, with file names relative to it."""
     loaded = load_plugin(folder, "")
-    return sort_diagnostics(check_plugin(loaded, CheckContext(submission=submission)))
+    return sort_findings(check_plugin(loaded, CheckContext(submission=submission)))
 
 
 def rows(
-    diagnostics: list[Diagnostic], folder: Path, expected: list[dict[str, Any]] | None = None
+    findings: list[Finding], folder: Path, expected: list[dict[str, Any]] | None = None
 ) -> list[dict[str, Any]]:
     """Findings as the rows `expect.yaml` lists; a finding about the folder itself names it `.`.
 
@@ -44,10 +44,10 @@ def rows(
             "line": d.line,
             "column": d.column,
         }
-        for d in diagnostics
+        for d in findings
     ]
-    for row, diagnostic, wanted in zip(made, diagnostics, expected or [], strict=False):
-        for field, text in (("message", diagnostic.message), ("hint", diagnostic.hint)):
+    for row, finding, wanted in zip(made, findings, expected or [], strict=False):
+        for field, text in (("message", finding.message), ("hint", finding.hint)):
             part = wanted.get(field)
             if isinstance(part, str):
                 row[field] = part if part in text else text

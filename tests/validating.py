@@ -7,14 +7,14 @@ from pathlib import Path
 
 from generator.catalog import Catalog
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.inputs import Inputs
 from generator.load.crawl import LoadedPlugin
 from generator.pipeline import Pipeline, resolve_schemas
 
 
 def validate_loaded(
-    plugins: Sequence[LoadedPlugin], extra: Sequence[Diagnostic], context: CheckContext
+    plugins: Sequence[LoadedPlugin], extra: Sequence[Finding], context: CheckContext
 ) -> Catalog:
     """Check already-loaded plugins."""
     pipeline = Pipeline((), context.schemas or resolve_schemas(), submission=context.submission)

@@ -1,6 +1,6 @@
 """The check stage: rules over a loaded plugin, returning findings.
 
-Each check module exposes `check(loaded, context) -> Iterable[Diagnostic]` and declares its rules
+Each check module exposes `check(loaded, context) -> Iterable[Finding]` and declares its rules
 as data (`generator.ruleset` collects them). `all_checks.CHECKS` names them in the order they run;
 adding a module is adding a line there.
 """

@@ -36,14 +36,14 @@ from generator.check import (
     unparsed,
     unyielded,
 )
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.load.crawl import LoadedPlugin
 
 
 class Check(Protocol):
     """A check module: the findings of one concern for one plugin."""
 
-    def check(self, loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]: ...
+    def check(self, loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]: ...
 
 
 CHECKS: Mapping[str, Check] = MappingProxyType(
@@ -74,9 +74,9 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
 )
 
 
-def check_plugin(loaded: LoadedPlugin, context: CheckContext) -> list[Diagnostic]:
+def check_plugin(loaded: LoadedPlugin, context: CheckContext) -> list[Finding]:
     """Every finding for one plugin: loading findings plus every check's."""
-    findings = list(loaded.diagnostics)
+    findings = list(loaded.findings)
     for module in CHECKS.values():
         findings.extend(module.check(loaded, context))
     return findings

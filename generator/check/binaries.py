@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from generator.check import CheckContext
 from generator.check.submission import unwanted_reason
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
 
@@ -104,7 +104,7 @@ is no finding; with it, the gate's verdict is an error.
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Binaries and archives among the packaged files, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.modules import INIT, Failure, module_of
 from generator.load.values import dig
@@ -50,7 +50,7 @@ def check_asset(
     missing: Rule,
     what: str,
     severity: Severity | None = None,
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """An icon named by a manifest must be a file in `_assets/` (Dify looks nowhere else)."""
     if not isinstance(icon, str) or not icon:
         return []  # absent or mistyped icons are the schema's findings
@@ -78,7 +78,7 @@ class SourceRules:
 
 def check_source(
     loaded: LoadedPlugin, document: YamlDocument, rules: SourceRules, what: str
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """`extra.python.source` must lead the SDK to a Python file inside the plugin; it is resolved as
     the SDK resolves it (generator.load.modules), so a source that works by its module name only is
     a warning, not an error."""

@@ -21,7 +21,7 @@ from generator.check.requirements import (
     Place,
     read_dependencies,
 )
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.reqlines import redacted
 from generator.rules import rule
@@ -181,7 +181,7 @@ PyPI. The finding names the index (without any password in its URL).
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Dependency findings, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
@@ -203,7 +203,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
         )
 
 
-def _judge(loaded: LoadedPlugin, item: Declared) -> Iterator[Diagnostic]:
+def _judge(loaded: LoadedPlugin, item: Declared) -> Iterator[Finding]:
     where = _at(loaded, item.place)
     editable = item.text.startswith(EDITABLE)
     target = item.text.split(None, 1)[1] if editable and " " in item.text else item.text
@@ -246,7 +246,7 @@ def _lower_bound_only(requirement: Requirement) -> bool:
     return bool(operators) and operators <= {">=", ">", "!="}
 
 
-def _pip_option(loaded: LoadedPlugin, option: Option, packaged: frozenset[str]) -> Iterator[Diagnostic]:
+def _pip_option(loaded: LoadedPlugin, option: Option, packaged: frozenset[str]) -> Iterator[Finding]:
     where = _at(loaded, option.place)
     if option.option == "--no-index":
         problem = (
@@ -277,7 +277,7 @@ def _pip_option(loaded: LoadedPlugin, option: Option, packaged: frozenset[str]) 
         yield from _index(where, option.value)
 
 
-def _index(where: Location, value: str) -> Iterator[Diagnostic]:
+def _index(where: Location, value: str) -> Iterator[Finding]:
     url = redacted(value)
     if url.rstrip("/") not in PYPI_INDEXES:
         yield PACKAGE_INDEX.at(where, url=url)

@@ -12,7 +12,7 @@ from generator.check import CheckContext
 from generator.check.common import documents, every_node
 from generator.check.hosts import URL, covered, declared_host, hosts_in
 from generator.check.safety import dotted_name, http_call_names
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
@@ -93,7 +93,7 @@ domain itself. Without a declaration, rule U028 lists what was found.
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """The access-domain note and undeclared domains, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return

@@ -7,17 +7,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import load_examples
 from generator.load.recordings import load_recording
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """The findings of every tool's examples file (tools without one are not reported here)."""
     if loaded.plugin is None:
         return []
-    findings: list[Diagnostic] = []
+    findings: list[Finding] = []
     for tool in loaded.plugin.tools:
         examples, problems = load_examples(loaded, tool)
         findings.extend(problems)

@@ -8,7 +8,7 @@ from typing import Any
 from generator.check import CheckContext
 from generator.check.common import documents
 from generator.check.hosts import local_address
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
@@ -32,7 +32,7 @@ mean it, and then says so.
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Parameter defaults of every tool, credential defaults of every provider."""
     for _relative, tool in documents(loaded, "tool"):
         parameters = tool.data.get("parameters")
@@ -50,7 +50,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
 
 def _judge(
     document: YamlDocument, where: tuple[str | int, ...], value: Any, what: str, name: Any
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     for text in value if isinstance(value, list) else [value]:
         host = local_address(text) if isinstance(text, str) else ""
         if host:

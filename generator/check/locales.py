@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
 from generator.plugin_model import LANGUAGES
@@ -59,14 +59,14 @@ finding per plugin and key, at its first use, lists every place the key is used.
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Every i18n mapping of every manifest, provider and tool YAML; a key Dify does not offer is
     one finding per plugin, listing where it is used."""
     unknown: dict[str, list[tuple[str, Location]]] = {}
     for relative, document in loaded.documents.items():
         if loaded.roles.get(relative) in ("manifest", "tools provider", "tool"):
             for found in _walk(document):
-                if isinstance(found, Diagnostic):
+                if isinstance(found, Finding):
                     yield found
                 else:
                     unknown.setdefault(found[0], []).append((relative, found[1]))
@@ -95,7 +95,7 @@ def is_i18n(value: Any) -> bool:
     )
 
 
-def _walk(document: YamlDocument) -> Iterator[Diagnostic | tuple[str, Location]]:
+def _walk(document: YamlDocument) -> Iterator[Finding | tuple[str, Location]]:
     # Entries are (parent's pointer, own key, value): a pointer is only spelled out for a collection
     # that is walked into or reported, not for the many i18n mappings with nothing to report.
     stack: list[tuple[str, str | int | None, Any]] = [("", None, document.data)]
@@ -124,7 +124,7 @@ def _skipped(pointer: str, key: str) -> bool:
 
 def _keys(
     document: YamlDocument, pointer: str, texts: dict[str, Any]
-) -> Iterator[Diagnostic | tuple[str, Location]]:
+) -> Iterator[Finding | tuple[str, Location]]:
     """Findings for misspelled keys, and (key, place) for each key Dify does not offer."""
     for key in texts:
         if key in LANGUAGES:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from generator.check import CheckContext
 from generator.check.common import check_asset, documents
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import PLUGIN_KINDS, LoadedPlugin
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
@@ -85,7 +85,7 @@ Dify starts a Python plugin by running the module named by `meta.runner.entrypoi
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Manifest findings that a schema cannot express."""
     for _relative, manifest in documents(loaded, "manifest"):
         yield from _kinds(manifest)
@@ -105,7 +105,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
             yield TOO_LARGE.at(loaded.plugin.origin, size=round(tree.size / 1024 / 1024, 1))
 
 
-def _kinds(manifest: YamlDocument) -> Iterable[Diagnostic]:
+def _kinds(manifest: YamlDocument) -> Iterable[Finding]:
     block = manifest.data.get("plugins")
     if not isinstance(block, dict):
         return  # the schema reports a missing or mistyped block
@@ -117,7 +117,7 @@ def _kinds(manifest: YamlDocument) -> Iterable[Diagnostic]:
         yield EXCLUSIVE_KIND.at(manifest.key_at("plugins", exclusive[1]), kinds=" and ".join(exclusive))
 
 
-def _entrypoint(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterable[Diagnostic]:
+def _entrypoint(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterable[Finding]:
     entry = dig(manifest.data, "meta", "runner", "entrypoint")
     if not isinstance(entry, str) or not entry:
         return

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic, Location
+from generator.findings import Finding, Location
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument
 from generator.rules import Listing, Phrase
@@ -20,7 +20,7 @@ from generator.schemas.walk import Locator, Parts
 ROLES_WITH_OUTPUT_SCHEMA = ("tool", "datasource")
 MAX_REMEMBERED = 32 * 1024  # characters of a schema's JSON; larger ones are linted each time
 Places = tuple[tuple[Parts, bool], ...]
-Linted = tuple[list[Diagnostic], Places]
+Linted = tuple[list[Finding], Places]
 NULLABLE_INLINE = INLINE(NULLABLE)
 _NULLABLE_ALL = 'At each place listed, add null to the type (`type: [string, "null"]`) and remove `nullable`.'
 
@@ -33,10 +33,10 @@ def _locator(document: YamlDocument) -> Locator:
     return locate
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterator[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterator[Finding]:
     """Findings on each `output_schema` of the plugin's tool and datasource YAMLs."""
     schemas: SchemaSet = context.schemas or shipped_schemas()
-    nullable: list[tuple[str, Diagnostic]] = []
+    nullable: list[tuple[str, Finding]] = []
     for relative, role in loaded.roles.items():
         document = loaded.documents.get(relative)
         if role not in ROLES_WITH_OUTPUT_SCHEMA or document is None or not isinstance(document.data, dict):
@@ -52,7 +52,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterator[Diagnostic]:
     yield from _nullable_once(nullable)
 
 
-def _nullable_once(found: list[tuple[str, Diagnostic]]) -> Iterator[Diagnostic]:
+def _nullable_once(found: list[tuple[str, Finding]]) -> Iterator[Finding]:
     """O016 once per plugin: a plugin written against OpenAPI puts `nullable` on every property
     (hundreds of findings saying one thing), so the first place lists them all."""
     if len(found) < 2:
@@ -90,7 +90,7 @@ def _lint_once(value: Any, schemas: SchemaSet, memo: dict[str, Linted]) -> Linte
     return linted
 
 
-def _placed(findings: list[Diagnostic], places: Places, locate: Locator) -> Iterator[Diagnostic]:
+def _placed(findings: list[Finding], places: Places, locate: Locator) -> Iterator[Finding]:
     for finding in findings:
         where = locate(*places[finding.line])
         yield replace(finding, file=where.file, line=where.line, column=where.column, pointer=where.pointer)

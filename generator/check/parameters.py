@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import PluginReader
 from generator.load.values import kind_of
@@ -140,7 +140,7 @@ Parameters with `form: llm` are filled by a language model from the conversation
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Findings for every parameter of every tool."""
     for relative, tool in documents(loaded, "tool"):
         specs = tool.data.get("parameters")
@@ -165,7 +165,7 @@ def dify_string(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any], source: _Source) -> Iterator[Diagnostic]:
+def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any], source: _Source) -> Iterator[Finding]:
     kind = spec.get("type")
     multiple = spec.get("multiple") is True
     default = spec.get("default")
@@ -197,7 +197,7 @@ def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any], source: _So
 
 def _options(
     tool: YamlDocument, index: int, options: Any, source: _Source
-) -> Generator[Diagnostic, None, set[str]]:
+) -> Generator[Finding, None, set[str]]:
     """Report option values YAML reads as non-strings; return the values as Dify sees them."""
     values: set[str] = set()
     if not isinstance(options, list):
@@ -213,7 +213,7 @@ def _options(
     return values
 
 
-def _option_not_string(where: Location, raw: Any, written: str) -> Diagnostic:
+def _option_not_string(where: Location, raw: Any, written: str) -> Finding:
     """A005 worded by what each of Dify's readers makes of the scalar (see the rule's text)."""
     coerced, kind = dify_string(raw), kind_of(raw)
     if raw is None:
@@ -250,7 +250,7 @@ class _Source:
         return text or None
 
 
-def _default_types(tool: YamlDocument, index: int, kind: str, items: list[Any]) -> Iterator[Diagnostic]:
+def _default_types(tool: YamlDocument, index: int, kind: str, items: list[Any]) -> Iterator[Finding]:
     expected = DEFAULT_KINDS.get(kind)
     if expected is None:
         return

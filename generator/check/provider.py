@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from generator.check import CheckContext
 from generator.check.common import SourceRules, check_asset, check_source, documents
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
 from generator.rules import rule
@@ -96,7 +96,7 @@ then only listed twice). The runner runs only the tool the SDK keeps.
 SOURCE_RULES = SourceRules(SOURCE_MISSING, SOURCE_NOT_PYTHON, SOURCE_NOT_IMPORTABLE, SOURCE_BY_NAME)
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Provider findings that a schema cannot express."""
     for _relative, provider in documents(loaded, "tools provider"):
         for field in ("icon", "icon_dark"):

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
@@ -78,7 +78,7 @@ class Failure:
     problem: str
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Compile every packaged `.py` file, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
@@ -107,7 +107,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
 
 def _report(
     loaded: LoadedPlugin, failures: list[Failure], used: str, missing: tuple[int, int] | None
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     for failure in failures:
         where = Location(loaded.display_path(failure.relative), failure.line, failure.column)
         if missing is None:

@@ -17,7 +17,7 @@ from generator.check.texts import (
     UNSAFE_SCHEMES,
     scheme_of,
 )
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.reader import MAX_DOCUMENT_BYTES
 from generator.markdown_tokens import parse_as_written
@@ -105,7 +105,7 @@ def _finding(loaded: LoadedPlugin, kind: str, target: str) -> tuple[str, dict[st
     return None
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Links that leave the plugin or run code, and raw HTML, in README.md."""
     if not (loaded.root / "README.md").is_file():
         return

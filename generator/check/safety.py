@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import every_node
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Rule, rule
 
@@ -83,7 +83,7 @@ decision and not reported; so is catching `Exception`.
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Safety warnings for every packaged Python file, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
@@ -97,7 +97,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
         yield from _capped(shown, _findings(tree))
 
 
-def _capped(shown: str, found: Iterator[tuple[Rule, ast.AST, dict[str, object]]]) -> Iterator[Diagnostic]:
+def _capped(shown: str, found: Iterator[tuple[Rule, ast.AST, dict[str, object]]]) -> Iterator[Finding]:
     counts: dict[str, int] = {}
     for which, node, values in found:
         counts[which.code] = counts.get(which.code, 0) + 1

@@ -13,7 +13,7 @@ import jsonschema
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of
 from generator.rules import Rule, rule
@@ -322,7 +322,7 @@ def validator(name: str, context: CheckContext | None = None) -> FastValidator:
     return compiled[name]
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Every schema error of every manifest, provider and tool YAML of the plugin."""
     for role, name in ROLE_SCHEMAS.items():
         checker = validator(name, context)
@@ -332,7 +332,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
 
 def schema_findings(
     document: YamlDocument, checker: FastValidator, fallback: Rule, schema: str = ""
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     """Findings for one document, one per schema error, located at the offending value; an error
     in a field Dify ignores, or reads as text whatever scalar it holds, is a warning."""
     reported_required: set[tuple[str | int, ...]] = set()

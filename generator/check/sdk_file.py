@@ -20,7 +20,7 @@ from generator.check import CheckContext
 from generator.check.common import every_node, tool_modules
 from generator.check.sdk_index import file_attributes, installed_sdk
 from generator.check.undeclared import dictionary_name, invoke_of, sdk_names
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
 from generator.rules import Phrase, rule
@@ -89,7 +89,7 @@ class _Element:
 Source = ast.AST | _Element | str | None
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Misuses of the SDK's File in every tool's module, each file once."""
     version = installed_sdk(loaded.reader)
     attributes = file_attributes(version) if version is not None else None

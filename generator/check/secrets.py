@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from generator.check import CheckContext
 from generator.check.common import every_node
 from generator.check.submission import unwanted_reason
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
 
@@ -117,7 +117,7 @@ class Assigned:
     column: int
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Secrets in every packaged text file, only with `--submission`."""
     if not context.submission or loaded.plugin is None:
         return
@@ -130,9 +130,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
             yield from secrets_in(loaded, file.relative, text, tree)
 
 
-def secrets_in(
-    loaded: LoadedPlugin, relative: str, text: str, tree: ast.Module | None
-) -> Iterator[Diagnostic]:
+def secrets_in(loaded: LoadedPlugin, relative: str, text: str, tree: ast.Module | None) -> Iterator[Finding]:
     """The vendor tokens of one file, then its secret-looking assignments on other lines."""
     vendor_lines: set[int] = set()
     for kind, pattern in _VENDOR:

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from generator.check import CheckContext
 from generator.check.common import documents
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginTree
 from generator.load.values import dig
@@ -218,7 +218,7 @@ README's source link on one of these hosts too (rule U003).
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Submission findings, only when asked for."""
     if not context.submission or loaded.plugin is None:
         return
@@ -234,7 +234,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     yield from _files(loaded, loaded.reader.tree)
 
 
-def _manifest(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterator[Diagnostic]:
+def _manifest(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterator[Finding]:
     data = manifest.data
     author = data.get("author")
     if reserved_author(author):
@@ -277,7 +277,7 @@ def _text_of(loaded: LoadedPlugin, relative: str) -> str | None:
     return loaded.reader.text(relative, MAX_DOCUMENT_BYTES)
 
 
-def _readme(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
+def _readme(loaded: LoadedPlugin) -> Iterator[Finding]:
     text = _text_of(loaded, "README.md")
     if text is None:
         return  # README_MISSING (manifest check) reports it, as an error under --submission
@@ -314,7 +314,7 @@ def first_cjk_outside_code(markdown: str) -> tuple[int, int, str, bool] | None:
     return None
 
 
-def _privacy(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
+def _privacy(loaded: LoadedPlugin) -> Iterator[Finding]:
     shown = Location(loaded.display_path("PRIVACY.md"), 1, 1)
     text = _text_of(loaded, "PRIVACY.md")
     if text is None:
@@ -325,7 +325,7 @@ def _privacy(loaded: LoadedPlugin) -> Iterator[Diagnostic]:
         yield PRIVACY_MISSING.at(shown, problem="still holds the template's placeholder text")
 
 
-def _files(loaded: LoadedPlugin, tree: PluginTree) -> Iterator[Diagnostic]:
+def _files(loaded: LoadedPlugin, tree: PluginTree) -> Iterator[Finding]:
     count = len(tree.files)
     if count > MAX_FILES or tree.truncated:
         shown = f"{count}+" if tree.truncated else str(count)

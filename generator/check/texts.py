@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, escape_token
 from generator.rules import Rule, rule
@@ -135,7 +135,7 @@ def describe(parts: tuple[Key, ...]) -> str:
 
 def text_findings(
     text: str, limit: int | None, named: Callable[[], tuple[str, Location]]
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     """The findings for one text shown on pages; `named` gives how findings name it and where it is
     (asked only when there is a finding: nearly every text has none)."""
     found: list[tuple[Rule, dict[str, Any]]] = []
@@ -159,7 +159,7 @@ def text_findings(
         yield kind.at(where, what=what, **values)
 
 
-def _document_findings(document: YamlDocument) -> Iterator[Diagnostic]:
+def _document_findings(document: YamlDocument) -> Iterator[Finding]:
     counts: dict[str, int] = {}
     suspect = _SUSPECT.search
     for parts, key, text in strings(document.data):
@@ -177,7 +177,7 @@ def _named(document: YamlDocument, parts: tuple[Key, ...]) -> tuple[str, Locatio
     return describe(parts), document.at(*parts)
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Texts of every YAML file the plugin references."""
     for document in loaded.documents.values():
         if document.ok:

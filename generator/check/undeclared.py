@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import every_node, tool_module_tree
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
@@ -112,12 +112,12 @@ class Read:
     certain: bool
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Reads of undeclared parameters in every tool's `_invoke`."""
     return undeclared_reads(loaded, loaded.plugin.tools if loaded.plugin else ())
 
 
-def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnostic]:
+def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
     """Reads of undeclared parameters in the `_invoke` of each of `tools`."""
     for tool in tools:
         found = tool_module_tree(loaded, tool)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.interpreters import DAEMON_PYTHON
 from generator.load.crawl import LoadedPlugin
 from generator.load.modules import module_of
@@ -32,7 +32,7 @@ under Dify's Python also stops the tool that imports the file from loading.
 )
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Each packaged or tool Python file that has no syntax tree, once."""
     if loaded.plugin is None:
         return
@@ -48,7 +48,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
     yield from _findings(loaded, dict.fromkeys(named))
 
 
-def _findings(loaded: LoadedPlugin, named: Iterable[str]) -> Iterator[Diagnostic]:
+def _findings(loaded: LoadedPlugin, named: Iterable[str]) -> Iterator[Finding]:
     for relative in named:
         parsed = loaded.reader.unparsed(relative)
         if parsed is None:

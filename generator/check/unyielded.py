@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import every_node, tool_modules
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
 from generator.rules import rule
@@ -41,12 +41,12 @@ LOG_HINT = "Write `yield self.{call}(...)`: the helpers only build a message; th
 LOG_HELPERS = frozenset({"create_log_message"})
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Diagnostic]:
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Discarded `create_*_message(...)` calls in every tool's module, each file once."""
     return unyielded(loaded, loaded.plugin.tools if loaded.plugin else ())
 
 
-def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Diagnostic]:
+def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
     """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
     for file, tree, _tool in tool_modules(loaded, tools):
         display = loaded.display_path(file)

@@ -107,7 +107,7 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     with schemas_readable():
         catalog = site_catalog(registries if paths is None else paths, schemas_root, options, args.overlays)
     report(catalog, args.format, sys.stdout, show_all=args.show_all)
-    code = exit_code(catalog.diagnostics, args.strict)
+    code = exit_code(catalog.findings, args.strict)
     if args.strict and code != EXIT_OK:
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
         return code

@@ -53,7 +53,7 @@ def diff_command(args: argparse.Namespace) -> int:
         old, old_findings = stack.enter_context(open_side(old_spec))
         new, new_findings = stack.enter_context(open_side(new_spec))
         comparison = compare(old, new, load_schema_set([]))
-    findings = [*old_findings, *new_findings, *comparison.diagnostics]
+    findings = [*old_findings, *new_findings, *comparison.findings]
     tools = len(new.plugin.tools) if new.plugin else 0
     summary = Summary.of(findings, 1, tools, len(old.documents) + len(new.documents))
     if args.format == "json":

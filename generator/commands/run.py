@@ -62,7 +62,7 @@ def run_command(args: argparse.Namespace) -> int:
             )
         catalog = pipeline.catalog_of(inputs)
         report(catalog, args.format, sys.stdout, runs=args.format in ("text", "json"), show_all=args.show_all)
-    return exit_code(catalog.diagnostics, args.strict)
+    return exit_code(catalog.findings, args.strict)
 
 
 def recording_problem(plugins: Sequence[LoadedPlugin], options: RunOptions) -> str:

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from generator.commands.options import add_output_options, schemas_readable, schemas_root
-from generator.diagnostics import Diagnostic, sort_diagnostics
 from generator.errors import EXIT_FINDINGS, EXIT_OK
+from generator.findings import Finding, sort_findings
 from generator.inputs import InputError
 from generator.report import REPORTERS, Summary, exit_code
 
@@ -55,10 +55,10 @@ def _lint_targets(paths: list[Path]) -> Iterator[tuple[Path, str | None]]:
             yield schemas_root(path), None
 
 
-def _lint(paths: list[Path]) -> tuple[list[Diagnostic], int]:
+def _lint(paths: list[Path]) -> tuple[list[Finding], int]:
     from generator.schemas import load_schemas
 
-    findings: list[Diagnostic] = []
+    findings: list[Finding] = []
     files = 0
     with schemas_readable():
         for root, only in _lint_targets(paths):
@@ -70,8 +70,8 @@ def _lint(paths: list[Path]) -> tuple[list[Diagnostic], int]:
     return findings, files
 
 
-def _report(findings: list[Diagnostic], files: int, args: argparse.Namespace) -> int:
-    ordered = sort_diagnostics(findings)
+def _report(findings: list[Finding], files: int, args: argparse.Namespace) -> int:
+    ordered = sort_findings(findings)
     REPORTERS[args.format](ordered, Summary.of(ordered, 0, 0, files), sys.stdout)
     return exit_code(ordered, args.strict)
 

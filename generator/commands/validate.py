@@ -45,4 +45,4 @@ def validate_command(args: argparse.Namespace) -> int:
     )
     catalog = pipeline.catalog()
     report(catalog, args.format, sys.stdout, show_all=args.show_all)
-    return exit_code(catalog.diagnostics, args.strict)
+    return exit_code(catalog.findings, args.strict)

@@ -30,7 +30,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def workflow_command(args: argparse.Namespace) -> int:
     """Read the catalog once, check every file, report."""
-    from generator.diagnostics import sort_diagnostics
+    from generator.findings import sort_findings
     from generator.load.yamlload import MAX_FILE_BYTES, oversized
     from generator.workflow.catalog import load_catalog
     from generator.workflow.check import check
@@ -48,11 +48,11 @@ def workflow_command(args: argparse.Namespace) -> int:
         shown = str(file)
         if size > MAX_FILE_BYTES:
             document = oversized(shown, size)
-            dsl = Dsl(document, document.diagnostics, ())
+            dsl = Dsl(document, document.findings, ())
         else:
             dsl = read_dsl(file.read_bytes(), shown)
         findings.extend(check(dsl, catalog))
-    ordered = sort_diagnostics(findings)
+    ordered = sort_findings(findings)
     summary = Summary.of(ordered, len(catalog.plugins), catalog.tools, len(files))
     REPORTERS[args.format](ordered, summary, sys.stdout)
     return exit_code(ordered, args.strict)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.rules import Rule, rule
 
 
@@ -36,7 +36,7 @@ def change_rule(code: str, name: str, kind: Change, message: str, hint: str, doc
     return defined
 
 
-def class_of(finding: Diagnostic) -> Change | None:
+def class_of(finding: Finding) -> Change | None:
     """The class of a change finding (None for findings that are not changes)."""
     return class_of_code(finding.rule)
 

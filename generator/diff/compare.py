@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Severity, sort_diagnostics
 from generator.diff.interface import interface_of
 from generator.diff.plugin_changes import plugin_changes
 from generator.diff.version import Bump, Verdict, version_verdict
+from generator.findings import Finding, Severity, sort_findings
 from generator.load.crawl import LoadedPlugin
 from generator.schemas import SchemaSet
 
@@ -23,20 +23,20 @@ _VERSION_KEYS = ("version",)
 class Comparison:
     """The changes from an old to a new version and the verdict on its version number."""
 
-    changes: tuple[Diagnostic, ...]
+    changes: tuple[Finding, ...]
     verdict: Verdict
-    problems: tuple[Diagnostic, ...] = ()  # why a side could not be compared
+    problems: tuple[Finding, ...] = ()  # why a side could not be compared
 
     @property
-    def diagnostics(self) -> tuple[Diagnostic, ...]:
+    def findings(self) -> tuple[Finding, ...]:
         """Every finding, sorted."""
-        return tuple(sort_diagnostics((*self.problems, *self.changes, *self.verdict.findings)))
+        return tuple(sort_findings((*self.problems, *self.changes, *self.verdict.findings)))
 
 
 def compare(old: LoadedPlugin, new: LoadedPlugin, schemas: SchemaSet) -> Comparison:
     """Compare two loaded plugins. Errors of loading either side come first: a file that could not
     be read explains a tool or a provider that seems to be missing."""
-    problems = tuple(d for side in (old, new) for d in side.diagnostics if d.severity is Severity.ERROR)
+    problems = tuple(d for side in (old, new) for d in side.findings if d.severity is Severity.ERROR)
     before, after = interface_of(old, schemas), interface_of(new, schemas)
     if before is None or after is None:
         return Comparison((), Verdict(Bump.NONE, "", ()), problems)
@@ -44,7 +44,7 @@ def compare(old: LoadedPlugin, new: LoadedPlugin, schemas: SchemaSet) -> Compari
     versions = (before.plugin.version, after.plugin.version)
     where = after.manifest_at("version")
     verdict = version_verdict(changes, *versions, _declarations_changed(old, new), where)
-    return Comparison(tuple(sort_diagnostics(changes)), verdict, problems)
+    return Comparison(tuple(sort_findings(changes)), verdict, problems)
 
 
 def _declarations_changed(old: LoadedPlugin, new: LoadedPlugin) -> bool:

@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from generator.diagnostics import Diagnostic, Location
+from generator.findings import Finding, Location
 from generator.load.package import (
     MAX_ENTRIES,
     MAX_UNPACKED_BYTES,
@@ -104,7 +104,7 @@ def tree_files(folder: Path, commit: str, prefix: str) -> list[TreeFile]:
 
 def materialize(
     folder: Path, commit: str, prefix: str, target: Path, display: str, suffixes: tuple[str, ...] = ()
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """Write the files under `prefix` at `commit` into the empty folder `target` (only names ending
     in one of `suffixes` when given); findings for what was refused."""
     where = Location(display, 0, 0)

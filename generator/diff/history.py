@@ -13,11 +13,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic
 from generator.diff.changes import Change, class_of
 from generator.diff.compare import compare
 from generator.diff.gitread import Commit, GitError, files_at, folder_log, materialize, repository_prefix
 from generator.diff.interface import interface_of
+from generator.findings import Finding
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.yamlload import MAX_FILE_BYTES, read_yaml
 from generator.schemas import SchemaSet
@@ -34,7 +34,7 @@ class Release:
     version: str
     date: str
     commit: str
-    changes: tuple[Diagnostic, ...]
+    changes: tuple[Finding, ...]
     first: bool
     # output paths of the version before that this one lost, as (provider, tool, path): what a
     # workflow's references to them meet on upgrade

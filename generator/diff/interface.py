@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diagnostics import Location
+from generator.findings import Location
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument

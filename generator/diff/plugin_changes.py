@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.diagnostics import Diagnostic
 from generator.diff.changes import Change, change_rule
 from generator.diff.interface import Face
 from generator.diff.tools import tool_changes
 from generator.diff.version import parse_version
+from generator.findings import Finding
 from generator.load.values import dig
 from generator.plugin_model import Provider
 from generator.rules import Listing
@@ -172,7 +172,7 @@ affected when it still starts.
 )
 
 
-def plugin_changes(old: Face, new: Face) -> Iterator[Diagnostic]:
+def plugin_changes(old: Face, new: Face) -> Iterator[Finding]:
     """Every interface change from `old` to `new`."""
     for field in ("author", "name"):
         before, after = getattr(old.plugin, field), getattr(new.plugin, field)
@@ -191,7 +191,7 @@ def plugin_changes(old: Face, new: Face) -> Iterator[Diagnostic]:
     yield from _manifest(old, new)
 
 
-def _providers(old: Face, new: Face) -> Iterator[Diagnostic]:
+def _providers(old: Face, new: Face) -> Iterator[Finding]:
     for name, was in old.providers.items():
         now = new.providers.get(name)
         if now is None:
@@ -204,7 +204,7 @@ def _providers(old: Face, new: Face) -> Iterator[Diagnostic]:
             yield PROVIDER_ADDED.at(now.origin, name=name)
 
 
-def _credentials(old: Provider, new: Provider) -> Iterator[Diagnostic]:
+def _credentials(old: Provider, new: Provider) -> Iterator[Finding]:
     before = {c.name: c for c in old.credentials}
     after = {c.name: c for c in new.credentials}
     for name, was in before.items():
@@ -224,7 +224,7 @@ def _credentials(old: Provider, new: Provider) -> Iterator[Diagnostic]:
             yield kind.at(now.origin, name=name, provider=new.name)
 
 
-def _manifest(old: Face, new: Face) -> Iterator[Diagnostic]:
+def _manifest(old: Face, new: Face) -> Iterator[Finding]:
     before, after = old.plugin.minimum_dify_version, new.plugin.minimum_dify_version
     if _raised(before, after):
         where = new.manifest_at("meta", "minimum_dify_version")

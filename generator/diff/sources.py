@@ -12,8 +12,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from generator.diagnostics import Diagnostic
 from generator.diff.gitread import GitError, commit_of, materialize, repository_prefix
+from generator.findings import Finding
 from generator.inputs import InputError, open_inputs
 from generator.load.crawl import LoadedPlugin, load_plugin
 
@@ -21,7 +21,7 @@ GIT_PREFIX = "git:"
 
 
 @contextlib.contextmanager
-def open_side(spec: str) -> Iterator[tuple[LoadedPlugin, list[Diagnostic]]]:
+def open_side(spec: str) -> Iterator[tuple[LoadedPlugin, list[Finding]]]:
     """The plugin `spec` names, and the findings of unpacking it; InputError when there is none."""
     with contextlib.ExitStack() as stack:
         if spec.startswith(GIT_PREFIX):
@@ -31,12 +31,10 @@ def open_side(spec: str) -> Iterator[tuple[LoadedPlugin, list[Diagnostic]]]:
         inputs = stack.enter_context(open_inputs([Path(spec)]))
         if len(inputs.plugins) != 1:
             raise InputError(f"{spec}: names {len(inputs.plugins)} plugins; `diff` compares one plugin")
-        yield inputs.plugins[0], list(inputs.diagnostics)
+        yield inputs.plugins[0], list(inputs.findings)
 
 
-def at_revision(
-    revision: str, path: str, stack: contextlib.ExitStack
-) -> tuple[LoadedPlugin, list[Diagnostic]]:
+def at_revision(revision: str, path: str, stack: contextlib.ExitStack) -> tuple[LoadedPlugin, list[Finding]]:
     """The plugin folder `path` (relative to the working folder) as it was at `revision`."""
     here = Path.cwd()
     display = f"{GIT_PREFIX}{revision}:{path}"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.diagnostics import Diagnostic
 from generator.diff.changes import Change, change_rule
 from generator.diff.interface import Output, ToolFace
+from generator.findings import Finding
 from generator.plugin_model import Parameter
 
 PARAMETER_REMOVED = change_rule(
@@ -241,14 +241,14 @@ for the old one.
 )
 
 
-def tool_changes(old: ToolFace, new: ToolFace) -> Iterator[Diagnostic]:
+def tool_changes(old: ToolFace, new: ToolFace) -> Iterator[Finding]:
     """Every change of parameters and output variables between two versions of one tool."""
     tool = "/".join(new.key)
     yield from _parameter_changes(old, new, tool)
     yield from _output_changes(old.outputs, new.outputs, tool)
 
 
-def _parameter_changes(old: ToolFace, new: ToolFace, tool: str) -> Iterator[Diagnostic]:
+def _parameter_changes(old: ToolFace, new: ToolFace, tool: str) -> Iterator[Finding]:
     before = {p.name: p for p in old.tool.parameters}
     after = {p.name: p for p in new.tool.parameters}
     gone = [p for name, p in before.items() if name not in after]
@@ -274,7 +274,7 @@ def _same_shape(removed: Parameter, added: Parameter) -> bool:
 
 def _parameter_fields(
     was: Parameter, now: Parameter, old: ToolFace, new: ToolFace, tool: str
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     name = now.name
     if was.required != now.required:
         kind = PARAMETER_MADE_REQUIRED if now.required else PARAMETER_MADE_OPTIONAL
@@ -301,7 +301,7 @@ def _parameter_fields(
 
 def _default_change(
     was: Parameter, now: Parameter, old: ToolFace, new: ToolFace, tool: str
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     if was.default == now.default:
         return
     if now.default is None:
@@ -317,7 +317,7 @@ def _default_change(
         yield DEFAULT_CHANGED.at(where, name=now.name, tool=tool, old=was.default, new=now.default)
 
 
-def _range_change(was: Parameter, now: Parameter, new: ToolFace, tool: str) -> Iterator[Diagnostic]:
+def _range_change(was: Parameter, now: Parameter, new: ToolFace, tool: str) -> Iterator[Finding]:
     for bound, before, after, sign in (
         ("min", was.minimum, now.minimum, 1),
         ("max", was.maximum, now.maximum, -1),
@@ -343,7 +343,7 @@ def _bound(value: float | None) -> str:
     return str(int(value)) if value.is_integer() else str(value)
 
 
-def _output_changes(before: dict[str, Output], after: dict[str, Output], tool: str) -> Iterator[Diagnostic]:
+def _output_changes(before: dict[str, Output], after: dict[str, Output], tool: str) -> Iterator[Finding]:
     for path in _tops(before, after):
         yield OUTPUT_REMOVED.at(before[path].where, path=path, tool=tool)
     for path, was in before.items():

@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.diagnostics import Diagnostic, Location, Severity
 from generator.diff.changes import Change, class_of
+from generator.findings import Finding, Location, Severity
 from generator.rules import rule
 
 # The daemon's pattern for `version`: three numbers and an optional pre-release word.
@@ -133,11 +133,11 @@ class Verdict:
 
     needed: Bump
     next: str
-    findings: tuple[Diagnostic, ...]
+    findings: tuple[Finding, ...]
 
 
 def version_verdict(
-    changes: list[Diagnostic], old_text: str, new_text: str, files_changed: bool, where: Location
+    changes: list[Finding], old_text: str, new_text: str, files_changed: bool, where: Location
 ) -> Verdict:
     """The verdict on the version step from `old_text` to `new_text`, placed at `where` (the new
     manifest's version); no finding when nothing changed."""

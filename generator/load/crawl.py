@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.paths import display_path, printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
 from generator.load.values import dig, kind_of
@@ -133,7 +133,7 @@ class LoadedPlugin:
     plugin: Plugin | None
     documents: MappingProxyType[str, YamlDocument]
     roles: MappingProxyType[str, str]
-    diagnostics: tuple[Diagnostic, ...]
+    findings: tuple[Finding, ...]
     reader: PluginReader = field(compare=False, repr=False)
     # The examples the registry keeps for this plugin (`overlays/<author>/<plugin>/`), if any.
     registry_examples: RegistryExamples | None = field(default=None, compare=False, repr=False)
@@ -149,7 +149,7 @@ class _Crawl:
     display: str
     documents: dict[str, YamlDocument] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
     @property
     def root(self) -> Path:
@@ -162,14 +162,14 @@ class _Crawl:
         if relative in self.documents:
             return self.documents[relative]
         if len(self.documents) >= MAX_PLUGIN_YAML_FILES:
-            self.diagnostics.append(
+            self.findings.append(
                 TOO_MANY_FILES.at(Location(self.shown("manifest.yaml"), 1, 1), limit=MAX_PLUGIN_YAML_FILES)
             )
             return None
         size = self.reader.size(relative)
         raw = self.reader.head(relative, MAX_FILE_BYTES + 1)  # a file of hundreds of MB is never read whole
         if raw is None or size is None:
-            self.diagnostics.append(
+            self.findings.append(
                 MISSING_FILE.at(
                     Location(self.shown(relative), 1, 1),
                     what=role,
@@ -184,9 +184,9 @@ class _Crawl:
         )
         self.documents[relative] = document
         self.roles[relative] = role
-        self.diagnostics.extend(document.diagnostics)
+        self.findings.extend(document.findings)
         if document.ok and not isinstance(document.data, dict):
-            self.diagnostics.append(
+            self.findings.append(
                 NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=kind_of(document.data))
             )
             return None
@@ -198,14 +198,14 @@ class _Crawl:
         """Resolve a path named at `parts` of `document`; report escapes and missing files."""
         where = document.at(*parts)
         if not isinstance(named, str):
-            self.diagnostics.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=kind_of(named)))
+            self.findings.append(REFERENCE_NOT_TEXT.at(where, what=what, kind=kind_of(named)))
             return None
         resolved = self.reader.resolve(named)
         if resolved.path is None:
-            self.diagnostics.append(PATH_ESCAPES.at(where, what=what, path=named, problem=resolved.problem))
+            self.findings.append(PATH_ESCAPES.at(where, what=what, path=named, problem=resolved.problem))
             return None
         if not resolved.path.is_file():
-            self.diagnostics.append(MISSING_FILE.at(where, what=what, path=named))
+            self.findings.append(MISSING_FILE.at(where, what=what, path=named))
             return None
         return resolved.relative
 
@@ -227,14 +227,12 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     # Later stages run child processes in other working folders: keep the root absolute.
     crawl = _Crawl(PluginReader(root.absolute()), display)
     if not (root / "manifest.yaml").is_file():
-        crawl.diagnostics.append(
-            NO_MANIFEST.at(Location(display or str(root), 0, 0), path=display or str(root))
-        )
+        crawl.findings.append(NO_MANIFEST.at(Location(display or str(root), 0, 0), path=display or str(root)))
         return _finish(crawl, None)
     inside = crawl.reader.resolve("manifest.yaml")
     if not inside.ok:  # a link to a file elsewhere on the machine
         where = Location(crawl.shown("manifest.yaml"), 1, 1)
-        crawl.diagnostics.append(
+        crawl.findings.append(
             PATH_ESCAPES.at(where, what="manifest", path="manifest.yaml", problem=inside.problem)
         )
         return _finish(crawl, None)
@@ -268,7 +266,7 @@ def _finish(crawl: _Crawl, plugin: Plugin | None) -> LoadedPlugin:
         plugin,
         MappingProxyType(crawl.documents),
         MappingProxyType(crawl.roles),
-        tuple(crawl.diagnostics),
+        tuple(crawl.findings),
         crawl.reader,
     )
 
@@ -466,7 +464,7 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
             document = read_yaml(head, crawl.shown(relative))
             if document.ok and _looks_like_tool(document.data):
                 shown = crawl.shown(printable(relative))  # a name with a newline must not forge report lines
-                crawl.diagnostics.append(ORPHAN_TOOL.at(Location(shown, 1, 1), path=relative))
+                crawl.findings.append(ORPHAN_TOOL.at(Location(shown, 1, 1), path=relative))
 
 
 __all__ = ["LoadedPlugin", "load_plugin", "pointer_of"]

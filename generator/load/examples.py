@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import EXAMPLES_SUFFIX, LoadedPlugin
 from generator.load.registry_examples import fitting, stale_findings
 from generator.load.yamlload import YamlDocument, read_yaml
@@ -124,7 +124,7 @@ def examples_path(tool: Tool) -> str:
 
 def load_examples(
     loaded: LoadedPlugin, tool: Tool, smoke: Callable[[Tool], Example] | None = None
-) -> tuple[list[Example], list[Diagnostic]]:
+) -> tuple[list[Example], list[Finding]]:
     """The tool's examples, or the one example `smoke` makes when it has no examples file (none
     without `smoke`: the validator reads examples files only where they exist)."""
     relative = examples_path(tool)
@@ -163,10 +163,10 @@ def examples_origin(loaded: LoadedPlugin, tool: Tool) -> str:
 
 def _read_examples(
     loaded: LoadedPlugin, tool: Tool, relative: str
-) -> tuple[tuple[Example, ...], tuple[Diagnostic, ...]]:
+) -> tuple[tuple[Example, ...], tuple[Finding, ...]]:
     raw = loaded.reader.head(relative, MAX_EXAMPLES_BYTES) or b""
     document = read_yaml(raw, loaded.display_path(relative))
-    findings = list(document.diagnostics)
+    findings = list(document.findings)
     if not document.ok:
         return (), tuple(findings)
     entries = document.data.get("examples") if isinstance(document.data, dict) else None
@@ -200,7 +200,7 @@ def _example(
     index: int,
     entry: Any,
     seen: set[str],
-    findings: list[Diagnostic],
+    findings: list[Finding],
 ) -> Example | None:
     where = document.at("examples", index)
     if not isinstance(entry, dict):
@@ -266,8 +266,8 @@ def _unknown_keys(
     mapping: dict[Any, Any],
     known: tuple[str, ...],
     name: str,
-) -> list[Diagnostic]:
-    findings: list[Diagnostic] = []
+) -> list[Finding]:
+    findings: list[Finding] = []
     unknown = [key for key in mapping if key not in known]
     for key in unknown[:MAX_UNKNOWN_KEYS]:
         close = _closest(key, known)
@@ -282,7 +282,7 @@ def _unknown_keys(
     return findings
 
 
-def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Example) -> Iterator[Diagnostic]:
+def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Example) -> Iterator[Finding]:
     """Inputs that name no parameter, and required parameters without a value or a default."""
     declared = {p.name: p for p in tool.parameters if p.name}
     candidates = list(declared)[:MAX_SUGGESTED_FROM]
@@ -316,7 +316,7 @@ def _parameters_hint(declared: dict[str, Parameter]) -> str:
 
 
 def _files(
-    loaded: LoadedPlugin, document: YamlDocument, index: int, spec: dict[str, Any], findings: list[Diagnostic]
+    loaded: LoadedPlugin, document: YamlDocument, index: int, spec: dict[str, Any], findings: list[Finding]
 ) -> dict[str, tuple[InputFile, ...] | InputFile] | None:
     result: dict[str, tuple[InputFile, ...] | InputFile] = {}
     for parameter, value in spec.items():

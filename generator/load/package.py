@@ -7,7 +7,7 @@ import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.paths import has_control_characters
 from generator.rules import rule
 
@@ -68,14 +68,14 @@ def name_problem(name: str) -> str:
     return ""
 
 
-def unpack(package: Path, target: Path, display: str) -> list[Diagnostic]:
+def unpack(package: Path, target: Path, display: str) -> list[Finding]:
     """Unpack `package` into the empty folder `target`; entries that fail a check are skipped."""
     where = Location(display, 0, 0)
     try:
         archive = zipfile.ZipFile(package)
     except (zipfile.BadZipFile, OSError, ValueError) as error:
         return [PACKAGE_CORRUPT.at(where, problem=str(error))]
-    findings: list[Diagnostic] = []
+    findings: list[Finding] = []
     total = 0
     with archive:
         entries = archive.infolist()

@@ -15,7 +15,7 @@ from typing import Any
 
 import jsonschema
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument, pointer_of, read_yaml
 from generator.plugin_model import Tool
@@ -72,9 +72,7 @@ def _validator() -> jsonschema.Draft7Validator:
     return jsonschema.Draft7Validator(json.loads(RECORDING_SCHEMA.read_text(encoding="utf-8")))
 
 
-def load_recording(
-    loaded: LoadedPlugin, tool: Tool, example: str
-) -> tuple[Recording | None, list[Diagnostic]]:
+def load_recording(loaded: LoadedPlugin, tool: Tool, example: str) -> tuple[Recording | None, list[Finding]]:
     """The example's recording, None when it has none, and the findings of reading it."""
     relative = recording_path(tool, example)
     overlay = loaded.registry_examples
@@ -88,7 +86,7 @@ def load_recording(
     if not loaded.reader.is_file(relative):
         return None, []
     document = read_yaml(loaded.reader.head(relative, 8 * 1024 * 1024 + 1) or b"", shown)
-    findings = list(document.diagnostics)
+    findings = list(document.findings)
     if not document.ok:
         return None, findings
     problems = _problems(document)

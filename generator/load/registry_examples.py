@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.paths import display_path
 from generator.load.reader import PluginReader
 from generator.rules import Rule, rule
@@ -90,7 +90,7 @@ def find_registry_examples(overlays: Path | None, shown: str, loaded: LoadedPlug
     return replace(loaded, registry_examples=found)
 
 
-def fitting(examples: Sequence[Example], found: Iterable[Diagnostic]) -> list[Example]:
+def fitting(examples: Sequence[Example], found: Iterable[Finding]) -> list[Example]:
     """The examples of the registry's file that still fit the tool: a stale one is not run (its
     failure would be blamed on the plugin)."""
     stale = [d.pointer for d in found if d.rule == STALE.code]
@@ -102,7 +102,7 @@ def _plain(name: str) -> bool:
     return bool(name) and PurePosixPath(name).name == name and name not in (".", "..") and "\\" not in name
 
 
-def stale_findings(found: Iterable[Diagnostic], misfits: Iterable[Rule]) -> list[Diagnostic]:
+def stale_findings(found: Iterable[Finding], misfits: Iterable[Rule]) -> list[Finding]:
     """The findings of reading the registry's examples file, with misfits (of the rules `misfits`)
     as stale-overlay warnings."""
     codes = {misfit.code for misfit in misfits}
@@ -114,7 +114,7 @@ def stale_findings(found: Iterable[Diagnostic], misfits: Iterable[Rule]) -> list
     ]
 
 
-def unused_files(loaded: LoadedPlugin) -> list[Diagnostic]:
+def unused_files(loaded: LoadedPlugin) -> list[Finding]:
     """Examples files of the overlay that belong to no tool of the plugin (a tool renamed or gone)."""
     overlay = loaded.registry_examples
     if overlay is None or loaded.plugin is None:

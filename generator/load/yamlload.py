@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.rules import rule
 
 try:  # libyaml's parser is much faster; fall back to the pure-Python one where it is missing
@@ -182,12 +182,12 @@ class YamlDocument:
     data: Any
     positions: dict[str, Position] = field(repr=False)
     key_positions: dict[str, Position] = field(repr=False)
-    diagnostics: tuple[Diagnostic, ...] = ()
+    findings: tuple[Finding, ...] = ()
 
     @property
     def ok(self) -> bool:
         """True when the file was read (it may still carry notes such as a BOM)."""
-        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+        return not any(d.severity is Severity.ERROR for d in self.findings)
 
     def locate(self, pointer: str, *, key: bool = False) -> Location:
         """Where the value (or, with `key`, its key) at `pointer` starts; else its nearest parent."""
@@ -225,7 +225,7 @@ def pointer_of(*parts: str | int) -> str:
 
 def read_yaml(raw: bytes, path: str) -> YamlDocument:
     """Parse `raw` bytes (the content of `path`) into a YamlDocument; never raises on bad input."""
-    notes: list[Diagnostic] = []
+    notes: list[Finding] = []
     start = Location(path, 1, 1, "")
     if len(raw) > MAX_FILE_BYTES:
         return _failed(path, YAML_TOO_LARGE.at(start, size=len(raw), limit=MAX_FILE_BYTES))
@@ -249,21 +249,21 @@ def read_yaml(raw: bytes, path: str) -> YamlDocument:
         # Events pulled straight from the loader: no generator frame to resume per event.
         data = builder.build(iter(loader.get_event, None))
     except _Stop as stop:
-        return _failed(path, *notes, *builder.diagnostics, stop.diagnostic)
+        return _failed(path, *notes, *builder.findings, stop.finding)
     except yaml.MarkedYAMLError as bad:
         mark = bad.problem_mark or bad.context_mark
         where = Location(path, mark.line + 1, mark.column + 1, "") if mark else start
         problem = bad.problem or bad.context or "invalid YAML"
         if "nesting depth" in problem:  # libyaml's own guard, below ours only for bare brackets
-            return _failed(path, *notes, *builder.diagnostics, YAML_TOO_DEEP.at(where, limit=MAX_DEPTH))
-        return _failed(path, *notes, *builder.diagnostics, YAML_SYNTAX.at(where, problem=problem))
+            return _failed(path, *notes, *builder.findings, YAML_TOO_DEEP.at(where, limit=MAX_DEPTH))
+        return _failed(path, *notes, *builder.findings, YAML_SYNTAX.at(where, problem=problem))
     except yaml.YAMLError as bad:  # reader errors such as control characters
         return _failed(path, *notes, YAML_SYNTAX.at(start, problem=str(bad).splitlines()[0]))
     finally:
         loader.dispose()
     if builder.empty:
         notes.append(YAML_EMPTY.at(start))
-    return YamlDocument(path, data, builder.positions, builder.key_positions, (*notes, *builder.diagnostics))
+    return YamlDocument(path, data, builder.positions, builder.key_positions, (*notes, *builder.findings))
 
 
 def oversized(path: str, size: int) -> YamlDocument:
@@ -271,8 +271,8 @@ def oversized(path: str, size: int) -> YamlDocument:
     return _failed(path, YAML_TOO_LARGE.at(Location(path, 1, 1, ""), size=size, limit=MAX_FILE_BYTES))
 
 
-def _failed(path: str, *diagnostics: Diagnostic) -> YamlDocument:
-    return YamlDocument(path, None, {}, {}, diagnostics)
+def _failed(path: str, *findings: Finding) -> YamlDocument:
+    return YamlDocument(path, None, {}, {}, findings)
 
 
 def _byte_location(raw: bytes, offset: int, path: str) -> Location:
@@ -290,9 +290,9 @@ def _char_location(text: str, offset: int, path: str) -> Location:
 class _Stop(Exception):
     """Reading stops here: a limit was hit."""
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
 
 
 @dataclass
@@ -318,7 +318,7 @@ class _Builder:
         self.path = path
         self.positions: dict[str, Position] = {}
         self.key_positions: dict[str, Position] = {}
-        self.diagnostics: list[Diagnostic] = []
+        self.findings: list[Finding] = []
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.count = 0
         self.empty = True
@@ -336,7 +336,7 @@ class _Builder:
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents == 2:
-                    self.diagnostics.append(YAML_MULTI_DOC.at(self._loc(event, "")))
+                    self.findings.append(YAML_MULTI_DOC.at(self._loc(event, "")))
                 continue
             if documents > 1 or isinstance(
                 event, yaml.StreamStartEvent | yaml.StreamEndEvent | yaml.DocumentEndEvent
@@ -436,14 +436,14 @@ class _Builder:
             return
         if not isinstance(key, str):
             kind = "null" if key is None else type(key).__name__
-            self.diagnostics.append(
+            self.findings.append(
                 YAML_KEY_TYPE.at(self._at(frame.key_mark, frame.pointer), key=repr(key), kind=kind)
             )
         text = _key_text(key)
         child = frame.pointer + "/" + escape_token(text)
         if text in frame.container:
             first_line = frame.first_lines.get(text, 0)
-            self.diagnostics.append(
+            self.findings.append(
                 YAML_DUPLICATE_KEY.at(self._at(frame.key_mark, child), key=text, first_line=first_line)
             )
         else:

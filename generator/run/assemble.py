@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.plugin_model import FIXED_OUTPUTS
 from generator.rules import rule
 from generator.run.runtypes import OutputFile, RunMessage
@@ -71,7 +71,7 @@ class Assembly:
     """The outputs Dify would hand to the next node, and what Dify would refuse on the way."""
 
     outputs: dict[str, Any]
-    diagnostics: tuple[Diagnostic, ...]
+    findings: tuple[Finding, ...]
 
 
 def file_type(mime_type: str) -> str:
@@ -111,7 +111,7 @@ class _Assembler:
         self.files_out: list[dict[str, Any]] = []
         self.json: list[Any] = []
         self.variables: dict[str, Any] = {}
-        self.findings: list[Diagnostic] = []
+        self.findings: list[Finding] = []
 
     def add(self, index: int, message: RunMessage) -> None:
         expected = PAYLOAD_KIND.get(message.type)

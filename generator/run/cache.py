@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.load import examples
 from generator.load.reader import PluginReader
 from generator.plugin_model import I18n, ToolKey
@@ -122,7 +122,7 @@ def save(cache: Path, key: str, run: ExampleRun) -> None:
         "inputs": dict(run.inputs),
         "outputs": dict(run.outputs),
         "files": [{**asdict(f), "path": f.path.name} for f in run.files],
-        "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in run.diagnostics],
+        "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in run.findings],
         "replay": asdict(run.replay) if run.replay else None,
         "contacted": list(run.contacted),
     }
@@ -151,8 +151,8 @@ def load(cache: Path, key: str, plugin: str) -> ExampleRun | None:
             messages=tuple(RunMessage(**m) for m in data["messages"]),
             outputs=MappingProxyType(data["outputs"]),
             files=files,
-            diagnostics=tuple(
-                Diagnostic(**{**d, "severity": Severity(d["severity"])}) for d in data["diagnostics"]
+            findings=tuple(
+                Finding(**{**d, "severity": Severity(d["severity"])}) for d in data["diagnostics"]
             ),
             result=RunResult(data["result"]),
             duration=data["duration"],

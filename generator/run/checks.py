@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.plugin_model import FIXED_OUTPUTS, Tool
 from generator.rules import Listing, Phrase, rule
 from generator.run.result import in_words
@@ -109,9 +109,9 @@ def check_run(
     schemas: SchemaSet | None,
     where: Location,
     schema_where: Location,
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """Every finding about the outputs of one completed run."""
-    findings: list[Diagnostic] = []
+    findings: list[Finding] = []
     if isinstance(tool.output_schema, dict):
         mismatches = validate_against_schema(tool.output_schema, outputs, schemas)
         # One finding per example and severity: an error path that sets fourteen declared
@@ -183,9 +183,7 @@ def _numbers(a: Any, b: Any) -> bool:
     return all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
 
 
-def never_set(
-    tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str
-) -> list[Diagnostic]:
+def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:
     """One finding naming the declared variables that no completed run of the tool sets."""
     completed = [run for run in runs if run.outputs]
     unset = [name for name in declared_variables(tool) if not any(name in run.outputs for run in completed)]

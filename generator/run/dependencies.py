@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load import reqlines
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.rules import Listing, Phrase, rule
@@ -139,7 +139,7 @@ def _place(lines: list[str], entry: str) -> tuple[int, int]:
     return 1, 1
 
 
-def disagreement(reader: PluginReader, shown: Callable[[str], str]) -> list[Diagnostic]:
+def disagreement(reader: PluginReader, shown: Callable[[str], str]) -> list[Finding]:
     """One warning when pyproject.toml and requirements.txt both exist and name different packages."""
     pyproject = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES)
     plain = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES)
@@ -189,7 +189,7 @@ def locked_versions(text: str) -> dict[str, set[str]]:
     return found
 
 
-def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) -> Diagnostic:
+def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) -> Finding:
     """The error for an environment built from `source` that holds no dify_plugin."""
     lock = f" and refresh {LOCK} (`uv lock`)" if source == PYPROJECT and reader.is_file(LOCK) else ""
     why = "the plugin cannot start"

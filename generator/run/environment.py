@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic, Location
+from generator.findings import Finding, Location
 from generator.interpreters import DAEMON_PYTHON, Interpreter, choose_interpreter, find_interpreters
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.run.cache import MAX_HASHED_BYTES
@@ -67,14 +67,14 @@ class Environment:
     interpreter: Interpreter
     requested: str
     problem: str = ""
-    findings: tuple[Diagnostic, ...] = ()
+    findings: tuple[Finding, ...] = ()
     # what does not stop the runs (the two dependency files disagree, foreign native libraries)
-    warnings: tuple[Diagnostic, ...] = ()
+    warnings: tuple[Finding, ...] = ()
     # where a failed build stands: the line of the requirement uv names, else the dependency file
     source: str = ""
     declared: tuple[Declared, ...] = ()
     # the error for an environment that ends up without dify_plugin
-    without_sdk: Diagnostic | None = None
+    without_sdk: Finding | None = None
     where: Location | None = None
     # the key without this machine's interpreter path (what run results depend on)
     portable_key: str = ""

@@ -8,7 +8,7 @@ import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.load.reqlines import redacted
 from generator.rules import rule
 from generator.run.reqfile import Named
@@ -96,7 +96,7 @@ def _unreachable(url: str) -> str:
         return str(problem) or type(problem).__name__
 
 
-def unreachable_indexes(indexes: list[Named], shown: Callable[[str], str]) -> list[Diagnostic]:
+def unreachable_indexes(indexes: list[Named], shown: Callable[[str], str]) -> list[Finding]:
     """One finding per index that does not answer, all tried at once (bounded by PROBE_TIMEOUT)."""
     distinct = list({named.value: named for named in indexes}.values())[:MAX_PROBED]
     if not distinct:

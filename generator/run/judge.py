@@ -8,7 +8,7 @@ import json
 import signal
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.paths import display_path
 from generator.rules import Listing, Phrase, rule
 from generator.run.sandbox import ChildResult
@@ -188,9 +188,9 @@ STOPS_RUN = frozenset(
 
 def judge(
     result: ChildResult, where: Location, plugin_display: str, limits: Any
-) -> tuple[list[Diagnostic], str]:
+) -> tuple[list[Finding], str]:
     """Findings about how the run went (not about what it returned)."""
-    findings: list[Diagnostic] = []
+    findings: list[Finding] = []
     calls: list[str] = []
     addresses: list[str] = []
     python = ""
@@ -231,7 +231,7 @@ def judge(
     return findings, python
 
 
-def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> Diagnostic:
+def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> Finding:
     if event.type == "MemoryError":
         return OUT_OF_MEMORY.at(where, limit=limits.memory_bytes)
     place = where
@@ -258,7 +258,7 @@ def _frames(event: Raised, plugin_display: str) -> Phrase:
     return Phrase(said)
 
 
-def _unsendable(event: Unsendable, where: Location, plugin_display: str) -> Diagnostic:
+def _unsendable(event: Unsendable, where: Location, plugin_display: str) -> Finding:
     if event.file is not None and event.line is not None:  # the plugin's line that produced it
         where = Location(display_path(plugin_display, event.file), event.line, 1)
     if event.variable is not None:
@@ -275,7 +275,7 @@ def _exit_reason(code: int | None) -> str:
     return f"exit status {code}"
 
 
-def _printed(result: ChildResult, where: Location) -> list[Diagnostic]:
+def _printed(result: ChildResult, where: Location) -> list[Finding]:
     # stderr is shown with the run but not reported: warnings and logging belong there
     text = result.stdout.decode("utf-8", errors="replace")
     printed = [line for line in text.splitlines() if line.strip() and not is_sdk_log_line(line)]
@@ -294,7 +294,7 @@ def is_sdk_log_line(line: str) -> bool:
     return isinstance(data, dict) and data.get("event") == "log" and isinstance(data.get("data"), dict)
 
 
-def findings_block(findings: list[Diagnostic]) -> bool:
+def findings_block(findings: list[Finding]) -> bool:
     """True when a finding means the run did not complete."""
     stopping = {stops.code for stops in STOPS_RUN}
     return any(f.rule in stopping for f in findings)

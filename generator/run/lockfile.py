@@ -16,7 +16,7 @@ from collections.abc import Callable
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.rules import Listing, Phrase, rule
 from generator.run.dependencies import LOCK, PYPROJECT, locked_versions, pyproject_requirements
@@ -52,7 +52,7 @@ lock. It does not fail for every user, so it is a warning; the hint is `uv lock`
 )
 
 
-def stale_lock(reader: PluginReader, shown: Callable[[str], str]) -> list[Diagnostic]:
+def stale_lock(reader: PluginReader, shown: Callable[[str], str]) -> list[Finding]:
     """One warning when a `uv.lock` beside `pyproject.toml` pins a direct dependency outside its
     range or lacks it, naming each such package, its pin and its range."""
     pyproject = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES)

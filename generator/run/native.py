@@ -13,7 +13,7 @@ import io
 import zipfile
 from collections.abc import Callable, Iterable
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.reader import PluginReader
 from generator.rules import Listing, rule
 from generator.run.cache import MAX_HASHED_BYTES
@@ -45,7 +45,7 @@ HEADER = 20
 
 def foreign_libraries(
     reader: PluginReader, declared: Iterable[str], shown: Callable[[str], str]
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """One warning per shipped wheel whose native libraries leave a declared architecture without
     one: Dify installs the plugin on every architecture it declares, and on that one the import fails."""
     wanted = {str(arch) for arch in declared}

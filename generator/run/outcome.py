@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location
+from generator.findings import Finding, Location
 from generator.run.judge import findings_block, judge
 from generator.run.messages import run_message
 from generator.run.runtypes import OutputFile, RunMessage
@@ -22,7 +22,7 @@ class Outcome:
 
     messages: tuple[RunMessage, ...]
     files: tuple[OutputFile, ...]
-    diagnostics: tuple[Diagnostic, ...]
+    findings: tuple[Finding, ...]
     python: str
     finished: bool
 

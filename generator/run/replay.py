@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example
 from generator.load.reader import PluginReader
@@ -187,9 +187,9 @@ def replay_findings(
     tool: Tool,
     loaded: LoadedPlugin,
     where: Location,
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """Requests without an answer (one finding per request), and a stale recording."""
-    findings: list[Diagnostic] = []
+    findings: list[Finding] = []
     seen: set[str] = set()
     for event in events:
         if not isinstance(event, Unmatched):

@@ -12,7 +12,7 @@ import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load import reqlines
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.rules import rule
@@ -70,7 +70,7 @@ class Scan:
     refused: list[tuple[Named, str]] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
 
-    def findings(self, shown: Callable[[str], str]) -> list[Diagnostic]:
+    def findings(self, shown: Callable[[str], str]) -> list[Finding]:
         """One finding per path that leaves the plugin."""
         return [PATH_OUTSIDE.at(named.at(shown), value=named.value, why=why) for named, why in self.refused]
 

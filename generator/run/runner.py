@@ -10,7 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Location, Severity, sort_diagnostics
+from generator.findings import Finding, Location, Severity, sort_findings
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
@@ -95,7 +95,7 @@ is run as Dify runs it, and this note says so.
 )
 
 # The findings of the run stage by the plugin they belong to (`LoadedPlugin.display`).
-Found = dict[str, list[Diagnostic]]
+Found = dict[str, list[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +160,7 @@ def _execute(
     result = workers.run(slot, job.environment.python, job.loaded.root.resolve(), task)
     folder = cache.run_folder(options.cache_dir, job.key) / "files"
     outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
-    findings = list(outcome.diagnostics)
+    findings = list(outcome.findings)
     if job.recording is not None and job.http == "replay":
         findings.extend(replay_findings(result.events, job.recording, example, tool, job.loaded, where))
     if job.http == "record":
@@ -170,7 +170,7 @@ def _execute(
     outputs: dict[str, Any] = {}
     if outcome.finished:
         assembly = assemble(outcome.messages, where, outcome.files, options.site_url)
-        findings.extend(assembly.diagnostics)
+        findings.extend(assembly.findings)
         outputs = assembly.outputs
         findings.extend(
             check_run(
@@ -194,7 +194,7 @@ def _execute(
         str(job.environment.python.parent.parent),
         outcome.messages,
     )
-    ordered = sort_diagnostics(findings)
+    ordered = sort_findings(findings)
     shows, detail = run_result(
         ordered, result.events, example, tool, job.credentials, outcome.messages, outcome.finished
     )
@@ -207,7 +207,7 @@ def _execute(
         messages=outcome.messages,
         outputs=MappingProxyType(outputs),
         files=outcome.files,
-        diagnostics=tuple(ordered),
+        findings=tuple(ordered),
         result=shows,
         duration=result.duration,
         python=outcome.python or job.environment.interpreter.name,
@@ -256,9 +256,7 @@ def _rewritten(run: ExampleRun, change: Callable[[Any], Any]) -> ExampleRun:
         inputs=MappingProxyType(change(dict(run.inputs))),
         messages=tuple(replace(m, payload=change(m.payload), meta=change(m.meta)) for m in run.messages),
         outputs=MappingProxyType(change(dict(run.outputs))),
-        diagnostics=tuple(
-            replace(d, message=change(d.message), hint=change(d.hint)) for d in run.diagnostics
-        ),
+        findings=tuple(replace(d, message=change(d.message), hint=change(d.hint)) for d in run.findings),
         stdout=change(run.stdout),
         stderr=change(run.stderr),
         detail=change(run.detail),
@@ -344,13 +342,13 @@ def plan(
     return jobs, found
 
 
-def _nothing_ran(loaded: LoadedPlugin) -> list[Diagnostic]:
+def _nothing_ran(loaded: LoadedPlugin) -> list[Finding]:
     """Why no tool of a plugin ran, when it is meant to have tools; an error when nothing else says
     so (Dify refuses a plugin whose manifest does not load)."""
     where = Location(loaded.display_path("manifest.yaml"))
     plugin = loaded.plugin
     if plugin is None:
-        told = any(d.severity is Severity.ERROR for d in loaded.diagnostics)
+        told = any(d.severity is Severity.ERROR for d in loaded.findings)
         severity = Severity.INFO if told else Severity.ERROR
         return [NOTHING_RAN.at(where, severity=severity, why="its manifest could not be loaded")]
     manifest = loaded.documents.get("manifest.yaml")
@@ -382,7 +380,7 @@ def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
     return [t for t in every if options.tool in (None, t.name) and t.source]
 
 
-def _environment_findings(environment: Environment, where: Location) -> list[Diagnostic]:
+def _environment_findings(environment: Environment, where: Location) -> list[Finding]:
     """Why the environment cannot be used: requirements not followed, or its build failed."""
     if not environment.problem:
         return list(environment.findings)
@@ -399,7 +397,7 @@ def _cached(job: Job, options: RunOptions) -> bool:
     return cache.load(options.cache_dir, job.key, job.loaded.display) is not None
 
 
-def _recorded(job: Job, options: RunOptions, runs: bool = True) -> tuple[Job, list[Diagnostic]]:
+def _recorded(job: Job, options: RunOptions, runs: bool = True) -> tuple[Job, list[Finding]]:
     """The job with its recording (replay), or set to record; unchanged for an offline run. A job
     that will not run (`runs` false: its result is cached) gets no recorder."""
     example = job.example
@@ -468,7 +466,7 @@ def run_plugins(
         running.close()
     every = [cached[index] or next(fresh) for index in range(len(jobs))]
     for job, run in zip(jobs, every, strict=True):
-        found[job.loaded.display].extend(run.diagnostics)
+        found[job.loaded.display].extend(run.findings)
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
     for loaded in plugins:
@@ -480,13 +478,13 @@ def run_plugins(
                     tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))
                 )
             )
-    findings = {display: tuple(sort_diagnostics(own)) for display, own in found.items()}
+    findings = {display: tuple(sort_findings(own)) for display, own in found.items()}
     return RunReport(tuple(runs), MappingProxyType(findings))
 
 
-def all_findings(report: RunReport) -> list[Diagnostic]:
+def all_findings(report: RunReport) -> list[Finding]:
     """Every finding of the report, of every plugin, sorted and deduplicated."""
-    return sort_diagnostics(finding for own in report.findings.values() for finding in own)
+    return sort_findings(finding for own in report.findings.values() for finding in own)
 
 
 __all__ = ["all_findings", "run_plugins", "site_prefix"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.plugin_model import I18n, ToolKey
 from generator.published import SITE_URL
 from generator.run.result import RunResult
@@ -105,7 +105,7 @@ class ExampleRun:
     messages: tuple[RunMessage, ...]
     outputs: MappingProxyType[str, Any]
     files: tuple[OutputFile, ...]
-    diagnostics: tuple[Diagnostic, ...]
+    findings: tuple[Finding, ...]
     # What the run shows (`result.py`), and what names it: a credential, hosts, the tool's message.
     result: RunResult
     duration: float
@@ -136,4 +136,4 @@ class RunReport:
     runs: tuple[ExampleRun, ...]
     # `LoadedPlugin.display` of the plugin the stage was given -> its findings, sorted: the plugin
     # is named, never guessed from a finding's path (a registry's overlay files lie elsewhere).
-    findings: Mapping[str, tuple[Diagnostic, ...]]
+    findings: Mapping[str, tuple[Finding, ...]]

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.examples import Example
 from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
@@ -97,7 +97,7 @@ _NONE_USE = re.compile(r"'NoneType' object|NoneType")
 
 
 def weigh(
-    findings: Sequence[Diagnostic],
+    findings: Sequence[Finding],
     events: Sequence[Event],
     example: Example,
     tool: Tool,
@@ -105,7 +105,7 @@ def weigh(
     examples_file: str,
     environment: str = "",
     messages: Sequence[RunMessage] = (),
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """The run's findings, with what its inputs cannot prove turned into warnings."""
     refused = _environment_write(events, environment)
     if refused is not None:
@@ -125,7 +125,7 @@ def weigh(
     # credentials, that failure proves nothing either. Without any credential declared, it does.
     unsupplied = bool(credentials) and not example.credentials
     created = _crash_event(events, "init") if unsupplied else None
-    weighed: list[Diagnostic] = []
+    weighed: list[Finding] = []
     for finding in findings:
         if created is not None and _init_crash(finding):
             named = _unset_credential(events, credentials) or _mentioned(
@@ -172,12 +172,12 @@ def weigh(
 
 
 def _error_path_outputs(
-    finding: Diagnostic,
+    finding: Finding,
     events: Sequence[Event],
     messages: Sequence[RunMessage],
     credentials: Sequence[str],
     examples_file: str,
-) -> Diagnostic:
+) -> Finding:
     """R015 of a smoke run, a warning; when the tool answered with its own error (typically every
     field None for want of a credential), it says so: the outputs of an error path are not evidence
     against the schema, and the example to add is what would reach the code that sets them."""
@@ -215,7 +215,7 @@ def _answer_credential(events: Sequence[Event], credentials: Sequence[str], answ
     return named
 
 
-def _one_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
+def _one_per_cause(findings: list[Finding]) -> list[Finding]:
     """Without the connection and call findings when another finding of the run already names them
     as the cause it stopped (R035, or a time-out's hint), and without the connection finding when
     the replay names the same requests better (R044): one finding per cause."""
@@ -245,15 +245,15 @@ def _said(crash: Raised, *more: str | None) -> str:
     return " ".join(text for text in (crash.message, *more) if text)
 
 
-def _place(finding: Diagnostic) -> Location:
+def _place(finding: Finding) -> Location:
     return Location(finding.file, finding.line, finding.column, finding.pointer)
 
 
-def _invoke_crash(finding: Diagnostic) -> bool:
+def _invoke_crash(finding: Finding) -> bool:
     return finding.rule == CRASHED.code and finding.message.startswith(STAGES["invoke"] + " ")
 
 
-def _init_crash(finding: Diagnostic) -> bool:
+def _init_crash(finding: Finding) -> bool:
     return finding.rule == CRASHED.code and finding.message.startswith(STAGES["init"] + " ")
 
 
@@ -493,8 +493,8 @@ def _mentioned(text: str, names: Iterable[str]) -> str | None:
 
 
 def _optional_read(
-    findings: Sequence[Diagnostic], events: Sequence[Event], example: Example, tool: Tool
-) -> list[Diagnostic]:
+    findings: Sequence[Finding], events: Sequence[Event], example: Example, tool: Tool
+) -> list[Finding]:
     """R036 when the run with only required parameters crashed on an optional one; nothing else
     (the tool's other runs report everything else)."""
     crash = _crash_event(events)
@@ -569,7 +569,7 @@ def _json_error(value: object) -> str | None:
 
 
 def run_result(
-    findings: Sequence[Diagnostic],
+    findings: Sequence[Finding],
     events: Sequence[Event],
     example: Example,
     tool: Tool,

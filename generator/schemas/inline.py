@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.plugin_model import FIXED_OUTPUTS
 from generator.rules import rule
 from generator.schemas.dialect import declared_types
@@ -54,7 +54,7 @@ def _kind(value: Any) -> str:
     return {list: "a list", str: "a string", bool: "a boolean"}.get(type(value), f"a {type(value).__name__}")
 
 
-def lint_output_schema(value: Any, schemas: SchemaSet, locate: Locator) -> list[Diagnostic]:
+def lint_output_schema(value: Any, schemas: SchemaSet, locate: Locator) -> list[Finding]:
     """Every finding on one inline `output_schema` (None, an absent schema, has none)."""
     if value is None:
         return []
@@ -63,7 +63,7 @@ def lint_output_schema(value: Any, schemas: SchemaSet, locate: Locator) -> list[
     return [*_root_findings(value, locate), *lint_schema(value, schemas, locate, INLINE)]
 
 
-def _root_findings(schema: dict[str, Any], locate: Locator) -> Iterator[Diagnostic]:
+def _root_findings(schema: dict[str, Any], locate: Locator) -> Iterator[Finding]:
     names = declared_types(schema)
     if names != ("object",):
         declared = (

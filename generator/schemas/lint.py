@@ -18,7 +18,7 @@ from typing import Any
 import referencing.jsonschema
 from jsonschema import Draft7Validator
 
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.published import SCHEMA_BASE
 from generator.rules import Phrase, Rule, rule
 from generator.schemas.dialect import declared_types, metaschema_errors, validator_class
@@ -275,10 +275,10 @@ INLINE = Flavour(1)
 
 def lint_schema(
     schema: Any, schemas: SchemaSet, locate: Locator, flavour: Flavour, base: str = ""
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """Every structural, metaschema and reference finding on one schema document."""
     walked = walk(schema, base)
-    findings: list[Diagnostic] = []
+    findings: list[Finding] = []
     for node in walked.nodes:
         findings.extend(_node_findings(node, locate, flavour))
     if walked.too_deep is not None:
@@ -299,7 +299,7 @@ def _unknown_type_places(nodes: tuple[SchemaNode, ...]) -> set[Parts]:
     }
 
 
-def _node_findings(node: SchemaNode, locate: Locator, flavour: Flavour) -> Iterator[Diagnostic]:
+def _node_findings(node: SchemaNode, locate: Locator, flavour: Flavour) -> Iterator[Finding]:
     schema, parts = node.schema, node.parts
     names = declared_types(schema)
     unknown = [name for name in names if name not in JSON_TYPES]
@@ -350,7 +350,7 @@ def _nullable_hint(names: tuple[str, ...]) -> str:
 
 def _ignored_keywords(
     schema: dict[str, Any], parts: Parts, names: tuple[str, ...], locate: Locator, flavour: Flavour
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     kinds = {"number" if name == "integer" else name for name in names}
     for keyword in schema:
         applies = KEYWORD_TYPES.get(keyword)
@@ -365,7 +365,7 @@ def _ignored_keywords(
 
 def _required_undeclared(
     schema: dict[str, Any], parts: Parts, locate: Locator, flavour: Flavour
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     required, properties = schema.get("required"), schema.get("properties")
     if not isinstance(required, list) or not isinstance(properties, dict):
         return
@@ -381,9 +381,7 @@ def _required_undeclared(
         yield flavour(SLOW_PATTERN).at(locate((*parts, "patternProperties", slow), True), pattern=slow)
 
 
-def _file_name(
-    schema: dict[str, Any], parts: Parts, locate: Locator, flavour: Flavour
-) -> Iterator[Diagnostic]:
+def _file_name(schema: dict[str, Any], parts: Parts, locate: Locator, flavour: Flavour) -> Iterator[Finding]:
     properties, required = schema.get("properties"), schema.get("required")
     if not isinstance(properties, dict) or not isinstance(required, list):
         return
@@ -393,7 +391,7 @@ def _file_name(
                 yield flavour(FILE_NAME).at(locate((*parts, "required", index), False))
 
 
-def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]) -> Iterator[Diagnostic]:
+def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]) -> Iterator[Finding]:
     dialect = schema.get("$schema") if isinstance(schema, dict) else None
     if isinstance(dialect, str) and validator_class(schema) is Draft7Validator:
         try:
@@ -408,7 +406,7 @@ def _metaschema(schema: Any, locate: Locator, flavour: Flavour, skip: set[Parts]
 
 def _reference_findings(
     report: RefReport, schemas: SchemaSet, locate: Locator, flavour: Flavour
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     base = SCHEMA_BASE
     for ref in report.problems:
         where = locate(ref.parts, False)

@@ -13,7 +13,7 @@ from typing import Any
 
 from referencing import Registry, Resource
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.yamlload import YamlDocument, read_yaml
 from generator.published import SCHEMA_BASE
 from generator.rules import rule
@@ -138,7 +138,7 @@ def read_schema_file(path: Path, shown: str) -> tuple[bytes, Any]:
 class _File:
     hosted: HostedSchema
     document: YamlDocument  # the same bytes read with positions, to point findings at lines
-    findings: list[Diagnostic]
+    findings: list[Finding]
 
     def locate(self, parts: Parts, key: bool) -> Location:
         return self.document.key_at(*parts) if key else self.document.at(*parts)

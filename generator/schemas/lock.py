@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.rules import rule
 from generator.schemas.load import SchemaLoadError, schema_files
 
@@ -103,7 +103,7 @@ def current_hashes(root: Path) -> dict[str, str]:
     return hashes
 
 
-def check_lock(root: Path) -> list[Diagnostic]:
+def check_lock(root: Path) -> list[Finding]:
     """Findings for changed, missing and not yet locked files."""
     lock, hashes = read_lock(root), current_hashes(root)
     findings = []

@@ -11,7 +11,7 @@ from urllib.parse import urldefrag
 
 from referencing import Registry
 
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.published import SITE_URL
 
 
@@ -39,7 +39,7 @@ class HostedSchema:
     data: Any
     title: str
     description: str
-    lint: tuple[Diagnostic, ...] = ()
+    lint: tuple[Finding, ...] = ()
     properties: tuple[PropertyRow, ...] = ()
     example: Any = None  # a valid instance, or None when none could be made
 
@@ -72,6 +72,6 @@ class SchemaSet:
         """Every known `$id`, sorted."""
         return tuple(sorted(self._by_id))
 
-    def diagnostics(self) -> tuple[Diagnostic, ...]:
+    def findings(self) -> tuple[Finding, ...]:
         """Every lint finding on every hosted file."""
         return tuple(d for schema in self.hosted for d in schema.lint)

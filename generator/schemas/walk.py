@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin
 
-from generator.diagnostics import Location
+from generator.findings import Location
 
 # Real output schemas nest about eight subschemas deep; the validator's recursion needs headroom.
 MAX_SCHEMA_DEPTH = 48

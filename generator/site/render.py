@@ -15,7 +15,7 @@ import jinja2
 import jinja2.compiler
 from markupsafe import Markup, escape
 
-from generator.diagnostics import Diagnostic
+from generator.findings import Finding
 from generator.plugin_model import I18n
 from generator.site.cards import badge
 from generator.site.languages import SiteLanguage
@@ -122,7 +122,7 @@ def environment(language: str) -> jinja2.Environment:
 
     # A finding shows on its plugin's, its tool's and its rule's page: its cells are made once.
     @lru_cache(maxsize=1 << 15)
-    def finding_cells(finding: Diagnostic) -> Markup:
+    def finding_cells(finding: Finding) -> Markup:
         cells: Markup = macros.finding_cells(finding)
         return cells
 

@@ -21,8 +21,8 @@ from markupsafe import Markup
 
 from generator.catalog import Catalog
 from generator.check.domains import AccessDomains
-from generator.diagnostics import Diagnostic, Severity, count_by_severity
 from generator.diff.history import History
+from generator.findings import Finding, Severity, count_by_severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import examples_origin, examples_path
 from generator.media import MAX_IMAGE_BYTES, Image, judge
@@ -305,7 +305,7 @@ class _Builder:
         loaded: LoadedPlugin,
         index: int,
         tool: Tool,
-        findings: tuple[Diagnostic, ...],
+        findings: tuple[Finding, ...],
         history: History | None,
     ) -> ToolEntry:
         examples_from = examples_origin(loaded, tool)
@@ -371,8 +371,8 @@ class _Builder:
         return ToolLink(self.sitemap.tools[(display, index)], tool.label, str(tool.key))
 
     def rules(self) -> tuple[RuleEntry, ...]:
-        by_rule: dict[str, list[Diagnostic]] = {}
-        for finding in self.catalog.diagnostics:
+        by_rule: dict[str, list[Finding]] = {}
+        for finding in self.catalog.findings:
             by_rule.setdefault(finding.rule, []).append(finding)
         entries = []
         for code, rule in all_rules().items():

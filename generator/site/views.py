@@ -9,9 +9,9 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from generator.diagnostics import Diagnostic
 from generator.diff.changes import class_of
 from generator.diff.history import History
+from generator.findings import Finding
 from generator.plugin_model import FIXED_OUTPUTS, I18n
 from generator.ruleset import all_rules
 from generator.run import ExampleRun, OutputFile
@@ -40,10 +40,10 @@ class FindingView(NamedTuple):
     severity: str
     rule: str
     rule_src: str | None
-    finding: Diagnostic
+    finding: Finding
 
     @classmethod
-    def of(cls, finding: Diagnostic, rule_src: str | None) -> FindingView:
+    def of(cls, finding: Finding, rule_src: str | None) -> FindingView:
         """The view of a finding whose rule's page is `rule_src` (None: no page)."""
         return cls(finding.severity.value, finding.rule, rule_src, finding)
 
@@ -122,7 +122,7 @@ def _known_rules() -> frozenset[str]:
     return frozenset(all_rules())
 
 
-def finding_views(findings: Iterable[Diagnostic]) -> tuple[FindingView, ...]:
+def finding_views(findings: Iterable[Finding]) -> tuple[FindingView, ...]:
     """Findings with links to their rule pages (when the rule is known)."""
     known = _known_rules()
     return tuple(FindingView.of(f, rule_src(f.rule) if f.rule in known else None) for f in findings)
@@ -143,7 +143,7 @@ def release_views(history: History | None) -> tuple[ReleaseView, ...]:
     )
 
 
-def _change_view(change: Diagnostic) -> ChangeView:
+def _change_view(change: Finding) -> ChangeView:
     kind = class_of(change)
     if kind is None:
         return ChangeView("", change.message)
@@ -202,7 +202,7 @@ def run_view(run: ExampleRun) -> RunView:
         downloads=downloads,
         links=tuple(_links(run)),
         variables=tuple((str(k), value(v)) for k, v in outputs.items() if k not in FIXED_OUTPUTS),
-        findings=finding_views(run.diagnostics),
+        findings=finding_views(run.findings),
         replayed_from=run.replay.recorded_at if run.replay else "",
         requests=run.replay.requests if run.replay else (),
         input_files=run.input_files,

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Severity
 from generator.diff.changes import Change, class_of
 from generator.diff.compare import compare
 from generator.diff.interface import Face, interface_of
 from generator.diff.version import Version, parse_version
+from generator.findings import Finding, Severity
 from generator.inputs import InputError
 from generator.load.crawl import LoadedPlugin
 from generator.pipeline import Pipeline
@@ -90,7 +90,7 @@ class Catalog:
     """Every plugin of the catalog by id, and what reading it found."""
 
     plugins: dict[str, PluginSpec]
-    findings: tuple[Diagnostic, ...] = ()
+    findings: tuple[Finding, ...] = ()
     tools: int = field(default=0)
 
 
@@ -113,7 +113,7 @@ def _tool_specs(face: Face) -> dict[tuple[str, str], ToolSpec]:
     return specs
 
 
-def _breaking(changes: Iterable[Diagnostic]) -> tuple[str, ...]:
+def _breaking(changes: Iterable[Finding]) -> tuple[str, ...]:
     return tuple(d.message for d in changes if class_of(d) is Change.BREAKING)
 
 
@@ -126,7 +126,7 @@ def from_loaded(plugins: Sequence[LoadedPlugin], schemas: SchemaSet, history: bo
     """The catalog of loaded plugins: the newest version of each plugin id, with releases from the
     other versions present and from the git history of its folder."""
     versions: dict[str, list[tuple[Version, LoadedPlugin, Face]]] = {}
-    findings = [d for p in plugins for d in p.diagnostics if d.severity is Severity.ERROR]
+    findings = [d for p in plugins for d in p.findings if d.severity is Severity.ERROR]
     for loaded in plugins:
         face = interface_of(loaded, schemas)
         number = parse_version(face.plugin.version) if face is not None else None

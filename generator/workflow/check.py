@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.diagnostics import Diagnostic, Severity
+from generator.findings import Finding, Severity
 from generator.rules import Listing, rule
 from generator.workflow.catalog import Catalog, ParameterSpec, PluginSpec, ToolSpec
 from generator.workflow.dsl import Dsl
@@ -158,9 +158,9 @@ _EMPTY: tuple[object, ...] = (None, "", [])
 _BOOLEAN_WORDS = ("true", "false", "yes", "no", "y", "n", "1", "0")
 
 
-def check(dsl: Dsl, catalog: Catalog) -> list[Diagnostic]:
+def check(dsl: Dsl, catalog: Catalog) -> list[Finding]:
     """Every finding of one DSL file against the catalog."""
-    found: list[Diagnostic] = list(dsl.findings)
+    found: list[Finding] = list(dsl.findings)
     if not dsl.nodes:
         return found
     pinned = pins(dsl)
@@ -184,7 +184,7 @@ def _node(use: ToolUse) -> str:
     return f"{use.node.id} ({use.node.title})" if use.node.title else use.node.id
 
 
-def _resolve(use: ToolUse, catalog: Catalog, found: list[Diagnostic]) -> tuple[PluginSpec, ToolSpec] | None:
+def _resolve(use: ToolUse, catalog: Catalog, found: list[Finding]) -> tuple[PluginSpec, ToolSpec] | None:
     if not use.from_plugin:
         if use.provider_type in _CUSTOM_KINDS:
             found.append(
@@ -213,7 +213,7 @@ def _resolve(use: ToolUse, catalog: Catalog, found: list[Diagnostic]) -> tuple[P
     return None
 
 
-def _inputs(use: ToolUse, spec: ToolSpec, plugin: PluginSpec) -> Iterator[Diagnostic]:
+def _inputs(use: ToolUse, spec: ToolSpec, plugin: PluginSpec) -> Iterator[Finding]:
     given: dict[str, Input] = {}
     for item in use.inputs:
         parameter = spec.parameters.get(item.name)
@@ -260,7 +260,7 @@ def _set(item: Input, parameter: ParameterSpec | None = None) -> bool:
     return item.value not in _EMPTY
 
 
-def _value(use: ToolUse, parameter: ParameterSpec, item: Input) -> Iterator[Diagnostic]:
+def _value(use: ToolUse, parameter: ParameterSpec, item: Input) -> Iterator[Finding]:
     value = item.value
     if item.kind not in ("constant", "plain", "mixed") or value in _EMPTY:
         return
@@ -316,7 +316,7 @@ def _kind(value: object) -> str:
 
 def _reference(
     reference: Reference, use: ToolUse, plugin: PluginSpec, spec: ToolSpec, pinned: dict[str, Pin]
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     path = ".".join(reference.path)
     if not reference.path or _produced(reference.path, spec.outputs):
         return
@@ -367,7 +367,7 @@ def _produced(path: tuple[str, ...], outputs: frozenset[str]) -> bool:
     return False
 
 
-def _pins(pinned: dict[str, Pin], catalog: Catalog) -> Iterator[Diagnostic]:
+def _pins(pinned: dict[str, Pin], catalog: Catalog) -> Iterator[Finding]:
     for pin in pinned.values():
         plugin = catalog.plugins.get(pin.plugin)
         if plugin is None:

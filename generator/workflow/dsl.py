@@ -17,7 +17,7 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from generator.diagnostics import Diagnostic, Location, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.yamlload import YamlDocument, read_yaml
 from generator.rules import rule
 
@@ -85,7 +85,7 @@ class Dsl:
     """A read DSL file: its document, header findings, and (for a workflow) its nodes."""
 
     document: YamlDocument
-    findings: tuple[Diagnostic, ...]
+    findings: tuple[Finding, ...]
     nodes: tuple[Node, ...]
 
     @property
@@ -102,23 +102,21 @@ def read_dsl(raw: bytes, path: str) -> Dsl:
     """Read a DSL file; never raises on bad input (a finding says what is wrong)."""
     document = read_yaml(raw, path)
     if not document.ok:
-        return Dsl(document, document.diagnostics, ())
+        return Dsl(document, document.findings, ())
     data = document.data
     start = Location(path, 1, 1, "")
     if not isinstance(data, dict):
-        return Dsl(
-            document, (*document.diagnostics, DSL_REFUSED.at(start, problem="it is not a mapping")), ()
-        )
+        return Dsl(document, (*document.findings, DSL_REFUSED.at(start, problem="it is not a mapping")), ())
     header = list(_header(document, data))
     if any(d.severity is Severity.ERROR for d in header) or any(
         d.rule == DSL_NOT_WORKFLOW.code for d in header
     ):
-        return Dsl(document, (*document.diagnostics, *header), ())
-    return Dsl(document, (*document.diagnostics, *header), tuple(_nodes(data)))
+        return Dsl(document, (*document.findings, *header), ())
+    return Dsl(document, (*document.findings, *header), tuple(_nodes(data)))
 
 
-def _header(document: YamlDocument, data: dict[str, Any]) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
+def _header(document: YamlDocument, data: dict[str, Any]) -> list[Finding]:
+    found: list[Finding] = []
     version = data.get("version", "0.1.0") or "0.1.0"
     if not isinstance(version, str):
         problem = f"`version` is {type(version).__name__} {version!r}, not a string (quote it)"

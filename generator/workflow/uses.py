@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diagnostics import Location
+from generator.findings import Location
 from generator.workflow.dsl import Dsl, Node
 
 # VariableTemplateParser's pattern: a node id of 1-50 word characters, then 1-10 names.

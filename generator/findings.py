@@ -31,7 +31,7 @@ class Location:
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Finding:
     """One finding. Field names are the stable JSON contract of `--format json`."""
 
     file: str
@@ -53,14 +53,14 @@ class Diagnostic:
         return (self.file, self.line, self.column, self.rule, self.message)
 
 
-def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Deduplicate and order findings so output is stable across runs."""
-    return sorted(set(diagnostics), key=Diagnostic.sort_key)
+    return sorted(set(findings), key=Finding.sort_key)
 
 
-def count_by_severity(diagnostics: Iterable[Diagnostic]) -> dict[Severity, int]:
+def count_by_severity(findings: Iterable[Finding]) -> dict[Severity, int]:
     """How many findings of each severity."""
     counts = dict.fromkeys(Severity, 0)
-    for diagnostic in diagnostics:
-        counts[diagnostic.severity] += 1
+    for finding in findings:
+        counts[finding.severity] += 1
     return counts
