@@ -28,6 +28,7 @@ import generator.run.indexes
 import generator.run.judge
 import generator.run.lockfile
 import generator.run.native
+import generator.run.pyversion
 import generator.run.replay
 import generator.run.reqfile
 import generator.run.runner
@@ -55,6 +56,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.run.checks,
     generator.run.dependencies,
     generator.run.lockfile,
+    generator.run.pyversion,
     generator.run.indexes,
     generator.run.native,
     generator.run.judge,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator.findings import Finding, Location
-from generator.interpreters import DAEMON_PYTHON, Interpreter, choose_interpreter, find_interpreters
+from generator.interpreters import Interpreter, find_interpreters
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.run.cache import MAX_HASHED_BYTES
 from generator.run.dependencies import (
@@ -34,6 +34,7 @@ from generator.run.envbuild import BuildPlan, build
 from generator.run.indexes import unreachable_indexes
 from generator.run.lockfile import stale_lock
 from generator.run.native import foreign_libraries
+from generator.run.pyversion import choose_python
 from generator.run.reqfile import Named, Scan, scan
 from generator.run.runtypes import DEFAULT_REQUIREMENTS
 from generator.run.sandbox import Isolation
@@ -82,6 +83,8 @@ class Environment:
     plan: BuildPlan | None = None
     isolated: bool = False
     indexes: tuple[Named, ...] = ()
+    # False when requires-python rules out the daemon's Python (see `pyversion.py`)
+    daemons_python: bool = True
 
     @property
     def built(self) -> bool:
@@ -90,8 +93,10 @@ class Environment:
 
     @property
     def substituted(self) -> bool:
-        """True when the plugin asked for another Python version than the one it runs with."""
-        return bool(self.requested) and not self.requested.startswith(self.interpreter.name)
+        """True when the plugin asked for another Python version than the daemon's one, which it
+        runs with (not when requires-python made the daemon fetch another: `R060` says that)."""
+        asked = bool(self.requested) and not self.requested.startswith(self.interpreter.name)
+        return asked and self.daemons_python
 
 
 def read_requirements(reader: PluginReader) -> Requirements:
@@ -156,16 +161,22 @@ def describe_environment(
     environment at all. `shown` names a plugin file in findings; `arches` are the manifest's
     `meta.arch`."""
     uv = find_uv()
-    # the daemon's one Python, not meta.runner.version's (`requested` is only reported)
-    interpreter = choose_interpreter(DAEMON_PYTHON, find_interpreters())
+    requirements = read_requirements(reader)
+    # the daemon's one Python, not meta.runner.version's (`requested` is only reported), unless the
+    # pyproject.toml the daemon syncs rules it out
+    project = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES) if requirements.synced else None
+    choice = choose_python(project, find_interpreters(), shown)
+    interpreter = choice.interpreter
     if interpreter is None:
         missing = Interpreter(Path(), (0, 0))
+        if choice.findings:  # none of this machine's Pythons is one the plugin allows
+            return Environment("", Path(), missing, requested, findings=choice.findings)
         return Environment("", Path(), missing, requested, "no Python 3 interpreter found on this machine")
-    requirements = read_requirements(reader)
     plain = requirements.source == REQUIREMENTS
     named = scan(reader, requirements.text, requirements.source) if plain else Scan()
     refused = named.findings(shown)
     warnings = (
+        *choice.findings,
         *disagreement(reader, shown),
         *stale_lock(reader, shown),
         *foreign_libraries(reader, arches, shown),
@@ -200,6 +211,7 @@ def describe_environment(
         ),
         isolated=isolated,
         indexes=tuple(named.indexes),
+        daemons_python=not choice.findings,
     )
 
 
