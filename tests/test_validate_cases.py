@@ -113,3 +113,12 @@ def test_documentation_lists_every_rule(repo: Path) -> None:
     for code, rule in all_rules().items():
         if code.startswith(OUR_PREFIXES):
             assert f"| {code} | `{rule.name}` | {rule.severity.value} |" in page
+
+
+def test_a_locale_key_dify_ignores_is_one_finding_listing_its_uses() -> None:
+    """A misspelled key used twice in a plugin is reported once, at its first use, naming both."""
+    folder = next(f for f in BAD if f.name == "locales")
+    found = [f for f in findings_of(folder, False) if f.rule == "L003" and "ja_Jp" in f.message]
+    assert len(found) == 1, found
+    assert found[0].line == 8
+    assert "used 2 times: tools/echo.yaml:8, tools/echo.yaml:23" in found[0].message

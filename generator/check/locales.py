@@ -36,12 +36,13 @@ NON_CANONICAL = rule(
     "L003",
     "non-canonical-locale",
     Severity.WARNING,
-    "locale key {key} is not one Dify reads; did you mean {meant}?",
-    "Rename the key to {meant}: Dify ignores {key}, so this text is never shown.",
+    "locale key {key} is not one Dify reads; did you mean {meant}? (used {count}: {places})",
+    "Rename the key to {meant} everywhere: Dify ignores {key}, so these texts are never shown.",
     """
 Dify reads exactly four locale keys: `en_US`, `zh_Hans`, `ja_JP` and `pt_BR`, spelled with this
 case. A key such as `zh_CN`, `ja_Jp` or `en_us` is ignored, so the translation is lost and users
-see the English text instead.
+see the English text instead. One finding per plugin and key, at its first use, lists every place
+the key is used (a plugin that writes `ja_Jp` on every label is told once).
 """,
 )
 UNKNOWN_LOCALE = rule(
@@ -60,22 +61,25 @@ finding per plugin and key, at its first use, lists every place the key is used.
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """Every i18n mapping of every manifest, provider and tool YAML; a key Dify does not offer is
-    one finding per plugin, listing where it is used."""
-    unknown: dict[str, list[tuple[str, Location]]] = {}
+    """Every i18n mapping of every manifest, provider and tool YAML; a key Dify does not read is
+    one finding per plugin and key, listing where it is used."""
+    used: dict[str, list[tuple[str, Location]]] = {}
     for relative, document in loaded.documents.items():
         if loaded.roles.get(relative) in ("manifest", "tools provider", "tool"):
-            for found in _walk(document):
-                if isinstance(found, Finding):
-                    yield found
-                else:
-                    unknown.setdefault(found[0], []).append((relative, found[1]))
-    for key, unsorted in unknown.items():
-        order = {relative: index for index, relative in enumerate(loaded.documents)}
+            for key, where in _walk(document):
+                used.setdefault(key, []).append((relative, where))
+    order = {relative: index for index, relative in enumerate(loaded.documents)}
+    for key, unsorted in used.items():
         places = sorted(unsorted, key=lambda place: (order[place[0]], place[1].line, place[1].column))
         count = "once" if len(places) == 1 else f"{len(places)} times"
         shown = Listing([f"{relative}:{where.line}" for relative, where in places], most=10)
-        yield UNKNOWN_LOCALE.at(places[0][1], key=key, count=count, places=shown)
+        first = places[0][1]
+        meant = meant_locale(key)
+        if meant is None and _WELL_FORMED.match(key):
+            yield UNKNOWN_LOCALE.at(first, key=key, count=count, places=shown)
+        else:
+            meant = meant or "one of " + ", ".join(LANGUAGES)
+            yield NON_CANONICAL.at(first, key=key, meant=meant, count=count, places=shown)
 
 
 def meant_locale(key: str) -> str | None:
@@ -95,7 +99,7 @@ def is_i18n(value: Any) -> bool:
     )
 
 
-def _walk(document: YamlDocument) -> Iterator[Finding | tuple[str, Location]]:
+def _walk(document: YamlDocument) -> Iterator[tuple[str, Location]]:
     # Entries are (parent's pointer, own key, value): a pointer is only spelled out for a collection
     # that is walked into or reported, not for the many i18n mappings with nothing to report.
     stack: list[tuple[str, str | int | None, Any]] = [("", None, document.data)]
@@ -122,18 +126,8 @@ def _skipped(pointer: str, key: str) -> bool:
     return key in _SKIPPED or pointer.endswith("/input_schema")
 
 
-def _keys(
-    document: YamlDocument, pointer: str, texts: dict[str, Any]
-) -> Iterator[Finding | tuple[str, Location]]:
-    """Findings for misspelled keys, and (key, place) for each key Dify does not offer."""
+def _keys(document: YamlDocument, pointer: str, texts: dict[str, Any]) -> Iterator[tuple[str, Location]]:
+    """Each key of an i18n mapping that is not one of Dify's languages, with its place."""
     for key in texts:
-        if key in LANGUAGES:
-            continue
-        where = document.locate(f"{pointer}/{escape_token(key)}", key=True)
-        meant = meant_locale(key)
-        if meant is not None:
-            yield NON_CANONICAL.at(where, key=key, meant=meant)
-        elif _WELL_FORMED.match(key):
-            yield key, where
-        else:
-            yield NON_CANONICAL.at(where, key=key, meant="one of " + ", ".join(LANGUAGES))
+        if key not in LANGUAGES:
+            yield key, document.locate(f"{pointer}/{escape_token(key)}", key=True)
