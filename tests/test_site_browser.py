@@ -274,3 +274,22 @@ FIRST_SHOWN = """() => {
     }
   }).observe(list, { childList: true });
 }"""
+
+
+def test_without_script_the_language_menu_fits_and_leads_to_the_page(browser: Any, site_url: str) -> None:
+    """Without script a tool page shows no search box (its script builds it) but keeps the place of
+    one, so the language menu opens inside the window; its plain links lead to the same tool in
+    another language."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 700})
+    page = context.new_page()
+    page.goto(site_url + "ja/plugins/weather_demo/weather/forecast/")
+    assert page.locator("input").count() == 0
+    page.locator(".md-header__option .md-select").hover()
+    link = page.locator('a.md-select__link[hreflang="pt-BR"]')
+    box = link.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 1280
+    link.click()
+    page.wait_for_url("**/pt/plugins/weather_demo/weather/forecast/")
+    assert page.locator("html").get_attribute("lang") == "pt-BR"
+    context.close()

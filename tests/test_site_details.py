@@ -223,8 +223,8 @@ def test_home_page_and_translations_page_are_light(cases_site: BuiltSite) -> Non
 
 def test_generated_pages_have_the_light_frame(cases_site: BuiltSite) -> None:
     """Plugin, tool, schema and rule pages carry no navigation drawer, table of contents, web fonts
-    or inline icons, and keep the search box, the language selector and the top navigation; the
-    home page keeps the theme's whole frame."""
+    or inline icons, nor the theme's script, and keep the search box, the language selector and the
+    top navigation; the home page keeps the theme's whole frame."""
     for language, folder in FOLDERS.items():
         words = texts_for(language)
         for path in ("plugins/weather_demo", "plugins/weather_demo/weather/forecast", "schemas", "rules"):
@@ -235,6 +235,13 @@ def test_generated_pages_have_the_light_frame(cases_site: BuiltSite) -> None:
             assert "fonts.googleapis.com" not in frame
             assert "<svg" not in frame
             assert "data-dr-search" in frame
+            # None of the theme's script or its settings (these pages do not use it), and the
+            # search box's words only: the script that searches builds the box.
+            assert "bundle." not in frame
+            assert "__config" not in frame
+            assert "__md_scope" not in frame
+            assert "<input" not in frame
+            assert 'data-md-component="' not in frame
             assert frame.count('class="md-select__link"') == len(LANGUAGE_SITES)
             tabs = re.search(r'<nav class="dr-tabs"[^>]*>(.*?)</nav>', frame)
             assert tabs

@@ -39,7 +39,7 @@ from generator.site.site_model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX,
 from generator.site.texts import texts_for
 from generator.site.translate import TranslatedDocs
 from generator.site.untrusted import forget
-from generator.site.weight import compact, shared_assets
+from generator.site.weight import compact, shared_assets, theme_stylesheets
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 HERE = Path(__file__).parent
@@ -122,6 +122,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         config.extra["dify_registry"] = {
             "prefix": language.prefix,
             "fallback": texts_for(language.code)["fallback"],
+            "stylesheets": theme_stylesheets(config.theme.dirs),
         }
         for asset in ASSETS:
             target = config.extra_css if asset.endswith(".css") else config.extra_javascript

@@ -4,6 +4,7 @@ that every language's pages use."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # Blocks whose whitespace is content.
 _KEPT = re.compile(r"(<(pre|textarea)[\s>].*?</\2>)", re.S | re.I)
@@ -29,3 +30,19 @@ def shared_assets(html: str, prefix: str) -> str:
     copy, one folder up, instead of its own."""
     html = _RELATIVE_ASSET.sub(lambda m: f"{m[1]}{m[2]}../assets/", html)
     return html.replace(f'"/{prefix}/assets/', '"/assets/')
+
+
+# Material's own stylesheets as its base template links them (their names carry a hash that
+# changes with Material's version).
+_THEME_STYLESHEET = re.compile(r"assets/stylesheets/(main|palette)\.[0-9a-f]+\.min\.css")
+
+
+def theme_stylesheets(theme_dirs: list[str]) -> dict[str, str]:
+    """The theme's stylesheets by kind ("main", "palette"), read from the first `base.html` of the
+    theme's folders: the light frame (overrides/dr-page.html) links them without extending that
+    template, whose every page repeats the theme's script settings."""
+    for folder in theme_dirs:
+        base = Path(folder) / "base.html"
+        if base.is_file():
+            return {m[1]: m[0] for m in _THEME_STYLESHEET.finditer(base.read_text(encoding="utf-8"))}
+    return {}

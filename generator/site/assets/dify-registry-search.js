@@ -4,10 +4,26 @@
 document.addEventListener("DOMContentLoaded", function () {
   var box = document.querySelector("[data-dr-search]");
   if (!box) return;
-  var input = box.querySelector(".dr-search__input");
-  var output = box.querySelector(".dr-search__output");
-  var status = box.querySelector(".dr-search__status");
-  var list = box.querySelector(".dr-search__results");
+  // The page carries the box's words only (search needs this script): the box is built here.
+  var input = document.createElement("input");
+  input.type = "search";
+  input.className = "dr-search__input";
+  input.name = "query";
+  input.placeholder = box.getAttribute("data-placeholder");
+  input.setAttribute("aria-label", input.placeholder);
+  input.autocomplete = "off";
+  input.setAttribute("autocapitalize", "off");
+  input.spellcheck = false;
+  var output = document.createElement("div");
+  output.className = "dr-search__output";
+  output.hidden = true;
+  var status = document.createElement("p");
+  status.className = "dr-search__status";
+  status.setAttribute("aria-live", "polite");
+  var list = document.createElement("ol");
+  list.className = "dr-search__results";
+  output.append(status, list);
+  box.append(input, output);
   var root = new URL(box.getAttribute("data-root"), document.baseURI);
   var SHOWN = 10;
   // Han and kana (the ranges of generator/site/search.py): a query holding any is also asked one

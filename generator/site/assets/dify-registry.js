@@ -5,6 +5,7 @@ document.addEventListener("DOMContentLoaded", function () {
   var catalog = document.querySelector("[data-dr-cards]");
   if (catalog) catalogPage(catalog);
   document.querySelectorAll("details[data-dr-missing]").forEach(missingTexts);
+  if (document.body.hasAttribute("data-dr-copy")) copyButtons(document.body);
   // The words of the "shown in English" mark are in the page's head once, not in every mark.
   var fallback = document.querySelector('meta[name="dr-fallback"]');
   if (fallback) {
@@ -136,5 +137,24 @@ function missingTexts(details) {
         });
         details.appendChild(list);
       });
+  });
+}
+
+// The copy button of each code block (the theme's `content.code.copy`, drawn with its classes): the
+// generated pages do not load the theme's script, which draws them on its own pages.
+function copyButtons(body) {
+  body.querySelectorAll("article pre > code").forEach(function (code) {
+    var nav = element("nav", "md-code__nav");
+    var button = element("button", "md-code__button");
+    button.type = "button";
+    button.setAttribute("data-md-type", "copy");
+    button.title = body.getAttribute("data-dr-copy");
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(code.textContent).then(function () {
+        button.title = body.getAttribute("data-dr-copied");
+      });
+    });
+    nav.appendChild(button);
+    code.parentNode.insertBefore(nav, code);
   });
 }
