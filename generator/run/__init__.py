@@ -4,25 +4,31 @@ process with the real `dify_plugin` SDK; what comes back is assembled as Dify do
 `run_plugins` returns a `RunReport`: the runs, and every finding of the stage by the plugin it was
 given (`LoadedPlugin.display`, the plugin's one identity from loading to the catalog).
 
-How a run finding gets its severity, in this order and nowhere else:
+How a finding of the run stage gets its severity, in this order and nowhere else:
 
-1. The rule's own severity, declared with `rule(...)` beside the code that emits it.
-2. The emitter, where the rule's documentation says so and only it knows why: `NOTHING_RAN`
-   (`runner.py`) is a note when the manifest's own error already says it; `SCHEMA_MISMATCH`
-   (`checks.py`) is a warning for remarks that are not failures of the output; `NEVER_SET` is a
-   note when no run proved anything.
-3. `judge.judge` turns the child's events (crash, time-out, limits, exit, printing, calls out)
-   into findings of their rules' severity; a finding of a rule of `judge.STOPS_RUN` means the run
-   did not complete, and its outputs are neither assembled nor checked (`checks.check_run`).
-4. `verdict.weigh`, the one place that lowers or replaces a run's findings, reads the events again
-   for what the inputs could not supply: a write refused in the read-only environment turns the
+1. `evidence.read_evidence` reads a child run's events once, into the facts they show (crashes,
+   exits, limits, messages Dify refuses, calls out of the sandbox, credentials and storage keys
+   read without a value). Nothing after it reads the events for a finding or its severity.
+2. The emitters make findings of their rules' own severity (`rule(...)`, declared beside the
+   code that emits it), and nothing else: `judge.judge` from the evidence (a finding of a rule of
+   `judge.STOPS_RUN` means the run did not complete, and its outputs are neither assembled nor
+   checked), `assemble.py` and `replay.py`, and `checks.check_run`, which also says which of its
+   `SCHEMA_MISMATCH` findings are remarks (what the check could not check, not a failure of the
+   output).
+3. `verdict.py` is the one module that gives a finding another severity or replaces it
+   (`tests/test_run_severity.py` holds it to that). `verdict.weigh` weighs a run's findings with its
+   evidence: remarks become warnings; a write refused in the read-only environment turns the
    crash into `READ_ONLY_ENVIRONMENT`; the probe with only required parameters reports only
-   `OPTIONAL_READ`; a run of an example its author wrote keeps every severity; a smoke run's crash
-   that a missing credential, a connection, a call into Dify or an invented value explains becomes
-   `INCONCLUSIVE`, and its time-out and `SCHEMA_MISMATCH` become warnings. Then one finding per
-   cause: the connection and call findings go when another finding names them as the cause, the
-   connection finding when the replay's `UNMATCHED` lists the same requests.
-5. `verdict.run_result` says what the run shows (`result.py`) from the weighed findings.
+   `OPTIONAL_READ`; a run of an example its author wrote keeps every other severity; a smoke run's
+   crash that a missing credential, a connection, a call into Dify or an invented value explains
+   (`causes.py`) becomes `INCONCLUSIVE`, and its time-out and `SCHEMA_MISMATCH` become warnings.
+   Then one finding per cause: the connection and call findings go when another finding names
+   them as the cause, the connection finding when the replay's `UNMATCHED` lists the same requests.
+   For what is not one run's: `verdict.never_set` makes `NEVER_SET` a note when no run of the tool
+   proved anything, and `verdict.nothing_ran` makes `NOTHING_RAN` an error when the manifest did
+   not load and no other finding says so.
+4. `verdict.run_result` says what the run shows (`result.py`) from its weighed findings and its
+   evidence.
 """
 
 from generator.run.runner import all_findings, run_plugins

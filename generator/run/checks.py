@@ -3,14 +3,13 @@ without a MIME type, and the example's expectations."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from generator.findings import Finding, Location, Severity
 from generator.plugin_model import FIXED_OUTPUTS, Tool
-from generator.rules import Listing, Phrase, rule
-from generator.run.result import in_words
-from generator.run.runtypes import ExampleRun, RunMessage
+from generator.rules import Listing, rule
+from generator.run.runtypes import RunMessage
 from generator.schemas import SchemaSet, shipped_schemas, validate_output
 
 # Items listed in one finding; the rest are counted.
@@ -30,20 +29,6 @@ invented inputs with its own error (an error text or JSON, or variables saying `
 setting `error`, typically with every other field None for want of a credential), the finding says
 the run took the tool's error path, which proves nothing against the schema, and names the
 credential or example that would reach the code that sets the outputs.
-""",
-)
-NEVER_SET = rule(
-    "R016",
-    "declared-variable-never-set",
-    Severity.WARNING,
-    "output_schema declares {names!s}, {why!s}",
-    "{advice!s}",
-    """
-A variable that `output_schema` declares can be picked in the workflow editor. If the tool never
-sets it, the next node reads None without any error. One finding per tool names every such
-variable. When every run that finished was a smoke run that took the tool's own error path (it
-answered the invented inputs with an error message, or stopped for a missing credential), the run
-did not reach the code that sets them: that proves nothing, and the finding says so as a note.
 """,
 )
 UNDECLARED = rule(
@@ -83,6 +68,15 @@ match what the run returned.
 )
 
 
+class Checked(NamedTuple):
+    """The findings about a run's outputs, and which of them are remarks: what the output check
+    could not check (a schema that checks little, a `$ref` that does not resolve), not a failure of
+    the output (`verdict.weigh` makes them warnings)."""
+
+    findings: tuple[Finding, ...]
+    remarks: tuple[Finding, ...]
+
+
 def validate_against_schema(
     schema: Any, outputs: Mapping[str, Any], schemas: SchemaSet | None
 ) -> list[tuple[str, str, bool]]:
@@ -109,25 +103,26 @@ def check_run(
     schemas: SchemaSet | None,
     where: Location,
     schema_where: Location,
-) -> list[Finding]:
-    """Every finding about the outputs of one completed run."""
+) -> Checked:
+    """Every finding about the outputs of one completed run, at its rule's severity."""
     findings: list[Finding] = []
+    remarks: list[Finding] = []
     if isinstance(tool.output_schema, dict):
         mismatches = validate_against_schema(tool.output_schema, outputs, schemas)
-        # One finding per example and severity: an error path that sets fourteen declared
-        # variables to None is one problem, listed path by path, not fourteen findings.
+        # One finding for the failures and one for the remarks per example: an error path that sets
+        # fourteen declared variables to None is one problem, listed path by path, not fourteen findings.
         for note in (False, True):
             listed = [f"{path}: {problem}" for path, problem, is_note in mismatches if is_note is note]
             if listed:
-                findings.append(
-                    SCHEMA_MISMATCH.at(
-                        schema_where,
-                        severity=Severity.WARNING if note else None,
-                        example=example,
-                        count=_outputs(len(listed)),
-                        problems=Listing(listed, most=MAX_LISTED),
-                    )
+                mismatch = SCHEMA_MISMATCH.at(
+                    schema_where,
+                    example=example,
+                    count=_outputs(len(listed)),
+                    problems=Listing(listed, most=MAX_LISTED),
                 )
+                findings.append(mismatch)
+                if note:
+                    remarks.append(mismatch)
         declared = set(declared_variables(tool))
         undeclared = [name for name in outputs if name not in FIXED_OUTPUTS and name not in declared]
         if undeclared:
@@ -148,7 +143,7 @@ def check_run(
     if failures:
         what = Listing(failures, most=MAX_LISTED)
         findings.append(EXPECTATION_FAILED.at(where, example=example, what=what))
-    return findings
+    return Checked(tuple(findings), tuple(remarks))
 
 
 def _outputs(count: int) -> str:
@@ -181,37 +176,3 @@ def failed_expectations(outputs: Mapping[str, Any], expect: Mapping[str, Any]) -
 
 def _numbers(a: Any, b: Any) -> bool:
     return all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
-
-
-def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:
-    """One finding naming the declared variables that no completed run of the tool sets."""
-    completed = [run for run in runs if run.outputs]
-    unset = [name for name in declared_variables(tool) if not any(name in run.outputs for run in completed)]
-    if not completed or not unset:
-        return []
-    names = Listing(unset, most=MAX_LISTED)
-    if not any(run.result.proven for run in completed):
-        shown = completed[0]
-        return [
-            NEVER_SET.at(
-                where,
-                severity=Severity.INFO,
-                names=names,
-                why=Phrase(
-                    f"which the {shown.example} run did not set: it did not reach the code that sets them "
-                    f"({in_words(shown.result, shown.detail)})"
-                ),
-                advice=Phrase(f"Add {Listing([examples_file])} with an example on real inputs."),
-            )
-        ]
-    return [
-        NEVER_SET.at(
-            where,
-            names=names,
-            why=Phrase("but no example run sets them; the next node reads None"),
-            advice=Phrase(
-                f"Yield create_variable_message(name, ...) for {names} in every path of _invoke, or remove "
-                "them from output_schema."
-            ),
-        )
-    ]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from generator.run.wire import Event, NetworkAttempt
 
 
-def contacted_hosts(events: list[Event]) -> tuple[str, ...]:
+def contacted_hosts(events: Iterable[Event]) -> tuple[str, ...]:
     """The hosts of a run's network events (the guard reports `repr((host, port))`), in order."""
     hosts: dict[str, None] = {}
     for event in events:

@@ -1,6 +1,6 @@
-"""Judge how a child run went, from its events (crash, time-out, limits, exit, printing, calls out
-of the sandbox): findings of their rules' own severity (see the package's docstring for what
-happens to them next)."""
+"""Judge how a child run went, from what its events show (crash, time-out, limits, exit, printing,
+calls out of the sandbox): findings of their rules' own severity (see the package's docstring for
+what happens to them next)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import Any
 from generator.findings import Finding, Location, Severity
 from generator.load.paths import display_path
 from generator.rules import Listing, Phrase, rule
+from generator.run.evidence import Evidence
 from generator.run.sandbox import ChildResult
-from generator.run.wire import Done, Exited, NetworkAttempt, OverLimit, Raised, Started, Unsendable, Unserved
+from generator.run.wire import Exited, OverLimit, Raised, Unsendable
 
 # What the child was doing when an error event came, in words.
 STAGES = {
@@ -187,36 +188,24 @@ STOPS_RUN = frozenset(
 
 
 def judge(
-    result: ChildResult, where: Location, plugin_display: str, limits: Any
-) -> tuple[list[Finding], str]:
-    """Findings about how the run went (not about what it returned)."""
+    result: ChildResult, evidence: Evidence, where: Location, plugin_display: str, limits: Any
+) -> list[Finding]:
+    """Findings about how the run went (not about what it returned), at their rules' severity."""
     findings: list[Finding] = []
-    calls: list[str] = []
-    addresses: list[str] = []
-    python = ""
-    finished = False
-    for event in result.events:
-        if isinstance(event, Started):
-            python = f"{event.python} (dify_plugin {event.sdk})"
-        elif isinstance(event, Done):
-            finished = True
-        elif isinstance(event, Raised):
+    for event in evidence.failures:
+        if isinstance(event, Raised):
             findings.append(_crash(event, where, plugin_display, limits))
         elif isinstance(event, Exited):
             findings.append(ABNORMAL_EXIT.at(where, why=f"sys.exit({event.code}) in the tool"))
         elif isinstance(event, OverLimit):
             findings.append(OUTPUT_LIMIT.at(where, what=event.what))
-        elif isinstance(event, Unsendable):
+        else:
             findings.append(_unsendable(event, where, plugin_display))
-        elif isinstance(event, Unserved):
-            calls.append(event.call)
-        elif isinstance(event, NetworkAttempt):
-            addresses.append(event.address)
     # One finding each per run, however often the tool retried.
-    if calls:
-        findings.append(UNSERVED_CALL.at(where, call=Listing(list(dict.fromkeys(calls)), most=10)))
-    if addresses:
-        findings.append(NETWORK_ATTEMPT.at(where, address=Listing(list(dict.fromkeys(addresses)), most=10)))
+    if evidence.calls:
+        findings.append(UNSERVED_CALL.at(where, call=Listing(list(evidence.calls), most=10)))
+    if evidence.connections:
+        findings.append(NETWORK_ATTEMPT.at(where, address=Listing(list(evidence.connections), most=10)))
     if result.timed_out:
         findings.append(TIMED_OUT.at(where, limit=f"{limits.timeout:g} s", why="wall-clock timeout"))
     elif result.over_limit:
@@ -225,10 +214,10 @@ def judge(
         findings.append(TIMED_OUT.at(where, limit=f"{limits.cpu_seconds} s of CPU", why="CPU-time limit"))
     elif result.protocol_problem:
         findings.append(ABNORMAL_EXIT.at(where, why=result.protocol_problem))
-    elif not finished and not findings:
+    elif not evidence.done and not findings:
         findings.append(ABNORMAL_EXIT.at(where, why=_exit_reason(result.returncode)))
     findings.extend(_printed(result, where))
-    return findings, python
+    return findings
 
 
 def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> Finding:

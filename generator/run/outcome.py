@@ -8,22 +8,24 @@ from pathlib import Path
 from typing import Any
 
 from generator.findings import Finding, Location
+from generator.run.evidence import Evidence, read_evidence
 from generator.run.judge import findings_block, judge
 from generator.run.messages import run_message
 from generator.run.runtypes import OutputFile, RunMessage
 from generator.run.sandbox import ChildResult
 from generator.run.stored_files import carrying, store_files
-from generator.run.wire import Done, Yielded
+from generator.run.wire import Yielded
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What one child run gave: messages, stored files, findings, Python and SDK version."""
+    """What one child run gave: messages, stored files, findings at their rules' severity, what its
+    events show, and whether it completed."""
 
     messages: tuple[RunMessage, ...]
     files: tuple[OutputFile, ...]
     findings: tuple[Finding, ...]
-    python: str
+    evidence: Evidence
     finished: bool
 
 
@@ -36,6 +38,7 @@ def read_outcome(
     messages = tuple(
         run_message(e, numbers.get(i)) for i, e in enumerate(result.events) if isinstance(e, Yielded)
     )
-    findings, python = judge(result, where, plugin_display, limits)
-    finished = any(isinstance(e, Done) for e in result.events) and not findings_block(findings)
-    return Outcome(messages, tuple(files), tuple(findings), python, finished)
+    evidence = read_evidence(result.events)
+    findings = judge(result, evidence, where, plugin_display, limits)
+    finished = evidence.done and not findings_block(findings)
+    return Outcome(messages, tuple(files), tuple(findings), evidence, finished)

@@ -181,7 +181,7 @@ def _closest(method: str, url: str, recording: Recording) -> str:
 
 
 def replay_findings(
-    events: Sequence[Event],
+    unmatched: Sequence[Unmatched],
     recording: Recording,
     example: Example,
     tool: Tool,
@@ -191,9 +191,7 @@ def replay_findings(
     """Requests without an answer (one finding per request), and a stale recording."""
     findings: list[Finding] = []
     seen: set[str] = set()
-    for event in events:
-        if not isinstance(event, Unmatched):
-            continue
+    for event in unmatched:
         method, url = event.method, event.url
         if f"{method} {url}" in seen:
             continue

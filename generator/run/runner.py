@@ -19,9 +19,8 @@ from generator.progress import Stage
 from generator.rules import rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
-from generator.run.checks import check_run, never_set
+from generator.run.checks import check_run
 from generator.run.environment import Environment, build_environment, describe_environment
-from generator.run.hosts import contacted_hosts
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.outcome import read_outcome
@@ -43,23 +42,10 @@ from generator.run.result import in_words
 from generator.run.runtypes import ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
-from generator.run.verdict import run_result, weigh
+from generator.run.verdict import never_set, nothing_ran, run_result, weigh
 from generator.run.worker import EXAMPLE_FOLDER, Access, Workers
 from generator.schemas import SchemaSet
 
-NOTHING_RAN = rule(
-    "R052",
-    "nothing-ran",
-    Severity.INFO,
-    "no tool of this plugin ran: {why!s}",
-    "Fix the findings above about the manifest, the provider or the tools; `dify-registry validate` "
-    "lists them all.",
-    """
-`run` and `validate --run` say why a plugin that declares tools got no run at all: its manifest could
-not be loaded (an error when no other finding says so: Dify refuses such a package), no tool provider
-was found, or its tools name no Python source.
-""",
-)
 BROKEN_ENVIRONMENT = rule(
     "R009",
     "environment-failed",
@@ -162,41 +148,45 @@ def _execute(
     outcome = read_outcome(result, where, job.loaded.display, options.limits, folder, prefix)
     findings = list(outcome.findings)
     if job.recording is not None and job.http == "replay":
-        findings.extend(replay_findings(result.events, job.recording, example, tool, job.loaded, where))
+        findings.extend(
+            replay_findings(outcome.evidence.unmatched, job.recording, example, tool, job.loaded, where)
+        )
     if job.http == "record":
         interactions = recorded_interactions(result.events)
         if interactions is not None:
             write_recording(job.loaded, tool, example, interactions, hidden)
     outputs: dict[str, Any] = {}
+    remarks: tuple[Finding, ...] = ()
     if outcome.finished:
         assembly = assemble(outcome.messages, where, outcome.files, options.site_url)
         findings.extend(assembly.findings)
         outputs = assembly.outputs
-        findings.extend(
-            check_run(
-                tool,
-                example.name,
-                outputs,
-                outcome.messages,
-                example.expect,
-                schemas,
-                where,
-                _schema_where(job.loaded, tool),
-            )
+        checked = check_run(
+            tool,
+            example.name,
+            outputs,
+            outcome.messages,
+            example.expect,
+            schemas,
+            where,
+            _schema_where(job.loaded, tool),
         )
+        findings.extend(checked.findings)
+        remarks = checked.remarks
     findings = weigh(
         findings,
-        result.events,
+        outcome.evidence,
         example,
         tool,
         job.credentials,
         job.loaded.display_path(examples_path(tool)),
         str(job.environment.python.parent.parent),
         outcome.messages,
+        remarks,
     )
     ordered = sort_findings(findings)
     shows, detail = run_result(
-        ordered, result.events, example, tool, job.credentials, outcome.messages, outcome.finished
+        ordered, outcome.evidence, example, tool, job.credentials, outcome.messages, outcome.finished
     )
     run = ExampleRun(
         tool=tool.key,
@@ -210,12 +200,12 @@ def _execute(
         findings=tuple(ordered),
         result=shows,
         duration=result.duration,
-        python=outcome.python or job.environment.interpreter.name,
+        python=outcome.evidence.python or job.environment.interpreter.name,
         stdout=result.stdout.decode("utf-8", errors="replace"),
         stderr=result.stderr.decode("utf-8", errors="replace"),
         description=example.description,
         replay=replay_of(result.events, job.recording, job.http == "record") if job.http else None,
-        contacted=contacted_hosts(result.events),
+        contacted=outcome.evidence.hosts,
         detail=detail,
         input_files=_shown_files(example.files),
     )
@@ -290,7 +280,7 @@ def plan(
         findings = found.setdefault(loaded.display, [])
         plugin = loaded.plugin
         if plugin is None or not tools:
-            findings.extend(_nothing_ran(loaded) if options.tool is None else ())
+            findings.extend(nothing_ran(loaded) if options.tool is None else ())
             continue
         built.advance(loaded.display)
         environment = describe_environment(
@@ -340,30 +330,6 @@ def plan(
             jobs.append(recorded)
     built.close()
     return jobs, found
-
-
-def _nothing_ran(loaded: LoadedPlugin) -> list[Finding]:
-    """Why no tool of a plugin ran, when it is meant to have tools; an error when nothing else says
-    so (Dify refuses a plugin whose manifest does not load)."""
-    where = Location(loaded.display_path("manifest.yaml"))
-    plugin = loaded.plugin
-    if plugin is None:
-        told = any(d.severity is Severity.ERROR for d in loaded.findings)
-        severity = Severity.INFO if told else Severity.ERROR
-        return [NOTHING_RAN.at(where, severity=severity, why="its manifest could not be loaded")]
-    manifest = loaded.documents.get("manifest.yaml")
-    declared = (
-        manifest.data.get("plugins") if manifest is not None and isinstance(manifest.data, dict) else None
-    )
-    if not isinstance(declared, dict) or not declared.get("tools"):
-        return []  # not a tool plugin: nothing was meant to run
-    if not plugin.providers:
-        why = "no tool provider was found (the files `plugins.tools` names did not load)"
-    elif not plugin.tools:
-        why = "its providers list no tool that loads"
-    else:
-        why = "its tools name no Python source (`extra.python.source`)"
-    return [NOTHING_RAN.at(where, why=why)]
 
 
 def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:

@@ -1,12 +1,14 @@
-"""What a run on made-up inputs can prove, and what it cannot.
+"""How bad each finding of the run stage is: the one module that gives a finding a severity other
+than its rule's own (the chain is in the package's docstring), from what the run proved.
 
 A smoke run (no examples file) uses invented inputs and no credentials, and every run is offline
 with a stand-in for Dify that serves only file upload and storage. So a failure inside `_invoke`
 says nothing about the plugin when a credential was missing, a connection was refused, a call back
 into Dify was not served, or the tool rejected a value it was never meant to get: such a failure
-becomes a warning that names the cause and the example to add. What does not depend on the inputs
-stays an error: the module does not import, the class cannot be loaded or created, an SDK API that
-does not exist, a message Dify refuses. Runs of examples the author wrote keep their severity.
+becomes a warning that names the cause (`causes.py`) and the example to add. What does not depend
+on the inputs stays an error: the module does not import, the class cannot be loaded or created, an
+SDK API that does not exist, a message Dify refuses. Runs of examples the author wrote keep their
+severity.
 
 The run with only the required parameters (see `invented.required_only_example`) contributes one
 finding only: a crash caused by reading an optional parameter that a workflow left empty.
@@ -14,23 +16,35 @@ finding only: a crash caused by reading an optional parameter that a workflow le
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 
 from generator.findings import Finding, Location, Severity
+from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example
 from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
-from generator.run.checks import SCHEMA_MISMATCH
+from generator.run.causes import (
+    answer_credential,
+    cause_of,
+    crash_event,
+    crash_text,
+    error_answer,
+    invented,
+    mentioned,
+    network_failure,
+    unset_credential,
+    unset_storage,
+)
+from generator.run.checks import MAX_LISTED, SCHEMA_MISMATCH, declared_variables
 from generator.run.child.view import VIEW_NAME
-from generator.run.hosts import contacted_hosts
+from generator.run.evidence import Evidence
 from generator.run.judge import CRASHED, NETWORK_ATTEMPT, STAGES, TIMED_OUT, UNSERVED_CALL
 from generator.run.replay import UNMATCHED
-from generator.run.result import RunResult
-from generator.run.runtypes import RunMessage
-from generator.run.wire import CredentialUnset, Event, NetworkAttempt, Raised, StorageUnset, Unserved
+from generator.run.result import RunResult, in_words
+from generator.run.runtypes import ExampleRun, RunMessage
+from generator.run.wire import Raised
 from generator.shorten import shorten
 
 INCONCLUSIVE = rule(
@@ -91,23 +105,54 @@ overlayfs), or a library rewrites one of its code files in place, the write is r
 failure is the sandbox's, not the plugin's: it is a warning, and the run shows nothing.
 """,
 )
-# Words of an error message that point at a missing credential when the provider declares some.
-_CREDENTIAL_WORDS = re.compile(r"credential|api[ _-]?key|token|secret|unauthori[sz]ed", re.IGNORECASE)
+NEVER_SET = rule(
+    "R016",
+    "declared-variable-never-set",
+    Severity.WARNING,
+    "output_schema declares {names!s}, {why!s}",
+    "{advice!s}",
+    """
+A variable that `output_schema` declares can be picked in the workflow editor. If the tool never
+sets it, the next node reads None without any error. One finding per tool names every such
+variable. When every run that finished was a smoke run that took the tool's own error path (it
+answered the invented inputs with an error message, or stopped for a missing credential), the run
+did not reach the code that sets them: that proves nothing, and the finding says so as a note.
+""",
+)
+
+NOTHING_RAN = rule(
+    "R052",
+    "nothing-ran",
+    Severity.INFO,
+    "no tool of this plugin ran: {why!s}",
+    "Fix the findings above about the manifest, the provider or the tools; `dify-registry validate` "
+    "lists them all.",
+    """
+`run` and `validate --run` say why a plugin that declares tools got no run at all: its manifest could
+not be loaded (an error when no other finding says so: Dify refuses such a package), no tool provider
+was found, or its tools name no Python source.
+""",
+)
+# What a crash says when the tool used a value that was None (an optional parameter left empty).
 _NONE_USE = re.compile(r"'NoneType' object|NoneType")
 
 
 def weigh(
     findings: Sequence[Finding],
-    events: Sequence[Event],
+    evidence: Evidence,
     example: Example,
     tool: Tool,
     credentials: Sequence[str],
     examples_file: str,
     environment: str = "",
     messages: Sequence[RunMessage] = (),
+    remarks: Collection[Finding] = (),
 ) -> list[Finding]:
-    """The run's findings, with what its inputs cannot prove turned into warnings."""
-    refused = _environment_write(events, environment)
+    """The run's findings, each of its rule's severity until here, weighed: the remarks of the output
+    check (what it could not check, not a failure of the output) are warnings, and what the run's
+    inputs cannot prove is turned into warnings."""
+    findings = [replace(f, severity=Severity.WARNING) if f in remarks else f for f in findings]
+    refused = _environment_write(evidence.raised, environment)
     if refused is not None:
         crashes = [f for f in findings if f.rule == CRASHED.code]
         kept = [f for f in findings if f.rule != CRASHED.code]
@@ -116,20 +161,20 @@ def weigh(
         found = READ_ONLY_ENVIRONMENT.at(place, stage=stage, type=refused.type, problem=refused.message)
         return [] if example.required_only else _one_per_cause([*kept, found])
     if example.required_only:
-        return _optional_read(findings, events, example, tool)
+        return _optional_read(findings, evidence, example, tool)
     if not example.smoke:
         return _one_per_cause(list(findings))
-    explained = _cause(events, example, tool, credentials, examples_file)
-    crash = _crash_event(events)
+    explained = cause_of(evidence, example, tool, credentials, examples_file)
+    crash = crash_event(evidence.raised)
     # A tool class may read its credentials when it is created, as Dify creates it with them: without
     # credentials, that failure proves nothing either. Without any credential declared, it does.
     unsupplied = bool(credentials) and not example.credentials
-    created = _crash_event(events, "init") if unsupplied else None
+    created = crash_event(evidence.raised, "init") if unsupplied else None
     weighed: list[Finding] = []
     for finding in findings:
         if created is not None and _init_crash(finding):
-            named = _unset_credential(events, credentials) or _mentioned(
-                _said(created, created.code), credentials
+            named = unset_credential(evidence, credentials) or mentioned(
+                crash_text(created, created.code), credentials
             )
             shown = Listing([named or credentials[0]])
             weighed.append(
@@ -160,12 +205,12 @@ def weigh(
                 replace(
                     finding,
                     severity=Severity.WARNING,
-                    message=f"{finding.message}, on the invented inputs ({_invented(example)})",
+                    message=f"{finding.message}, on the invented inputs ({invented(example)})",
                     hint=explained.advice,
                 )
             )
         elif finding.rule == SCHEMA_MISMATCH.code:  # outputs of made-up inputs may be a correct error path
-            weighed.append(_error_path_outputs(finding, events, messages, credentials, examples_file))
+            weighed.append(_error_path_outputs(finding, evidence, messages, credentials, examples_file))
         else:
             weighed.append(finding)
     return _one_per_cause(weighed)
@@ -173,7 +218,7 @@ def weigh(
 
 def _error_path_outputs(
     finding: Finding,
-    events: Sequence[Event],
+    evidence: Evidence,
     messages: Sequence[RunMessage],
     credentials: Sequence[str],
     examples_file: str,
@@ -181,10 +226,10 @@ def _error_path_outputs(
     """R015 of a smoke run, a warning; when the tool answered with its own error (typically every
     field None for want of a credential), it says so: the outputs of an error path are not evidence
     against the schema, and the example to add is what would reach the code that sets them."""
-    answer = _error_answer(messages)
+    answer = error_answer(messages)
     if answer is None:
         return replace(finding, severity=Severity.WARNING)
-    named = _answer_credential(events, credentials, answer)
+    named = answer_credential(evidence, credentials, answer)
     shown = Listing([examples_file])
     advice = (
         f"Add {shown} with an example that sets `credentials: {{{named}: ...}}`"
@@ -206,15 +251,6 @@ def _error_path_outputs(
     )
 
 
-def _answer_credential(events: Sequence[Event], credentials: Sequence[str], answer: str) -> str | None:
-    """The credential a tool's error answer was for: one it read without a value, or one its words
-    name (the first declared one when they only speak of a credential)."""
-    named = _unset_credential(events, credentials)
-    if named is None and credentials and _CREDENTIAL_WORDS.search(answer):
-        named = _mentioned(answer, credentials) or credentials[0]
-    return named
-
-
 def _one_per_cause(findings: list[Finding]) -> list[Finding]:
     """Without the connection and call findings when another finding of the run already names them
     as the cause it stopped (R035, or a time-out's hint), and without the connection finding when
@@ -227,22 +263,17 @@ def _one_per_cause(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.rule not in said]
 
 
-def _environment_write(events: Iterable[Event], environment: str) -> Raised | None:
+def _environment_write(raised: Iterable[Raised], environment: str) -> Raised | None:
     """The error of a write refused inside the read-only environment, if that is how the run failed."""
-    for event in events:
-        if not isinstance(event, Raised) or not environment:
-            continue
+    if not environment:
+        return None
+    for event in raised:
         refused = "[Errno 13]" in event.message or "[Errno 30]" in event.message
         # the environment, or the private view of it a worker without namespaces runs from
         inside = environment + "/" in event.message or f"/{VIEW_NAME}/" in event.message
         if refused and inside:
             return event
     return None
-
-
-def _said(crash: Raised, *more: str | None) -> str:
-    """The error's message and what else of it names a cause, as one text to search."""
-    return " ".join(text for text in (crash.message, *more) if text)
 
 
 def _place(finding: Finding) -> Location:
@@ -257,247 +288,12 @@ def _init_crash(finding: Finding) -> bool:
     return finding.rule == CRASHED.code and finding.message.startswith(STAGES["init"] + " ")
 
 
-def _crash_event(events: Iterable[Event], stage: str = "invoke") -> Raised | None:
-    """The error raised inside `_invoke` (or while creating the tool), unless it is a lookup of an
-    SDK API that does not exist or a misuse of a library's object at the plugin's own line (those
-    fail whatever the inputs)."""
-    for event in events:
-        if isinstance(event, Raised) and event.stage == stage and not event.sdk_api and not event.misuse:
-            return event
-    return None
-
-
-def _outside_calls(events: Iterable[Event]) -> list[str]:
-    """What the run tried to reach outside the sandbox: hosts, and calls back into Dify."""
-    reached: list[str] = []
-    for event in events:
-        if isinstance(event, NetworkAttempt):
-            reached.append(f"a connection to {event.address}")
-        elif isinstance(event, Unserved):
-            reached.append(f"a `{event.call}` call back into Dify")
-    return list(dict.fromkeys(reached))
-
-
-@dataclass(frozen=True, slots=True)
-class Cause:
-    """Why a smoke run stopped: what it shows, what names it, in words, and the example to add."""
-
-    result: RunResult
-    detail: str
-    cause: str
-    advice: str
-
-
-def _invented(example: Example) -> str:
-    """The invented inputs, files too, as a short list."""
-    shown = [f"{k}={v!r}" for k, v in example.inputs.items()]
-    shown += [f"{k}=<file {_file_names(v)}>" for k, v in example.files.items()]
-    return str(Listing(shown, most=6)) or "none"
-
-
-def _file_names(value: object) -> str:
-    files = value if isinstance(value, tuple) else (value,)
-    return ", ".join(str(getattr(f, "filename", "")) for f in files)
-
-
-def _unset_credential(events: Iterable[Event], credentials: Sequence[str]) -> str | None:
-    """The first declared credential the tool read without a value."""
-    for event in events:
-        if isinstance(event, CredentialUnset) and event.name in credentials:
-            return event.name
-    return None
-
-
-def _unset_storage(events: Iterable[Event]) -> list[str]:
-    """The plugin storage keys the tool read and found unset, quoted, in order."""
-    return list(dict.fromkeys(f"`{e.key}`" for e in events if isinstance(e, StorageUnset)))
-
-
-def _cause(
-    events: Sequence[Event],
-    example: Example,
-    tool: Tool,
-    credentials: Sequence[str],
-    examples_file: str,
-) -> Cause:
-    """What the run could not supply and which example to add, most specific first."""
-    crash = _crash_event(events)
-    said = _said(crash, crash.code, crash.key) if crash is not None else ""
-    examples_file = str(Listing([examples_file]))
-    hosts = contacted_hosts(list(events))
-    outside = _outside_calls(events)
-    if outside:
-        reached = Phrase(
-            f"it made {Listing(outside, most=5)}, which example runs do not allow (they are offline "
-            "and serve only file upload and storage)"
-        )
-        if hosts or any(isinstance(e, NetworkAttempt) for e in events):
-            return Cause(
-                RunResult.NETWORK,
-                str(Listing(list(hosts), most=5)),
-                reached,
-                Phrase(
-                    f"Add {examples_file} with an example on real inputs and record its requests once "
-                    "with `dify-registry run --record`: the registry then replays them offline."
-                ),
-            )
-        calls = [e.call for e in events if isinstance(e, Unserved)]
-        return Cause(
-            RunResult.DIFY_CALL,
-            str(Listing(list(dict.fromkeys(calls)), most=5)),
-            reached,
-            Phrase(
-                f"Add {examples_file} with an example whose inputs the tool can answer without calling "
-                "back into Dify (the runner serves only file upload and storage)."
-            ),
-        )
-    refused = _network_failure(said)
-    if refused is not None:
-        return Cause(
-            RunResult.NETWORK,
-            refused,
-            Phrase(
-                f"it failed to reach {refused or 'a host'} (a library that opens its own connections "
-                "said so: example runs are offline)"
-            ),
-            Phrase(
-                f"Add {examples_file} with an example on real inputs and record its requests once "
-                "with `dify-registry run --record`: the registry then replays them offline."
-            ),
-        )
-    stored = _unset_storage(events)
-    if stored:
-        shown = Listing(stored, most=5)
-        return Cause(
-            RunResult.ENVIRONMENT,
-            f"empty plugin storage: {shown}",
-            Phrase(
-                f"the run began with empty plugin storage and the tool read the key {shown} from it, "
-                "which another tool of the plugin (or an earlier call) must have set"
-            ),
-            Phrase(
-                f"Nothing to fix for Dify once {shown} is set; but every example run starts with empty "
-                "storage, so the registry cannot run this tool: read the value from a parameter or a "
-                "credential, or answer a missing key with a message (`session.storage.exist`)."
-            ),
-        )
-    key = crash.key if crash is not None else None
-    named = key if key in credentials else _unset_credential(events, credentials)
-    named = named or _mentioned(said, credentials)
-    if named is None and credentials and _CREDENTIAL_WORDS.search(said):
-        named = credentials[0]
-    if named is not None:
-        shown = Listing([named])
-        return Cause(
-            RunResult.CREDENTIAL,
-            named,
-            Phrase(f"the run had no value for the credential `{shown}`"),
-            Phrase(f"Add {examples_file} with an example that sets `credentials: {{{shown}: ...}}`."),
-        )
-    program = _missing_program(crash) if crash is not None else None
-    if program is not None:
-        return _program_cause(program, examples_file)
-    problem = f"{crash.type}: {crash.message}" if crash is not None else ""
-    files = [name for name in example.files if _mentioned(said, [name])]
-    if files:
-        shown = Listing(files[:1])
-        return Cause(
-            RunResult.TOOL_ERROR,
-            problem,
-            Phrase(f"the file parameter `{shown}` got an invented file"),
-            Phrase(f"Add {examples_file} with an example that gives `{shown}` a real file under `files:`."),
-        )
-    return Cause(
-        RunResult.TOOL_ERROR,
-        problem,
-        Phrase(f"the tool may have rejected the invented inputs ({_invented(example)})"),
-        Phrase(f"Add {examples_file} with an example on real inputs."),
-    )
-
-
-def _program_cause(program: str, examples_file: str) -> Cause:
-    """A program the tool started and the run's environment lacks: Dify's daemon image has it, or
-    the plugin needs what the daemon does not ship."""
-    shown = Listing([program])
-    if program in DAEMON_PROGRAMS:
-        return Cause(
-            RunResult.ENVIRONMENT,
-            f"no program `{program}`",
-            Phrase(
-                f"the tool started the program `{shown}`, which Dify's plugin daemon image installs "
-                "(with ffmpeg) but the registry's runner does not have"
-            ),
-            Phrase(
-                f"Nothing to fix for Dify, whose plugin daemon image ships `{shown}`; say in the README "
-                "that the tool needs ffmpeg (a daemon installed another way may lack it)."
-            ),
-        )
-    return Cause(
-        RunResult.ENVIRONMENT,
-        f"no program `{program}`",
-        Phrase(
-            f"the tool started the program `{shown}`, which the run's environment does not have, and "
-            "nor does Dify's plugin daemon image (it adds only Python and ffmpeg; a plugin's environment "
-            "holds what its requirements install)"
-        ),
-        Phrase(
-            f"Use a Python package that brings `{shown}`, or say in the README that the daemon needs it "
-            f"installed, as Dify's image does not ship it; then add {examples_file} with an example the "
-            "registry can run."
-        ),
-    )
-
-
-# What a failed connection says in the error of a library that opens its own connections (a client
-# written in Rust or C, which the sandbox's Python-level guard does not see).
-_NETWORK_WORDS = re.compile(
-    r"ConnectError|ConnectionError|Connection refused|error sending request|Name or service not known|"
-    r"Temporary failure in name resolution|Failed to resolve|Max retries exceeded|nodename nor servname|"
-    r"Network is unreachable|getaddrinfo failed|Could not resolve host",
-    re.IGNORECASE,
-)
-_URL_HOST = re.compile(r"https?://([A-Za-z0-9.-]{1,253})")
-
-
-def _network_failure(text: str) -> str | None:
-    """The hosts a failed connection names ("" when it names none), or None when the text does not
-    speak of one."""
-    if not _NETWORK_WORDS.search(text):
-        return None
-    return str(Listing(list(dict.fromkeys(_URL_HOST.findall(text))), most=5))
-
-
-# What `subprocess` raises when the program it was asked to start is not on the PATH: errno 2 for a
-# bare program name (a path would be a file the tool expected). Searched in the whole traceback,
-# which holds the chained exceptions: tools often wrap it in an error of their own.
-_NO_PROGRAM = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^'/\s]{1,100})'")
-# Programs Dify's plugin daemon image installs for plugins (dify-plugin-daemon docker/local.dockerfile:
-# `apt-get install -y ... python3.12 ... ffmpeg`), beside Python itself.
-DAEMON_PROGRAMS = frozenset({"ffmpeg", "ffprobe"})
-
-
-def _missing_program(crash: Raised) -> str | None:
-    """The program a subprocess call could not find, when that is what the crash is."""
-    found = _NO_PROGRAM.search(crash.traceback)
-    if found is None or "_execute_child" not in crash.traceback:
-        return None
-    return found.group(1)
-
-
-def _mentioned(text: str, names: Iterable[str]) -> str | None:
-    """The first name that the text quotes or uses as a word."""
-    for name in names:
-        if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text):
-            return name
-    return None
-
-
 def _optional_read(
-    findings: Sequence[Finding], events: Sequence[Event], example: Example, tool: Tool
+    findings: Sequence[Finding], evidence: Evidence, example: Example, tool: Tool
 ) -> list[Finding]:
     """R036 when the run with only required parameters crashed on an optional one; nothing else
     (the tool's other runs report everything else)."""
-    crash = _crash_event(events)
+    crash = crash_event(evidence.raised)
     place = next((f for f in findings if _invoke_crash(f)), None)
     if crash is None or place is None:
         return []
@@ -505,7 +301,7 @@ def _optional_read(
     empty = [name for name in optional if example.inputs.get(name) is None]
     name = crash.key if crash.key in empty else None
     if name is None and _NONE_USE.search(crash.message):
-        name = _mentioned(crash.code or "", empty)
+        name = mentioned(crash.code or "", empty)
     if name is None:
         return []
     return [OPTIONAL_READ.at(_place(place), name=name, type=crash.type, problem=crash.message)]
@@ -513,71 +309,17 @@ def _optional_read(
 
 # What a tool's own error answer looks like (`registry/docs/runner.md`, "Run results"): a short text
 # that starts with or soon says one of these words, or a JSON object whose keys say so.
-_ERROR_TEXT = re.compile(
-    r"\b(error|failed|failure|invalid|exception|unauthori[sz]ed|forbidden|denied|missing|"
-    r"not found|not provided|no .{1,40} provided|is required|are required|cannot|could not|couldn't|"
-    r"unable to|"
-    r"please (provide|set|enter|configure|check|input)|not configured|not set|must be|错误|失败|无效|エラー)",
-    re.IGNORECASE,
-)
-_ERROR_KEYS = ("error", "errors", "error_message", "error_msg", "errmsg", "err", "exception")
-_FAILED_STATES = {"error", "failed", "fail", "failure"}
-# An answer longer than this is output, whatever words it holds.
-_SHORT_ANSWER = 600
-
-
-def _error_answer(messages: Sequence[RunMessage]) -> str | None:
-    """The tool's own error message when every text and JSON message it yielded is one (and it
-    yielded no file, image or link), or, when it yielded neither, when its variables together state
-    one (`success: false`, an `error` set): what it answered instead of output."""
-    answers: list[str] = []
-    variables: dict[str, object] = {}
-    for message in messages:
-        payload = message.payload if isinstance(message.payload, dict) else {}
-        if message.type == "variable" and isinstance(payload.get("variable_name"), str):
-            variables[payload["variable_name"]] = payload.get("variable_value")
-        if message.type == "text":
-            text = str(payload.get("text", "")).strip()
-            if not text or len(text) > _SHORT_ANSWER or not _ERROR_TEXT.search(text[:200]):
-                return None
-            answers.append(text)
-        elif message.type == "json":
-            found = _json_error(payload.get("json_object"))
-            if found is None:
-                return None
-            answers.append(found)
-        elif message.type in ("blob", "image", "image_link", "link", "file"):
-            return None
-    if not answers and variables:
-        return _json_error(variables)
-    return answers[0][:300] if answers else None
-
-
-def _json_error(value: object) -> str | None:
-    """The error a JSON answer states (an error key with a value, `success: false`, a failed status)."""
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    if not isinstance(value, dict):
-        return None
-    for key in _ERROR_KEYS:
-        if value.get(key):
-            return json.dumps({key: value[key]}, ensure_ascii=False, default=str)[:300]
-    status = value.get("status", value.get("state"))
-    if value.get("success") is False or (isinstance(status, str) and status.lower() in _FAILED_STATES):
-        return json.dumps(value, ensure_ascii=False, default=str)[:300]
-    return None
-
-
 def run_result(
     findings: Sequence[Finding],
-    events: Sequence[Event],
+    evidence: Evidence,
     example: Example,
     tool: Tool,
     credentials: Sequence[str],
     messages: Sequence[RunMessage],
     finished: bool,
 ) -> tuple[RunResult, str]:
-    """What the run shows (`result.py`) and what names it, from its weighed findings and events."""
+    """What the run shows (`result.py`) and what names it, from its weighed findings and what its
+    events show."""
     red = [f for f in findings if f.severity is Severity.ERROR]
     if any(f.rule == READ_ONLY_ENVIRONMENT.code for f in findings):  # the sandbox's, not the tool's
         return RunResult.ENVIRONMENT, "a library writes into its own install folder"
@@ -585,20 +327,78 @@ def run_result(
         return (RunResult.FAILED, "") if red or not finished else (RunResult.PASSED, "")
     if red:
         return RunResult.CRASHED, red[0].message[:300]
-    cause = _cause(events, example, tool, credentials, "")
+    cause = cause_of(evidence, example, tool, credentials, "")
     if cause.result in (RunResult.NETWORK, RunResult.DIFY_CALL):
         return cause.result, cause.detail
     if any(f.rule == TIMED_OUT.code for f in findings):
-        return RunResult.TIME_LIMIT, _invented(example)
+        return RunResult.TIME_LIMIT, invented(example)
     if not finished:
         return cause.result, cause.detail
-    answer = _error_answer(messages)
+    answer = error_answer(messages)
     if answer is None:
         return RunResult.OUTPUT, ""
-    if _unset_storage(events):  # what it answered, empty storage made it answer
+    if unset_storage(evidence):  # what it answered, empty storage made it answer
         return cause.result, cause.detail
-    refused = _network_failure(answer)
+    refused = network_failure(answer)
     if refused is not None:
         return RunResult.NETWORK, refused
-    named = _answer_credential(events, credentials, answer)
+    named = answer_credential(evidence, credentials, answer)
     return (RunResult.CREDENTIAL, named) if named else (RunResult.TOOL_ERROR, answer)
+
+
+def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:
+    """One finding naming the declared variables that no completed run of the tool sets."""
+    completed = [run for run in runs if run.outputs]
+    unset = [name for name in declared_variables(tool) if not any(name in run.outputs for run in completed)]
+    if not completed or not unset:
+        return []
+    names = Listing(unset, most=MAX_LISTED)
+    if not any(run.result.proven for run in completed):
+        shown = completed[0]
+        return [
+            NEVER_SET.at(
+                where,
+                severity=Severity.INFO,
+                names=names,
+                why=Phrase(
+                    f"which the {shown.example} run did not set: it did not reach the code that sets them "
+                    f"({in_words(shown.result, shown.detail)})"
+                ),
+                advice=Phrase(f"Add {Listing([examples_file])} with an example on real inputs."),
+            )
+        ]
+    return [
+        NEVER_SET.at(
+            where,
+            names=names,
+            why=Phrase("but no example run sets them; the next node reads None"),
+            advice=Phrase(
+                f"Yield create_variable_message(name, ...) for {names} in every path of _invoke, or remove "
+                "them from output_schema."
+            ),
+        )
+    ]
+
+
+def nothing_ran(loaded: LoadedPlugin) -> list[Finding]:
+    """Why no tool of a plugin ran, when it is meant to have tools; an error when nothing else says
+    so (Dify refuses a plugin whose manifest does not load)."""
+    where = Location(loaded.display_path("manifest.yaml"))
+    plugin = loaded.plugin
+    if plugin is None:
+        told = any(d.severity is Severity.ERROR for d in loaded.findings)
+        severity = Severity.INFO if told else Severity.ERROR
+        return [NOTHING_RAN.at(where, severity=severity, why="its manifest could not be loaded")]
+    manifest = loaded.documents.get("manifest.yaml")
+    declared = (
+        manifest.data.get("plugins") if manifest is not None and isinstance(manifest.data, dict) else None
+    )
+    if not isinstance(declared, dict) or not declared.get("tools"):
+        return []  # not a tool plugin: nothing was meant to run
+    if not plugin.providers:
+        why = "no tool provider was found (the files `plugins.tools` names did not load)"
+    elif not plugin.tools:
+        why = "its providers list no tool that loads"
+    else:
+        why = "its tools name no Python source (`extra.python.source`)"
+    return [NOTHING_RAN.at(where, why=why)]
