@@ -119,7 +119,7 @@ def test_unprivileged_runs_write_into_a_private_view(tmp_path: Path, monkeypatch
         monkeypatch.setenv("PATH", os.pathsep.join(p for p in paths if not p.startswith("/root")))
         if not find_interpreters():
             pytest.skip("no Python 3 interpreter outside root's home for the unprivileged run")
-    folder = tmp_path / "shared"
+    folder = tmp_path / "common"
     folder.mkdir()
     folder.chmod(0o755)
     root, cache, home = _plugin(folder / "plugin"), folder / "cache", folder / "home"

@@ -77,6 +77,11 @@ BEYOND_SDK: tuple[Beyond, ...] = (
         "",
         "run time: the tool loads, and every call misuses the SDK's File (blob() or a missing attribute)",
     ),
+    Beyond(
+        "T011",
+        "",
+        "run time: the tool loads, and the SDK cannot create its class (abstract `_invoke`) on a call",
+    ),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from generator.check import (
     CheckContext,
+    abstract_tool,
     binaries,
     dependencies,
     domains,
@@ -68,6 +69,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "examples": examples,
         "unyielded": unyielded,
         "undeclared": undeclared,
+        "abstract_tool": abstract_tool,
         "sdk_file": sdk_file,
         "unparsed": unparsed,
     }

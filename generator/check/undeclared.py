@@ -165,7 +165,7 @@ def invoke_of(tree: ast.Module) -> Function | None:
     classes = [
         node
         for node in tree.body
-        if isinstance(node, ast.ClassDef) and any(_is_tool(base, tool_names) for base in node.bases)
+        if isinstance(node, ast.ClassDef) and any(is_tool_base(base, tool_names) for base in node.bases)
     ]
     if len(classes) != 1 or classes[0].decorator_list:
         return None
@@ -193,7 +193,8 @@ def sdk_names(tree: ast.Module, name: str = "Tool") -> set[str]:
     return names
 
 
-def _is_tool(base: ast.expr, tool_names: set[str]) -> bool:
+def is_tool_base(base: ast.expr, tool_names: set[str]) -> bool:
+    """True when a class base names dify_plugin's Tool (under a name the module imports it as)."""
     if isinstance(base, ast.Name):
         return base.id in tool_names
     root: ast.expr = base

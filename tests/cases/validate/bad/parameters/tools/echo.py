@@ -2,4 +2,5 @@ from dify_plugin import Tool
 
 
 class Echo(Tool):
-    pass
+    def _invoke(self, tool_parameters):
+        yield self.create_text_message("")
