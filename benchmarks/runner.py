@@ -30,7 +30,7 @@ from benchmarks.synthetic import make_registry
 from generator.load.crawl import LoadedPlugin, load_plugin
 from generator.load.reader import PluginReader
 from generator.run import Limits, RunOptions, RunReport, run_plugins
-from generator.run.environment import ensure_environment
+from generator.run.environment import build_environment, describe_environment
 from generator.run.sandbox import detect_isolation
 
 RUNS = 3
@@ -135,7 +135,8 @@ def _pool_rows(bench: Bench, runs: int) -> list[Row]:
 
 
 def _build(root: Path, cache: Path) -> None:
-    environment = ensure_environment(PluginReader(root), "3.12", cache, False, detect_isolation(None), str)
+    described = describe_environment(PluginReader(root), "3.12", cache, False, detect_isolation(None), str)
+    environment = build_environment(described, str)
     if environment.problem:
         raise RuntimeError(environment.problem)
 

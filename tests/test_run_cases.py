@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,7 @@ from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
 from generator.schemas import SchemaSet, load_schemas
 from tests.conftest import REPO, SHARED, shared
-from tests.hostile import processes_mentioning
+from tests.hostile import listener, processes_mentioning
 
 CASES = REPO / "tests" / "cases" / "run"
 LIMITS = Limits(
@@ -46,49 +44,27 @@ class Outcome:
     connections: list[str]
 
 
-def _listener() -> tuple[socket.socket, list[str]]:
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen()
-    server.settimeout(0.2)
-    accepted: list[str] = []
-
-    def accept() -> None:
-        while server.fileno() != -1:
-            try:
-                connection, address = server.accept()
-            except (TimeoutError, OSError):
-                continue
-            accepted.append(str(address))
-            connection.close()
-
-    threading.Thread(target=accept, daemon=True).start()
-    return server, accepted
-
-
 @pytest.fixture(scope="session")
 def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     """Every case run once, together, in parallel, sharing one environment."""
     folder = tmp_path_factory.mktemp("cases")
-    server, accepted = _listener()
     names = sorted(p.name for p in CASES.iterdir() if (p / "manifest.yaml").is_file())
-    plugins = []
-    for name in names:
-        root = CASES / name
-        if name == "socket_connect":
-            root = folder / name
-            shutil.copytree(CASES / name, root)
-            examples = root / "tools" / "case.examples.yaml"
-            port = server.getsockname()[1]
-            examples.write_text(yaml.safe_dump({"examples": [{"name": "run", "inputs": {"port": port}}]}))
-        plugins.append(load_plugin(root, name))
-    os.environ["DIFY_REGISTRY_TEST_SECRET"] = SECRET
-    try:
-        options = RunOptions(cache_dir=tmp_path_factory.mktemp("cache"), limits=LIMITS, jobs=2)
-        report = run_plugins(plugins, options, reference_schemas())
-    finally:
-        del os.environ["DIFY_REGISTRY_TEST_SECRET"]
-        server.close()
+    with listener() as (port, accepted):
+        plugins = []
+        for name in names:
+            root = CASES / name
+            if name == "socket_connect":
+                root = folder / name
+                shutil.copytree(CASES / name, root)
+                examples = root / "tools" / "case.examples.yaml"
+                examples.write_text(yaml.safe_dump({"examples": [{"name": "run", "inputs": {"port": port}}]}))
+            plugins.append(load_plugin(root, name))
+        os.environ["DIFY_REGISTRY_TEST_SECRET"] = SECRET
+        try:
+            options = RunOptions(cache_dir=tmp_path_factory.mktemp("cache"), limits=LIMITS, jobs=2)
+            report = run_plugins(plugins, options, reference_schemas())
+        finally:
+            del os.environ["DIFY_REGISTRY_TEST_SECRET"]
     findings: dict[str, list[Finding]] = {name: [] for name in names}
     # What `run` reports: the run's findings and its check stage's (the static checks of the code).
     static = [

@@ -29,7 +29,7 @@ from generator.check.all_checks import check_plugin
 from generator.findings import Severity
 from generator.load.crawl import load_plugin
 from generator.load.reader import PluginReader
-from generator.run.environment import ensure_environment
+from generator.run.environment import build_environment, describe_environment
 from generator.run.sandbox import Isolation
 from tests.conftest import REPO
 from tests.corpus_copy import KINDS
@@ -135,7 +135,7 @@ def _mutated(mutation: dict[str, Any], target: Path) -> Subject:
 def sdk_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The interpreter of the environment the runner builds for a plugin with no requirements."""
     empty = tmp_path_factory.mktemp("no-requirements")
-    built = ensure_environment(
+    described = describe_environment(
         PluginReader(empty),
         "3.12",
         tmp_path_factory.mktemp("oracle-cache"),
@@ -143,6 +143,7 @@ def sdk_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
         isolation=Isolation(namespaces=False, drop_privileges=False),
         shown=str,
     )
+    built = build_environment(described, str)
     if not built.built or built.interpreter.version < (3, 12):
         pytest.skip(f"no environment with dify_plugin on Python 3.12+: {built.problem or 'no Python 3.12'}")
     return built.python

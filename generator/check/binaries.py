@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 
 from generator.check import CheckContext
+from generator.check.common import submission_only
 from generator.check.submission import unwanted_reason
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -104,10 +105,9 @@ is no finding; with it, the gate's verdict is an error.
 )
 
 
+@submission_only
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Binaries and archives among the packaged files, only with `--submission`."""
-    if not context.submission or loaded.plugin is None:
-        return
     for file in loaded.reader.tree.files:
         if file.is_link or unwanted_reason(file.relative)[0]:
             continue

@@ -1,13 +1,16 @@
-"""Helpers shared by the check modules: documents by role, files named inside a plugin."""
+"""Helpers shared by the check modules: the submission checks' gate, documents by role, files named
+inside a plugin."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from generator.check import CheckContext
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.modules import INIT, Failure, module_of
@@ -19,6 +22,22 @@ from generator.rules import Rule
 ASSETS = "_assets"
 # the attribute under which a syntax tree keeps the list of its nodes (see `every_node`)
 _NODES = "_every_node"
+
+
+CheckFunction = Callable[[LoadedPlugin, CheckContext], Iterable[Finding]]
+
+
+def submission_only(check: CheckFunction) -> CheckFunction:
+    """A check of what the marketplace asks of a submission: it runs only with `--submission`, and
+    only on a plugin whose manifest loaded (without one there is no plugin to submit)."""
+
+    @functools.wraps(check)
+    def gated(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+        if not context.submission or loaded.plugin is None:
+            return ()
+        return check(loaded, context)
+
+    return gated
 
 
 def every_node(tree: ast.AST) -> tuple[ast.AST, ...]:

@@ -12,6 +12,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from generator.check import CheckContext
+from generator.check.common import submission_only
 from generator.check.requirements import (
     EDITABLE,
     FIND_LINKS,
@@ -181,10 +182,9 @@ PyPI. The finding names the index (without any password in its URL).
 )
 
 
+@submission_only
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Dependency findings, only with `--submission`."""
-    if not context.submission or loaded.plugin is None:
-        return
     tree = loaded.reader.tree
     packaged = frozenset(file.relative for file in tree.files)
     found = read_dependencies(loaded, packaged)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.check import CheckContext
-from generator.check.common import documents, every_node
+from generator.check.common import documents, every_node, submission_only
 from generator.check.hosts import URL, covered, declared_host, hosts_in
 from generator.check.safety import dotted_name, http_call_names
 from generator.findings import Finding, Severity
@@ -93,10 +93,9 @@ domain itself. Without a declaration, rule U028 lists what was found.
 )
 
 
+@submission_only
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """The access-domain note and undeclared domains, only with `--submission`."""
-    if not context.submission or loaded.plugin is None:
-        return
     found = access_domains(loaded)
     manifest = next((document for _, document in documents(loaded, "manifest")), None)
     if manifest is None:

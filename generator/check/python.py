@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
+from generator.check.common import submission_only
 from generator.findings import Finding, Location, Severity
 from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
 from generator.load.crawl import LoadedPlugin
@@ -78,10 +79,9 @@ class Failure:
     problem: str
 
 
+@submission_only
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Compile every packaged `.py` file, only with `--submission`."""
-    if not context.submission or loaded.plugin is None:
-        return
     sources = {
         f.relative: source
         for f in loaded.reader.tree.files
@@ -90,11 +90,13 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     }
     if not sources:
         return
-    wanted = _version(loaded.plugin.runner_version)
+    plugin = loaded.plugin
+    assert plugin is not None  # `submission_only` runs this only on a plugin whose manifest loaded
+    wanted = _version(plugin.runner_version)
     if __name__ not in context.memo:  # looked up once per run: it globs PATH and pyenv's folders
         context.memo[__name__] = find_interpreters()
     interpreters: list[Interpreter] = context.memo[__name__]
-    chosen = choose_interpreter(loaded.plugin.runner_version, interpreters)
+    chosen = choose_interpreter(plugin.runner_version, interpreters)
     own = sys.version_info[:2]
     if chosen is not None and chosen.version == wanted and chosen.version != own:
         failures = _compile_with(chosen, sources)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node
+from generator.check.common import every_node, submission_only
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Rule, rule
@@ -83,10 +83,9 @@ decision and not reported; so is catching `Exception`.
 )
 
 
+@submission_only
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Safety warnings for every packaged Python file, only with `--submission`."""
-    if not context.submission or loaded.plugin is None:
-        return
     for file in loaded.reader.tree.files:
         if not file.relative.endswith(".py"):
             continue

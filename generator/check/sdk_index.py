@@ -56,6 +56,7 @@ def _data() -> dict[str, Any]:
     return data
 
 
+@cache
 def _index() -> tuple[tuple[Version, frozenset[str]], ...]:
     return tuple((Version(entry["since"]), frozenset(entry["attributes"])) for entry in _data()["file"])
 
@@ -85,9 +86,17 @@ def installed_sdk(reader: PluginReader) -> Version | None:
         if pinned:
             return pinned[-1]
     specifier = _requested(reader)
-    if specifier is None:
-        return None
-    allowed = [v for v in known_versions() if specifier.contains(v, prereleases=_names_prerelease(specifier))]
+    return None if specifier is None else _newest_allowed(specifier)
+
+
+# Asked once per distinct requirement: a registry's plugins share a few, and matching every published
+# version against one, again for each plugin, was most of this check's time.
+@cache
+def _newest_allowed(specifier: SpecifierSet) -> Version | None:
+    """The newest published version `specifier` allows, as uv picks it: a pre-release only when the
+    specifier names one, or when nothing else fits."""
+    prereleases = _names_prerelease(specifier)
+    allowed = [v for v in known_versions() if specifier.contains(v, prereleases=prereleases)]
     if not allowed:  # only pre-releases fit: uv then takes those
         allowed = [v for v in known_versions() if specifier.contains(v, prereleases=True)]
     return max(allowed) if allowed else None

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import every_node
+from generator.check.common import every_node, submission_only
 from generator.check.submission import unwanted_reason
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -117,10 +117,9 @@ class Assigned:
     column: int
 
 
+@submission_only
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Secrets in every packaged text file, only with `--submission`."""
-    if not context.submission or loaded.plugin is None:
-        return
     for file in loaded.reader.tree.files:
         if unwanted_reason(file.relative)[0] or file.relative.lower().endswith(_BINARY_SUFFIXES):
             continue  # U008 names the file itself; images hold no text

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from urllib.parse import urlsplit
 
 from generator.check import CheckContext
-from generator.check.common import documents
+from generator.check.common import documents, submission_only
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginTree
@@ -218,10 +218,9 @@ README's source link on one of these hosts too (rule U003).
 )
 
 
+@submission_only
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Submission findings, only when asked for."""
-    if not context.submission or loaded.plugin is None:
-        return
     for _relative, manifest in documents(loaded, "manifest"):
         yield from _manifest(loaded, manifest)
     for role in ("tools provider", "tool"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,6 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from generator.pipeline import site_catalog
     from generator.site.multilang import registry_plugin
 
     site_dir = args.site_dir or (Path("site") if paths is not None else None)
@@ -100,18 +100,22 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     try:
         config = load_config(str(config_file), **overrides)
         plugin = registry_plugin(config)
-        registries, schemas_root = plugin.paths(config)
+        named = plugin.source(config)
     except (MkDocsException, TypeError) as broken:
         raise BrokenRegistry(str(broken)) from None
-    options = None if args.no_run else run_options(args, site_url=config.site_url or SITE_URL)
+    source = replace(
+        named,
+        paths=named.paths if paths is None else paths,
+        run=None if args.no_run else run_options(args, site_url=config.site_url or SITE_URL),
+        overlays=args.overlays,
+    )
     with schemas_readable():
-        catalog = site_catalog(registries if paths is None else paths, schemas_root, options, args.overlays)
+        catalog = plugin.catalog(config, source)
     report(catalog, args.format, sys.stdout, show_all=args.show_all)
     code = exit_code(catalog.findings, args.strict)
     if args.strict and code != EXIT_OK:
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
         return code
-    plugin.preset = catalog
     watcher = render_progress(progress_wanted(args.format))
     config.plugins["dify-registry-progress"] = watcher
     try:

@@ -31,8 +31,12 @@ How a finding of the run stage gets its severity, in this order and nowhere else
    evidence.
 """
 
-from generator.run.runner import all_findings, run_plugins
+from typing import TYPE_CHECKING
+
 from generator.run.runtypes import ExampleRun, Limits, OutputFile, RunMessage, RunOptions, RunReport
+
+if TYPE_CHECKING:
+    from generator.run.runner import all_findings, run_plugins
 
 __all__ = [
     "ExampleRun",
@@ -44,3 +48,15 @@ __all__ = [
     "all_findings",
     "run_plugins",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """`run_plugins` and `all_findings`, imported from the runner when first asked for: `validate`
+    and the site read this package's types and its dependency-file helpers, and importing the runner
+    with them (its sandbox, pool, wire codec, SSL and HTTP clients) cost every command's start a
+    third of its imports."""
+    if name in ("all_findings", "run_plugins"):
+        from generator.run import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -156,7 +156,7 @@ def describe_environment(
     shown: Callable[[str], str],
     arches: tuple[str, ...] = (),
 ) -> Environment:
-    """The environment a plugin gets, named and located but not built (`ensure_environment`
+    """The environment a plugin gets, named and located but not built (`build_environment`
     builds it): the run planner keys runs by it, and a plugin whose every run is cached needs no
     environment at all. `shown` names a plugin file in findings; `arches` are the manifest's
     `meta.arch`."""
@@ -223,21 +223,9 @@ def _declared(reader: PluginReader, requirements: Requirements) -> list[Declared
     return (pyproject_names(text) or []) if requirements.synced else requirement_names(text)
 
 
-def ensure_environment(
-    reader: PluginReader,
-    requested: str,
-    cache: Path,
-    offline: bool,
-    isolation: Isolation,
-    shown: Callable[[str], str],
-) -> Environment:
-    """The environment for a plugin, built once per distinct set of requirements and reused.
-    `shown` names a plugin file in findings."""
-    return build_environment(describe_environment(reader, requested, cache, offline, isolation, shown), shown)
-
-
 def build_environment(environment: Environment, shown: Callable[[str], str]) -> Environment:
-    """A described environment, built when it is not already (or why it could not be)."""
+    """A described environment, built when it is not already (or why it could not be): built once per
+    distinct set of requirements and reused. `shown` names a plugin file in findings."""
     plan = environment.plan
     if not environment.built or plan is None:
         return environment

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,13 +73,24 @@ class RegistryConfig(base.Config):  # type: ignore[no-untyped-call]
     working folder)."""
 
 
+@dataclass(frozen=True)
+class CatalogSource:
+    """What the site's catalog is checked from: registry (or plugin) folders, the hosted schemas'
+    folder, how the tools' examples run (None: they do not), and a folder of run overlays."""
+
+    paths: Sequence[Path]
+    schemas: Path
+    run: RunOptions | None
+    overlays: Path | None = None
+
+
 class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-call]
     """Adds the catalog, plugin, tool, schema, rule and translation pages to the build."""
 
     def __init__(self) -> None:
-        # A catalog handed over by `dify-registry build`; the default-language build hands its
-        # site model (catalog included) to the other languages, so nothing is computed twice.
-        self.preset: Catalog | None = None
+        self.checked: Catalog | None = None  # see `catalog`
+        # The default-language build hands its site model (catalog included) to the other
+        # languages, so nothing is computed twice.
         self.model: SiteModel | None = None
         self.pages: SitePages | None = None
         self.docs: TranslatedDocs | None = None
@@ -103,6 +115,31 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         named = self.config.registry
         folders = [named] if isinstance(named, str) else [str(item) for item in named]
         return [self._root(config, f) for f in folders], self._root(config, self.config.schemas)
+
+    def source(self, config: MkDocsConfig) -> CatalogSource:
+        """What mkdocs.yml says the catalog is checked from."""
+        registries, schemas = self.paths(config)
+        return CatalogSource(registries, schemas, self._run_options(config))
+
+    def catalog(self, config: MkDocsConfig, source: CatalogSource | None = None) -> Catalog:
+        """This build's catalog, checked once, from `source` (default: what mkdocs.yml names).
+        `dify-registry build` asks first, with what its command line names, to report the findings
+        before any page is rendered; the pages then show that same catalog.
+
+        Raises SchemaLoadError when the schemas folder cannot be read."""
+        if self.checked is None:
+            chosen = source or self.source(config)
+            self.checked = site_catalog(chosen.paths, chosen.schemas, chosen.run, chosen.overlays)
+        return self.checked
+
+    def render_for(self, language: SiteLanguage, model: SiteModel) -> None:
+        """Make this build another language's under the default language's site: it renders that
+        build's `model` (catalog included) in `language`, builds no further languages, and uses the
+        theme's assets at the site's root."""
+        self.config["language"] = language.code
+        self.config["languages"] = False
+        self.model = model
+        self.shares_assets = True
 
     @event_priority(100)  # the theme's language is set before any other plugin reads it
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -140,8 +177,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if self.model is None:  # a build of its own, not one language handed another's model
             forget()
             with long_lived():
-                catalog = self.preset or site_catalog(*self.paths(config), self._run_options(config))
-                self.model = site_model(catalog, config.use_directory_urls)
+                self.model = site_model(self.catalog(config), config.use_directory_urls)
             self.frozen = True
         if self.language == DEFAULT_LANGUAGE and self.config.languages and self.builds is None:
             # The catalog is all the other languages need: they can start now, on other cores.

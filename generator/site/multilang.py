@@ -58,11 +58,7 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteMode
         use_directory_urls=config.use_directory_urls,
         strict=config.strict,
     )
-    plugin = registry_plugin(nested)
-    plugin.config["language"] = language.code
-    plugin.config["languages"] = False
-    plugin.model = model
-    plugin.shares_assets = True
+    registry_plugin(nested).render_for(language, model)
     build(nested)
 
 

@@ -80,17 +80,18 @@ def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: Optio
 def _heading_open(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
-    token = tokens[idx]
-    level = min(6, int(token.tag[1:]) + HEADING_SHIFT)
-    return f"<h{level}>"
+    return f"<h{_shifted(tokens[idx])}>"
 
 
 def _heading_close(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
-    token = tokens[idx]
-    level = min(6, int(token.tag[1:]) + HEADING_SHIFT)
-    return f"</h{level}>\n"
+    return f"</h{_shifted(tokens[idx])}>\n"
+
+
+def _shifted(heading: Token) -> int:
+    """A heading's level below the page's own headings (at most 6)."""
+    return min(6, int(heading.tag[1:]) + HEADING_SHIFT)
 
 
 def make_renderer() -> MarkdownIt:
