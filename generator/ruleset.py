@@ -22,7 +22,6 @@ import generator.load.recordings
 import generator.load.registry_examples
 import generator.load.yamlload
 import generator.run.assemble
-import generator.run.checks
 import generator.run.dependencies
 import generator.run.indexes
 import generator.run.judge
@@ -31,6 +30,7 @@ import generator.run.native
 import generator.run.pyversion
 import generator.run.replay
 import generator.run.reqfile
+import generator.run.returned
 import generator.run.runner
 import generator.run.verdict
 import generator.schemas.inline
@@ -53,7 +53,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.load.registry_examples,
     generator.run.runner,
     generator.run.assemble,
-    generator.run.checks,
+    generator.run.returned,
     generator.run.dependencies,
     generator.run.lockfile,
     generator.run.pyversion,

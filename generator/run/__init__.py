@@ -12,7 +12,7 @@ How a finding of the run stage gets its severity, in this order and nowhere else
 2. The emitters make findings of their rules' own severity (`rule(...)`, declared beside the
    code that emits it), and nothing else: `judge.judge` from the evidence (a finding of a rule of
    `judge.STOPS_RUN` means the run did not complete, and its outputs are neither assembled nor
-   checked), `assemble.py` and `replay.py`, and `checks.check_run`, which also says which of its
+   checked), `assemble.py` and `replay.py`, and `returned.check_run`, which also says which of its
    `SCHEMA_MISMATCH` findings are remarks (what the check could not check, not a failure of the
    output).
 3. `verdict.py` is the one module that gives a finding another severity or replaces it

@@ -19,7 +19,6 @@ from generator.progress import Stage
 from generator.rules import rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
-from generator.run.checks import check_run
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
@@ -39,6 +38,7 @@ from generator.run.replay import (
     write_recording,
 )
 from generator.run.result import in_words
+from generator.run.returned import check_run
 from generator.run.runtypes import ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard

@@ -37,12 +37,12 @@ from generator.run.causes import (
     unset_credential,
     unset_storage,
 )
-from generator.run.checks import MAX_LISTED, SCHEMA_MISMATCH, declared_variables
 from generator.run.child.view import VIEW_NAME
 from generator.run.evidence import Evidence
 from generator.run.judge import CRASHED, NETWORK_ATTEMPT, STAGES, TIMED_OUT, UNSERVED_CALL
 from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult, in_words
+from generator.run.returned import MAX_LISTED, SCHEMA_MISMATCH, declared_variables
 from generator.run.runtypes import ExampleRun, RunMessage
 from generator.run.wire import Raised
 from generator.shorten import shorten
