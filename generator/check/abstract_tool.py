@@ -46,11 +46,13 @@ _INVOKE_SINCE = Version("0.0.1b5")
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Each tool file whose one Tool class has no `_invoke`."""
     tools = loaded.plugin.tools if loaded.plugin else ()
-    version = installed_sdk(loaded.reader) if tools else None
-    # unknown version: either name may be the abstract one, so a class binding either is left alone
-    abstract = ("_invoke",) if version is None or version >= _INVOKE_SINCE else ("invoke",)
-    needed = abstract if version is not None else ("_invoke", "invoke")
     for file, tree, tool in tool_modules(loaded, tools):
+        if not any(_abstract_classes(tree, ("_invoke",))):
+            continue
+        version = installed_sdk(loaded.reader)  # read only for a class that lacks `_invoke`
+        # unknown version: either name may be the abstract one, so a class binding either is left alone
+        abstract = ("_invoke",) if version is None or version >= _INVOKE_SINCE else ("invoke",)
+        needed = abstract if version is not None else ("_invoke", "invoke")
         for node in _abstract_classes(tree, needed):
             names = {s.name for s in node.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
             instead = next((f" (it has `{name}`)" for name in _INSTEAD if name in names), "")

@@ -91,6 +91,10 @@ Source = ast.AST | _Element | str | None
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Misuses of the SDK's File in every tool's module, each file once."""
+    tools = loaded.plugin.tools if loaded.plugin else ()
+    modules = list(tool_modules(loaded, tools))
+    if not any(_may_hold_files(tree, tool) for _file, tree, tool in modules):
+        return  # no File reaches any tool: the SDK version (files to read) need not be known
     version = installed_sdk(loaded.reader)
     attributes = file_attributes(version) if version is not None else None
     if attributes is None:
@@ -104,7 +108,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         )
     known = attributes or LATEST_FILE
     name = ", the name `{receiver}.filename`" if "filename" in known else ""
-    for file, tree, tool in tool_modules(loaded, loaded.plugin.tools if loaded.plugin else ()):
+    for file, tree, tool in modules:
         display = loaded.display_path(file)
         for node, problem, receiver, severity in misuses(tree, tool, known):
             where = Location(display, node.lineno, node.col_offset + 1)
@@ -116,6 +120,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 name=Phrase(name.format(receiver=receiver)),
                 basis=Phrase(basis),
             )
+
+
+def _may_hold_files(tree: ast.Module, tool: Tool) -> bool:
+    """True when `misuses` could find a certain File: the tool declares a file parameter, or the
+    module imports the SDK's File (to annotate a name with it)."""
+    return any(p.type in (FILE, FILES) for p in tool.parameters) or bool(sdk_names(tree, "File"))
 
 
 Misuse = tuple[ast.expr, str, str, Severity | None]
