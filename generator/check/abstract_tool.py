@@ -11,7 +11,7 @@ from packaging.version import Version
 from generator.check import CheckContext
 from generator.check.common import tool_modules
 from generator.check.sdk_index import installed_sdk
-from generator.check.undeclared import is_tool_base, sdk_names
+from generator.check.undeclared import class_members, is_tool_base, sdk_names
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
@@ -75,21 +75,9 @@ def _abstract_classes(tree: ast.Module, needed: tuple[str, ...]) -> Iterator[ast
         return
     if any(other is not node and _derives_from(other, node.name) for other in classes):
         return  # a subclass in the same file may be the one that runs
-    if not _bound(node) & set(needed):
+    if not class_members(node).keys() & set(needed):
         yield node
 
 
 def _derives_from(node: ast.ClassDef, name: str) -> bool:
     return any(isinstance(base, ast.Name) and base.id == name for base in node.bases)
-
-
-def _bound(node: ast.ClassDef) -> set[str]:
-    """Every name the class body binds: methods, and targets of assignments."""
-    found: set[str] = set()
-    for statement in node.body:
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-            found.add(statement.name)
-        elif isinstance(statement, ast.Assign | ast.AnnAssign):
-            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            found.update(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
-    return found

@@ -170,9 +170,9 @@ def invoke_of(tree: ast.Module) -> Function | None:
     if len(classes) != 1 or classes[0].decorator_list:
         return None
     others = [node for node in every_node(tree) if isinstance(node, ast.ClassDef) and node is not classes[0]]
-    if any("_invoke" in _members(other) for other in others):
+    if any("_invoke" in class_members(other) for other in others):
         return None  # another class with an `_invoke` (a subclass, a helper): which one runs is unclear
-    members = _members(classes[0])
+    members = class_members(classes[0])
     if OVERRIDES & members.keys() or len(members.get("_invoke", [])) != 1:
         return None
     invoke = members["_invoke"][0]
@@ -208,7 +208,7 @@ def is_tool_base(base: ast.expr, tool_names: set[str]) -> bool:
     )
 
 
-def _members(node: ast.ClassDef) -> dict[str, list[ast.stmt]]:
+def class_members(node: ast.ClassDef) -> dict[str, list[ast.stmt]]:
     """The statements of a class body that bind each name (methods and assignments)."""
     found: dict[str, list[ast.stmt]] = {}
     for statement in node.body:
