@@ -38,6 +38,9 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("Pillow.open(io.BytesIO(content))", "an image's bytes in memory, read through the reader"),
     ),
     "generator/site/weight.py": (("base.read_text(", "the MkDocs theme's own base template"),),
+    "generator/site/mkdocs_plugin.py": (
+        ("(HERE / source).read_text(", "the registry's own stylesheet and script sources"),
+    ),
     "generator/run/invented.py": (("wave.open(buffer", "an invented sound file in memory"),),
     "generator/run/environment.py": (('path.open("a")', "the lock file of a built environment"),),
     "generator/run/envbuild.py": (("os.walk(tree)", "a built environment, to give it to its owner"),),

@@ -154,10 +154,12 @@ def test_long_labels_are_shortened_with_a_marker(cases_site: BuiltSite) -> None:
 
 
 def test_fallback_marker_and_coverage(cases_site: BuiltSite) -> None:
-    """Labels missing in a language show in English with a marker; the coverage page lists them."""
-    zh = cases_site.page("zh/plugins/plain_notes")
-    assert 'lang="en">Plain Notes</bdi><sup class="dr-fallback"' in zh
-    assert 'class="dr-fallback"' not in cases_site.page("plugins/plain_notes")
+    """Texts missing in a language show in English with a marker on the pages that language writes;
+    the coverage page lists them."""
+    ja = cases_site.page("ja/plugins/book_finder")
+    assert "dr-stub" not in ja
+    assert '</bdi><sup class="dr-fallback">EN</sup>' in ja
+    assert 'class="dr-fallback"' not in cases_site.page("plugins/book_finder")
     coverage = cases_site.page("ja/translations")
     assert 'data-dr-lang="ja_JP"><summary>' in coverage
     # The lists of missing texts are one file for every language's page, read when a row is opened.
@@ -172,11 +174,15 @@ def test_language_builds(cases_site: BuiltSite) -> None:
     for folder, lang in expected.items():
         html = cases_site.page(f"{folder}plugins/weather_demo/weather/forecast")
         assert f'<html lang="{lang}"' in html
-        links = re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"[^>]*class="md-select__link"', html)
+        selector = html.split('<ul class="md-select__list">', 1)[1].split("</ul>", 1)[0]
+        links = re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"', selector)
         assert [h for _, h in links] == ["en", "zh", "ja", "pt-BR"]
         assert all(href.endswith("plugins/weather_demo/weather/forecast/") for href, _ in links)
         assert not (cases_site.root / folder / "search" / "search_index.json").exists()
-    assert 'data-placeholder="搜索"' in cases_site.page("zh/")
+    # The search box's words are in the one published script, for every language.
+    script = (cases_site.root / "assets" / "dify-registry.js").read_text(encoding="utf-8")
+    assert '"search_placeholder": "搜索"' in script
+    assert "data-placeholder" not in cases_site.page("zh/")
     entry = json.loads((cases_site.root / "pagefind" / "pagefind-entry.json").read_text())
     assert sorted(entry["languages"]) == ["en", "ja", "pt-br", "zh"]
     for language in entry["languages"].values():

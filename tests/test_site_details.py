@@ -193,9 +193,11 @@ def test_llms_txt_lists_every_plugin_and_tool_with_its_markdown(cases_site: Buil
         targets = re.findall(r"\]\(([^)]+\.md)\)", text)
         for plugin in index["plugins"]:  # type: ignore[attr-defined]
             for entry in [plugin, *plugin["tools"]]:
-                path = entry["markdown"][language].removeprefix("https://dify.ai/" + folder)
-                assert path in targets
-                assert (cases_site.root / folder / path).is_file()
+                # Where the language serves a page only in English, its Markdown is the English one.
+                path = entry["markdown"][language].removeprefix("https://dify.ai/")
+                link = path.removeprefix(folder) if path.startswith(folder) else "../" + path
+                assert link in targets
+                assert (cases_site.root / path).is_file()
         tool = (cases_site.root / folder / "plugins/weather_demo/weather/forecast.md").read_text("utf-8")
         for heading in ("parameters", "outputs", "examples"):
             assert f"## {words[heading]}" in tool
@@ -242,14 +244,17 @@ def test_generated_pages_have_the_light_frame(cases_site: BuiltSite) -> None:
             assert "__md_scope" not in frame
             assert "<input" not in frame
             assert 'data-md-component="' not in frame
-            assert frame.count('class="md-select__link"') == len(LANGUAGE_SITES)
+            selector = frame.split('<ul class="md-select__list">', 1)[1].split("</ul>", 1)[0]
+            assert selector.count(" hreflang=") == len(LANGUAGE_SITES)
             tabs = re.search(r'<nav class="dr-tabs"[^>]*>(.*?)</nav>', frame)
             assert tabs
             assert f">{words['schemas']}</a>" in tabs[1]
             assert f">{words['rules']}</a>" in tabs[1]
-            # The English mark's words once, in the head, and no word of them in each mark.
-            assert f'<meta name="dr-fallback" content="{words["fallback"]}">' in frame
+            # The English mark's words are in the shared script, not in each page or each mark.
+            assert words["fallback"] not in frame
             assert '<sup class="dr-fallback" title' not in page
+        script = (cases_site.root / "assets" / "dify-registry.js").read_text(encoding="utf-8")
+        assert json.dumps(words["fallback"], ensure_ascii=False) in script
         assert "md-sidebar--primary" in cases_site.page(folder)
 
 
@@ -260,3 +265,42 @@ def test_the_theme_files_no_page_loads_are_not_published(cases_site: BuiltSite) 
     assert not (assets / "javascripts" / "lunr").exists()
     assert not (assets / "javascripts" / "workers").exists()
     assert not list(cases_site.root.rglob("*.map"))
+
+
+def test_pages_without_a_text_in_a_language_are_served_in_english_there(cases_site: BuiltSite) -> None:
+    """A plugin without a text in a language (plain_notes in zh, ja, pt), a tool without one
+    (verify_signature in ja) and every rule (their texts are English) are served in English only
+    there: a small page in their place names the English page as canonical and leads to it, and
+    the catalog, the other pages, llms.txt, index.json and the sitemap point at the English page."""
+    stub = cases_site.page("zh/plugins/plain_notes")
+    assert 'class="dr-page dr-stub"' in stub
+    assert '<link rel="canonical" href="../../../plugins/plain_notes/">' in stub
+    assert '<a href="../../../plugins/plain_notes/" hreflang="en">' in stub
+    assert 'data-pagefind-meta="url:plugins/plain_notes/"' in stub
+    assert "md-header" not in stub
+    assert "md-select" not in stub
+    assert "Plain Notes" in stub  # its title, and the labels search finds it by
+    cards = _cards(cases_site, "zh_Hans")["cards"]
+    assert isinstance(cards, list)
+    assert next(c["href"] for c in cards if c["slug"] == "plain_notes") == "../plugins/plain_notes/"
+    assert next(c["href"] for c in cards if c["slug"] == "weather_demo") == "plugins/weather_demo/"
+    plugins: Any = cases_site.index()["plugins"]
+    entry = next(p for p in plugins if p["name"] == "plain_notes")
+    assert entry["pages"]["zh_Hans"] == "https://dify.ai/plugins/plain_notes/"
+    assert entry["markdown"]["ja_JP"] == "https://dify.ai/plugins/plain_notes/index.md"
+    assert not (cases_site.root / "zh" / "plugins" / "plain_notes" / "index.md").exists()
+    assert "](../plugins/plain_notes/index.md)" in (cases_site.root / "zh" / "llms.txt").read_text("utf-8")
+    sitemap = (cases_site.root / "zh" / "sitemap.xml").read_text("utf-8")
+    assert "/plugins/plain_notes/" not in sitemap
+    assert "/zh/plugins/weather_demo/" in sitemap
+    # A tool without a Japanese text, in a plugin with some: the Japanese plugin page links the
+    # English tool page; the tool's Chinese page is written in full.
+    signer = cases_site.page("ja/plugins/webhook_signer")
+    assert 'href="../../../plugins/webhook_signer/webhook_signer/verify_signature/"' in signer
+    assert "dr-stub" in cases_site.page("ja/plugins/webhook_signer/webhook_signer/verify_signature")
+    assert "dr-stub" not in cases_site.page("zh/plugins/webhook_signer/webhook_signer/verify_signature")
+    # Rules: the English page only; the Japanese rules index and findings tables link it.
+    assert "dr-stub" in cases_site.page("ja/rules/r001")
+    assert "dr-stub" not in cases_site.page("rules/r001")
+    assert re.search(r'<a href="\.\./\.\./rules/r001/">R001</a>', cases_site.page("ja/rules"))
+    assert re.search(r'<a href="\.\./\.\./\.\./rules/[a-z0-9]+/">', cases_site.page("ja/plugins/hostile"))

@@ -23,8 +23,9 @@ PLUGIN = CASES / "bad" / "submission-domains"
 
 
 def plugin_pages(catalog: Catalog) -> dict[str, str]:
-    """The plugin page's HTML in each language."""
-    model = site_model(catalog)
+    """The plugin page's HTML in each language, as a language that has a text of this plugin writes
+    it (the plugin has English texts only, which the other languages would serve in English)."""
+    model = dataclasses.replace(site_model(catalog), english_only=MappingProxyType({}))
     return {
         lang.code: next(p.html for p in SitePages(model, lang).all() if 'id="plugin"' in p.html)
         for lang in LANGUAGE_SITES

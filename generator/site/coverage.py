@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from generator.plugin_model import I18n, Plugin
+from generator.plugin_model import I18n, Plugin, Tool
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,15 +27,19 @@ def texts_of(plugin: Plugin) -> Iterator[tuple[str, I18n]]:
             named = f"{where}.credentials.{credential.name}"
             yield from _texts_below(named, ("label", credential.label), ("help", credential.help))
         for tool in provider.tools:
-            at = f"{where}/{tool.name}"
-            yield from _texts_below(at, ("label", tool.label), ("description", tool.description))
-            for parameter in tool.parameters:
-                field = f"{at}.{parameter.name}"
-                yield from _texts_below(
-                    field, ("label", parameter.label), ("human_description", parameter.human_description)
-                )
-                for option in parameter.options:
-                    yield f"{field}.options.{option.value}", option.label
+            yield from tool_texts(f"{where}/{tool.name}", tool)
+
+
+def tool_texts(at: str, tool: Tool) -> Iterator[tuple[str, I18n]]:
+    """Every translatable text of a tool (what its page shows of it), named below `at`."""
+    yield from _texts_below(at, ("label", tool.label), ("description", tool.description))
+    for parameter in tool.parameters:
+        field = f"{at}.{parameter.name}"
+        yield from _texts_below(
+            field, ("label", parameter.label), ("human_description", parameter.human_description)
+        )
+        for option in parameter.options:
+            yield f"{field}.options.{option.value}", option.label
 
 
 def _texts_below(where: str, *texts: tuple[str, I18n]) -> Iterator[tuple[str, I18n]]:
@@ -49,3 +53,13 @@ def coverage_of(plugin: Plugin, languages: tuple[str, ...]) -> Coverage:
     present = [(where, text) for where, text in texts_of(plugin) if text.has("en_US")]
     missing = {lang: tuple(where for where, text in present if not text.has(lang)) for lang in languages}
     return Coverage(len(present), missing)
+
+
+def written_in(texts: Iterable[tuple[str, I18n]], languages: tuple[str, ...]) -> frozenset[str]:
+    """The languages of `languages` in which at least one of `texts` is written (not fallen back)."""
+    found: set[str] = set()
+    for _where, text in texts:
+        found.update(lang for lang in languages if text.has(lang))
+        if len(found) == len(languages):
+            break
+    return frozenset(found)

@@ -61,7 +61,7 @@ class _Indexer:
 
     def markdown(self, path: str) -> dict[str, str]:
         """The URL in each language of a file served as it is (`llms.txt`, a page's Markdown)."""
-        return {lang.code: f"{self.site_url}{lang.folder}{path}" for lang in LANGUAGE_SITES}
+        return {code: self.site_url + where for code, where in self.model.served(path, path).items()}
 
     def tool(self, entry: ToolEntry) -> dict[str, Any]:
         tool = entry.tool

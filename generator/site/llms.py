@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 
 from generator.plugin_model import I18n
-from generator.site.languages import LANGUAGE_SITES, SiteLanguage
+from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage
 from generator.site.safe import safe_url
 from generator.site.site_model import PluginEntry, SiteModel, ToolEntry
 from generator.site.untrusted import pretty_json, word_cut
@@ -72,14 +72,18 @@ class LlmsText:
         self.model = model
         self.language = language
         self.words = words
+        self.english_only = model.english_only.get(language.code, frozenset())
 
     def files(self) -> Iterator[tuple[str, str]]:
-        """(path under the language's root, Markdown) of every file."""
+        """(path under the language's root, Markdown) of every file: none for a page this language
+        serves only in English (its links lead to the English Markdown)."""
         yield LLMS_TXT, self.index()
         for entry in self.model.plugins:
-            yield entry.src, self.plugin(entry)
+            if entry.src not in self.english_only:
+                yield entry.src, self.plugin(entry)
             for tool in entry.tools:
-                yield tool.src, self.tool(entry, tool)
+                if tool.src not in self.english_only:
+                    yield tool.src, self.tool(entry, tool)
 
     def _text(self, value: I18n | str, limit: int = MAX_LINE) -> str:
         return inline(value, self.language.code, limit)
@@ -108,10 +112,11 @@ class LlmsText:
         for entry in self.model.plugins:
             plugin = entry.plugin
             label = self._label(plugin.label, plugin.name)
-            lines.append(f"- {_link(label, entry.src)}: {self._text(plugin.description)}")
+            lines.append(f"- {_link(label, self._target(entry.src))}: {self._text(plugin.description)}")
             for tool in entry.tools:
                 tool_label = self._label(tool.tool.label, tool.tool.name)
-                lines.append(f"  - {_link(tool_label, tool.src)}: {self._text(tool.tool.description)}")
+                target = self._target(tool.src)
+                lines.append(f"  - {_link(tool_label, target)}: {self._text(tool.tool.description)}")
         return "\n".join(lines) + "\n"
 
     def _root(self, other: SiteLanguage) -> str:
@@ -119,9 +124,12 @@ class LlmsText:
         up = "../" if self.language.prefix else ""
         return up + other.folder
 
-    def _relative(self, src: str, target: str) -> str:
-        depth = src.count("/")
-        return "../" * depth + target
+    def _target(self, src: str, here: str = "") -> str:
+        """The link from the Markdown at `here` (`llms.txt` when "") to the Markdown of the page at
+        `src`: this language's, or the English one where this language serves the page only in
+        English."""
+        up = "../" * here.count("/")
+        return up + (self._root(DEFAULT_LANGUAGE) + src if src in self.english_only else src)
 
     def plugin(self, entry: PluginEntry) -> str:
         """A plugin's page as Markdown: what it is, and its tools."""
@@ -143,7 +151,7 @@ class LlmsText:
         lines += ["", f"## {self._w('tools')}", ""]
         for tool in entry.tools:
             label = self._label(tool.tool.label, tool.tool.name)
-            target = self._relative(entry.src, tool.src)
+            target = self._target(tool.src, entry.src)
             lines.append(f"- {_link(label, target)}: {self._text(tool.tool.description)}")
         return "\n".join(lines) + "\n"
 
@@ -156,7 +164,7 @@ class LlmsText:
             f"- {self._w('plugin')}: "
             + _link(
                 self._label(plugin.plugin.label, plugin.plugin.name),
-                self._relative(entry.src, plugin.src),
+                self._target(plugin.src, entry.src),
             ),
             f"- {self._w('name')}: {code(str(tool.key))}",
             f"- {self._w('for_people')}: {self._text(tool.description, 2000)}",

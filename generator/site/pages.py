@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator.plugin_model import I18n
 from generator.schemas import CATALOG_PATH
@@ -32,15 +32,19 @@ __all__ = ["COVERAGE_PAGE", "RULES_INDEX", "SCHEMAS_INDEX", "GeneratedPage", "Si
 
 # The lighter frame of every generated page (overrides/dr-page.html).
 LIGHT_TEMPLATE = "dr-page.html"
+# The frame of a page a language serves only in English (overrides/dr-stub.html).
+STUB_TEMPLATE = "dr-stub.html"
 
 
 @dataclass(frozen=True, slots=True)
 class GeneratedPage:
-    """A page to add to the build: source path, a plain title, and its HTML body."""
+    """A page to add to the build: source path, a plain title, and its HTML body; `english` is the
+    link to the English page that a page served only in English leads to ("" for any other)."""
 
     src: str
     title: str
     html: str
+    english: str = ""
 
     def markdown(self) -> str:
         """The Markdown source MkDocs reads: the title in front matter, and no body.
@@ -49,7 +53,10 @@ class GeneratedPage:
         Markdown never sees a plugin's text, and does not spend time re-parsing finished HTML."""
         # The navigation is small by design (catalog and search lead to pages): its sidebar only
         # takes width that the parameter and output tables need.
-        meta = {"title": self.title, "hide": ["navigation"], "template": LIGHT_TEMPLATE}
+        meta: dict[str, object] = {"title": self.title, "hide": ["navigation"], "template": LIGHT_TEMPLATE}
+        if self.english:
+            # The stub's frame names the English page as canonical; the sitemap leaves the stub out.
+            meta.update(template=STUB_TEMPLATE, dr_english=self.english)
         return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
@@ -61,11 +68,12 @@ class SitePages:
         self.language = language
         self.words = texts_for(language.code)
         self.fixed_outputs = tuple(fixed_rows(self.words))
+        self.english_only = model.english_only.get(language.code, frozenset())
 
     def context(self, src: str) -> PageContext:
         """The page context of the page at `src`."""
-        use_directory_urls = self.model.use_directory_urls
-        return PageContext(self.language, page_url(src, use_directory_urls), use_directory_urls)
+        directory_urls = self.model.use_directory_urls
+        return PageContext(self.language, page_url(src, directory_urls), directory_urls, self.english_only)
 
     def all(self) -> Iterator[GeneratedPage]:
         """Every generated page."""
@@ -103,11 +111,17 @@ class SitePages:
 
     def plugin_page(self, entry: PluginEntry) -> GeneratedPage:
         """The page of one plugin."""
+        plugin = entry.plugin
+        if entry.src in self.english_only:
+            return self._stub("plugin", entry.src, plugin.label, plugin.name, plugin.description)
         html = render("plugin.html.j2", self.context(entry.src), entry=entry)
-        return self._found_by_label("plugin", entry.src, entry.plugin.label, entry.plugin.name, html)
+        return self._found_by_label("plugin", entry.src, plugin.label, plugin.name, html)
 
     def tool_page(self, plugin: PluginEntry, entry: ToolEntry) -> GeneratedPage:
         """The page of one tool."""
+        tool = entry.tool
+        if entry.src in self.english_only:
+            return self._stub("tool", entry.src, tool.label, tool.name, tool.description)
         html = render(
             "tool.html.j2",
             self.context(entry.src),
@@ -124,6 +138,26 @@ class SitePages:
         title = plain_title(label.get(self.language.code) or name)
         return GeneratedPage(src, title, f"{html}{search_keys(kind, label, name)}")
 
+    def _stub(self, kind: str, src: str, label: I18n, name: str, description: I18n) -> GeneratedPage:
+        """The page of a plugin or tool that this language serves only in English: found by search
+        as the full page is, and leading to the English page."""
+        page = self._english_only(src, label.get(self.language.code) or name, description)
+        return replace(page, html=f"{page.html}{search_keys(kind, label, name)}")
+
+    def _english_only(self, src: str, title: str, description: I18n | str = "") -> GeneratedPage:
+        """A small page in place of one this language serves only in English: its title, what it
+        is, and the way to the English page (the search box opens that page for it)."""
+        context = self.context(src)
+        html = render(
+            "stub.html.j2",
+            context,
+            title=title,
+            description=description,
+            english=context.english(src),
+            english_path=page_url(src, self.model.use_directory_urls),
+        )
+        return GeneratedPage(src, plain_title(title), html, context.english(src))
+
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""
         for entry in self.model.schemas:
@@ -136,8 +170,12 @@ class SitePages:
     def rule_pages(self) -> Iterator[GeneratedPage]:
         """One page per validation rule and the rules index."""
         for entry in self.model.rules:
+            title = f"{entry.rule.code} {entry.rule.name}"
+            if entry.src in self.english_only:
+                yield self._english_only(entry.src, title)
+                continue
             html = render("rule.html.j2", self.context(entry.src), entry=entry)
-            yield GeneratedPage(entry.src, f"{entry.rule.code} {entry.rule.name}", html)
+            yield GeneratedPage(entry.src, title, html)
         html = render("rules.html.j2", self.context(RULES_INDEX), rules=self.model.rules)
         yield GeneratedPage(RULES_INDEX, self.words["rules"], html)
 

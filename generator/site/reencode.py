@@ -27,10 +27,12 @@ ICON_WIDTH = 128
 # Decoding is refused beyond this many pixels (a 1 MiB PNG can claim billions): 8K by 4K.
 MAX_PIXELS = 8192 * 4096
 MAX_FRAMES = 400  # an animation with more frames is kept as the plugin ships it
-QUALITY = 80
-# libwebp's effort 0-6: 2 is a third faster than the default 4 for 7 % more bytes (screenshots of
-# the official plugins); Pillow's bilinear filter averages every source pixel when it shrinks.
-METHOD = 2
+# libwebp's own defaults (`cwebp`: quality 75, effort 4 of 0-6). On the 193 README images of the
+# official plugins (37.8 MB as shipped): 4.62 MB, against 5.54 MB at quality 80 and effort 2, for
+# a third more encoding time (benchmarks/README.md, `weight`). Pillow's bilinear filter averages
+# every source pixel when it shrinks.
+QUALITY = 75
+METHOD = 4
 RASTER = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 WEBP = "image/webp"
 

@@ -175,11 +175,21 @@ class PageContext:
     language: SiteLanguage
     url: str  # this page's URL relative to its language's root
     use_directory_urls: bool = True
+    # The pages this language serves only in English (`SiteModel.english_only`): linked there.
+    english_only: frozenset[str] = frozenset()
 
     def link(self, src: str, anchor: str = "") -> str:
-        """A relative link from this page to another generated or hand-written page."""
-        target = _relative_link(src, self.url, self.use_directory_urls)
+        """A relative link from this page to another generated or hand-written page (its English
+        page when this language serves it only in English)."""
+        if src in self.english_only:
+            target = self.english(src)
+        else:
+            target = _relative_link(src, self.url, self.use_directory_urls)
         return f"{target}#{anchor}" if anchor else target
+
+    def english(self, src: str) -> str:
+        """A relative link from this page to the English page at `src`."""
+        return self.shared(page_url(src, self.use_directory_urls))
 
     def shared(self, path: str) -> str:
         """A relative link to a file served once at the site root (schemas, run files, index.json)."""
@@ -201,7 +211,7 @@ def _readme(html: Markup, page: PageContext) -> Markup:
 
 
 def _link(src: str, page: PageContext) -> str:
-    return _relative_link(src, page.url, page.use_directory_urls)
+    return page.link(src)
 
 
 @lru_cache(maxsize=1 << 16)

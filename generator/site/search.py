@@ -32,7 +32,10 @@ ROOT_SELECTOR = "article.md-content__inner"
 # Nor what every tool page says alike or what no one searches for (it only made the index heavier,
 # and matched every page): table headings, the fixed output variables, the sentences of the site's
 # own (.dr-fixed), the workflow references, findings (their rule's page is found), example inputs
-# and outputs, badges, and the English and shortened marks (which joined the word before them).
+# and outputs, badges, and the English and shortened marks (which joined the word before them);
+# the parameters' type, required, default and form cells and the outputs' type, required and
+# schema cells (words such as "string", "yes" or "llm" on every page); the tool's full name
+# (its name is among the search keys) and the crumb (the plugin's label matched each of its tools).
 EXCLUDED = (
     ".dr-catalog",
     ".dr-search",
@@ -40,6 +43,15 @@ EXCLUDED = (
     ".dr-cut",
     "thead",
     ".dr-meta th",
+    ".dr-meta td code",
+    ".dr-crumb",
+    ".dr-parameters td:nth-child(3)",
+    ".dr-parameters td:nth-child(4)",
+    ".dr-parameters td:nth-child(5)",
+    ".dr-parameters td:nth-child(6)",
+    ".dr-outputs td:nth-child(2)",
+    ".dr-outputs td:nth-child(3)",
+    ".dr-outputs td:nth-child(5)",
     "#out-text",
     "#out-files",
     "#out-json",

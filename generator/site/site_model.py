@@ -31,7 +31,7 @@ from generator.rules import Rule
 from generator.ruleset import all_rules
 from generator.schemas import HostedSchema, SchemaSet, flatten_properties, referenced_ids, referencing_tools
 from generator.schemas.properties import type_text
-from generator.site.coverage import Coverage, coverage_of
+from generator.site.coverage import Coverage, coverage_of, texts_of, tool_texts, written_in
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
 from generator.site.readme import image_paths, make_renderer, render_readme
 from generator.site.reencode import ICON_WIDTH, README_WIDTH, for_the_page
@@ -173,6 +173,8 @@ class SiteModel:
     use_directory_urls: bool = True
     # The images the site serves, by path under the site root (each content once).
     media: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}))
+    # Per language, the pages it serves only in English (see `english_only_pages`).
+    english_only: Mapping[str, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def tags(self) -> list[str]:
@@ -193,9 +195,41 @@ class SiteModel:
         }
 
     def paths(self, src: str) -> Mapping[str, str]:
-        """Where the page at `src` is served in each language, relative to the site root."""
-        url = page_url(src, self.use_directory_urls)
-        return {lang.code: f"{lang.folder}{url}" for lang in LANGUAGE_SITES}
+        """Where a reader of each language finds the page at `src`, relative to the site root."""
+        return self.served(src, page_url(src, self.use_directory_urls))
+
+    def served(self, src: str, path: str) -> Mapping[str, str]:
+        """Where a reader of each language finds `path` (the page at `src`, or a file served beside
+        it), relative to the site root: the English one where that language serves the page only in
+        English."""
+        return {
+            lang.code: path if src in self.english_only.get(lang.code, ()) else f"{lang.folder}{path}"
+            for lang in LANGUAGE_SITES
+        }
+
+
+def english_only_pages(
+    plugins: tuple[PluginEntry, ...], rules: tuple[RuleEntry, ...]
+) -> Mapping[str, frozenset[str]]:
+    """Per language, the pages it serves only in English: a plugin's page when none of the plugin's
+    texts is written in that language, a tool's when none of the tool's is, and every rule's (a
+    rule's texts are English). Such a page would repeat the English one under the language's
+    headings (most of the official catalog's Japanese and Portuguese pages did), so the language
+    keeps a small page in its place that leads to the English one, and links there directly."""
+    codes = tuple(lang.code for lang in TRANSLATED)
+    rule_pages = {entry.src for entry in rules}
+    found: dict[str, set[str]] = {code: set(rule_pages) for code in codes}
+    for entry in plugins:
+        plugin_languages = written_in(texts_of(entry.plugin), codes)
+        for tool in entry.tools:
+            tool_languages = written_in(tool_texts("", tool.tool), codes) if plugin_languages else frozenset()
+            for code in codes:
+                if code not in tool_languages:
+                    found[code].add(tool.src)
+        for code in codes:
+            if code not in plugin_languages:
+                found[code].add(entry.src)
+    return MappingProxyType({code: frozenset(pages) for code, pages in found.items()})
 
 
 def checksum(value: Any) -> str:
@@ -231,13 +265,15 @@ class _Builder:
         plugins = tuple(
             self.plugin(loaded, loaded.plugin) for loaded in self.catalog.plugins if loaded.plugin is not None
         )
+        rules = self.rules()
         return SiteModel(
             self.catalog,
             plugins,
             self.schemas(),
-            self.rules(),
+            rules,
             use_directory_urls,
             MappingProxyType(self.media),
+            english_only_pages(plugins, rules),
         )
 
     def html(self, text: str, images: tuple[tuple[str, str], ...] = ()) -> Markup:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
@@ -278,6 +279,14 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "missing": ("Missing", "缺失", "未翻訳", "Faltando"),
     "complete": ("complete", "完整", "完了", "completo"),
     "language": ("Language", "语言", "言語", "Idioma"),
+    # The page of a plugin, tool or rule that a language serves only in English.
+    "english_only": (
+        "This page has no text in this language: it is served in English only.",
+        "此页面没有简体中文文本，只有英文版本。",
+        "このページには日本語のテキストがないため、英語版のみがあります。",
+        "Esta página não tem textos em português: existe somente em inglês.",
+    ),
+    "english_page": ("English page", "查看英文页面", "英語のページへ", "Ver a página em inglês"),
     "fallback": (
         "not translated; shown in English",
         "未翻译，显示英文",
@@ -337,6 +346,17 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     ),
     "multiple": ("several values", "多个值", "複数の値", "vários valores"),
     "new_in_version": ("new in this version", "本版本新增", "このバージョンで追加", "novo nesta versão"),
+    # The search box's words (the box is built by its script, which reads them from `script_words`).
+    "search_placeholder": ("Search", "搜索", "検索", "Buscar"),
+    "search_loading": ("Loading the search", "正在加载搜索", "検索を準備しています", "Carregando a busca"),
+    "search_none": (
+        "No matching page",
+        "没有匹配的页面",
+        "一致するページはありません",
+        "Nenhuma página encontrada",
+    ),
+    "search_one": ("1 matching page", "1 个匹配的页面", "一致するページ 1 件", "1 página encontrada"),
+    "search_other": ("# matching pages", "# 个匹配的页面", "一致するページ # 件", "# páginas encontradas"),
     "unsafe_link": (
         "link not shown: only http(s) addresses are linked",
         "链接未显示：仅链接 http(s) 地址",
@@ -354,3 +374,22 @@ def texts_for(language: str) -> Mapping[str, str]:
     """The site's words in `language` (a Dify locale code)."""
     column = _ORDER.index(language)
     return MappingProxyType({key: values[column] for key, values in _TEXTS.items()})
+
+
+# The words the site's scripts show (the "shown in English" mark's tooltip, the search box): sent
+# once in the shared script for every language instead of in each of thousands of pages.
+SCRIPT_WORDS = (
+    "fallback",
+    "search_placeholder",
+    "search_loading",
+    "search_none",
+    "search_one",
+    "search_other",
+)
+
+
+def script_words(languages: Mapping[str, str]) -> str:
+    """The scripts' words as a JavaScript statement: `languages` maps each page language (its
+    `<html lang>`) to its Dify locale code."""
+    table = {tag: {key: texts_for(code)[key] for key in SCRIPT_WORDS} for tag, code in languages.items()}
+    return f"var DR_WORDS = {json.dumps(table, ensure_ascii=False, sort_keys=True)};\n"

@@ -9,7 +9,8 @@ document.addEventListener("DOMContentLoaded", function () {
   input.type = "search";
   input.className = "dr-search__input";
   input.name = "query";
-  input.placeholder = box.getAttribute("data-placeholder");
+  var words = pageWords();
+  input.placeholder = words.search_placeholder;
   input.setAttribute("aria-label", input.placeholder);
   input.autocomplete = "off";
   input.setAttribute("autocapitalize", "off");
@@ -92,7 +93,8 @@ document.addEventListener("DOMContentLoaded", function () {
   function item(data) {
     var li = document.createElement("li");
     var link = document.createElement("a");
-    link.href = data.url;
+    // A page this language serves only in English names the English page (`url` meta): opened directly.
+    link.href = data.meta.url ? new URL(data.meta.url, root).href : data.url;
     var title = document.createElement("span");
     title.className = "dr-search__title";
     title.textContent = data.meta.title || data.url;
@@ -103,9 +105,9 @@ document.addEventListener("DOMContentLoaded", function () {
   }
 
   function count(n) {
-    if (n === 0) return box.getAttribute("data-none");
-    if (n === 1) return box.getAttribute("data-one");
-    return box.getAttribute("data-other").replace("#", String(n));
+    if (n === 0) return words.search_none;
+    if (n === 1) return words.search_one;
+    return words.search_other.replace("#", String(n));
   }
 
   function show(results, total) {
@@ -128,7 +130,7 @@ document.addEventListener("DOMContentLoaded", function () {
       return;
     }
     output.hidden = false;
-    if (!list.children.length) status.textContent = box.getAttribute("data-loading");
+    if (!list.children.length) status.textContent = words.search_loading;
     var early = null;
     var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
     var pf = null;

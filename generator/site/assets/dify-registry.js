@@ -6,14 +6,19 @@ document.addEventListener("DOMContentLoaded", function () {
   if (catalog) catalogPage(catalog);
   document.querySelectorAll("details[data-dr-missing]").forEach(missingTexts);
   if (document.body.hasAttribute("data-dr-copy")) copyButtons(document.body);
-  // The words of the "shown in English" mark are in the page's head once, not in every mark.
-  var fallback = document.querySelector('meta[name="dr-fallback"]');
-  if (fallback) {
-    document.querySelectorAll("sup.dr-fallback:not([title])").forEach(function (mark) {
-      mark.title = fallback.content;
-    });
-  }
+  // The words of the "shown in English" mark are in this script once, not in every mark.
+  var fallback = pageWords().fallback;
+  document.querySelectorAll("sup.dr-fallback:not([title])").forEach(function (mark) {
+    mark.title = fallback;
+  });
 });
+
+// The site's words in the page's language: the published script starts with every language's
+// (`DR_WORDS`, generator/site/texts.py `script_words`), chosen by the page's <html lang>.
+function pageWords() {
+  var table = typeof DR_WORDS === "object" ? DR_WORDS : {};
+  return table[document.documentElement.lang] || table.en || {};
+}
 
 function element(tag, className, text) {
   var node = document.createElement(tag);
