@@ -97,8 +97,8 @@ def print_site_table(registries: dict[int, Path], work: Path, runs: int) -> None
     """The four-language site per size, and the exponents of its growth."""
     print(f"\nsite in four languages; median of {runs} build(s), 1 for 10,000 tools")
     print(
-        f"{'tools':>7} {'pages':>7} {'generator s':>11} {'mkdocs s':>9} {'overhead':>9} {'wall s':>8} "
-        f"{'peak MB':>8} {'site MB':>8} {'cores s':>8} {'peak MB':>8}",
+        f"{'tools':>7} {'pages':>7} {'generator s':>11} {'mkdocs s':>9} {'search s':>8} {'overhead':>9} "
+        f"{'wall s':>8} {'peak MB':>8} {'site MB':>8} {'cores s':>8} {'peak MB':>8}",
         flush=True,
     )
     points: dict[str, list[tuple[int, float]]] = {"wall": [], "generator": [], "mkdocs": [], "cores": []}
@@ -109,7 +109,7 @@ def print_site_table(registries: dict[int, Path], work: Path, runs: int) -> None
         points["mkdocs"].append((n, result.mkdocs))
         points["cores"].append((n, plain.wall))
         print(
-            f"{n:7d} {result.files:7d} {result.generator:11.2f} {result.mkdocs:9.2f} "
+            f"{n:7d} {result.files:7d} {result.generator:11.2f} {result.mkdocs:9.2f} {result.search:8.2f} "
             f"{result.overhead_pct:8.1f}% {result.wall:8.1f} {result.peak_mb:8.0f} {result.site_mb:8.1f} "
             f"{plain.wall:8.1f} {plain.peak_mb:8.0f}",
             flush=True,

@@ -11,7 +11,9 @@ or Pagefind's `pagefind/` bundle. Figures:
   with the index bytes fetched by then;
 - first-result rate: every label (en_US, zh_Hans, ja_JP, pt_BR) of N tools spread over the
   catalog, searched from every language's site; a hit is a first result that is the tool's page
-  in the site's language (or the page of another tool with the very same label in any language).
+  where index.json says a reader of the site's language finds it (the page in that language, or
+  the English page where the language serves it only in English), or such a page of another tool
+  with the very same label in any language.
 """
 
 from __future__ import annotations
@@ -87,34 +89,34 @@ class Query:
     label: str
     language: str  # of the label
     tool: str  # provider/name
-    pages: frozenset[str]  # URL paths under a language's folder ("plugins/...")
-
-
-def path_of(url: str) -> str:
-    """A page URL of index.json as a path below the language's folder."""
-    path = urlsplit(url).path.lstrip("/")
-    for language in LANGUAGE_SITES:
-        if language.prefix and path.startswith(language.folder):
-            return path.removeprefix(language.folder)
-    return path
+    # Per site language, the URL paths from the site root ("/ja/plugins/...") that count as a hit:
+    # where index.json says a reader of that language finds the page (the English page where the
+    # language serves it only in English).
+    pages: dict[str, frozenset[str]]
 
 
 def queries(index: dict[str, Any], count: int) -> list[Query]:
     """Every label of `count` tools spread evenly over the catalog; a label that is also another
     tool's label (in any language, case aside) counts that tool's page as a hit too."""
+    root = urlsplit(index["site_url"]).path.rstrip("/")
     tools = [tool for plugin in index["plugins"] for tool in plugin["tools"]]
-    by_label: dict[str, set[str]] = {}
+    by_label: dict[str, list[dict[str, Any]]] = {}
     for tool in tools:
         for code in LANGUAGES:
             label = tool["label"].get(code) or tool["label"].get("en_US", "")
-            by_label.setdefault(_same(label), set()).add(path_of(tool["pages"]["en_US"]))
+            by_label.setdefault(_same(label), []).append(tool)
     step = max(1, len(tools) // count)
     chosen = tools[::step][:count]
     found = []
     for tool in chosen:
         for code in LANGUAGES:
             label = tool["label"].get(code) or tool["label"].get("en_US", "")
-            pages = frozenset(by_label[_same(label)])
+            pages = {
+                site: frozenset(
+                    urlsplit(t["pages"][site]).path.removeprefix(root) for t in by_label[_same(label)]
+                )
+                for site in LANGUAGES
+            }
             found.append(Query(label, code, f"{tool['provider']}/{tool['name']}", pages))
     return found
 
@@ -199,8 +201,7 @@ def first_result_rate(chromium: Any, base: str, engine: Engine, asked: list[Quer
         row = hits.setdefault(language.code, dict.fromkeys(LANGUAGES, 0))
         for query in asked:
             first = ask(page, engine, query.label, ANSWER_SECONDS)
-            expected = {f"/{language.folder}{path}" for path in query.pages}
-            if first in expected:
+            if first in query.pages[language.code]:
                 row[query.language] += 1
             else:
                 misses.append({"site": language.code, "label": query.label, "first": str(first)})

@@ -30,8 +30,8 @@ from benchmarks.validation import CORPUS, plugin_folders
 
 HEADER = (
     f"{'site':28} {'tools':>6} {'catalog s':>9} {'pages s':>8} {'langs s':>8} {'generator s':>11} "
-    f"{'mkdocs s':>9} {'overhead':>9} {'wall s':>7} {'peak MB':>8} {'site MB':>8} {'cores s':>8} "
-    f"{'peak MB':>8}"
+    f"{'mkdocs s':>9} {'search s':>8} {'overhead':>9} {'wall s':>7} {'peak MB':>8} {'site MB':>8} "
+    f"{'cores s':>8} {'peak MB':>8}"
 )
 
 
@@ -39,7 +39,8 @@ def row(name: str, tools: int, result: BuildResult, plain: PlainBuild) -> str:
     """One line of the results table."""
     return (
         f"{name:28} {tools:6d} {result.catalog:9.2f} {result.pages:8.2f} {result.languages:8.2f} "
-        f"{result.generator:11.2f} {result.mkdocs:9.2f} {result.overhead_pct:8.1f}% {result.wall:7.1f} "
+        f"{result.generator:11.2f} {result.mkdocs:9.2f} {result.search:8.2f} {result.overhead_pct:8.1f}% "
+        f"{result.wall:7.1f} "
         f"{result.peak_mb:8.0f} {result.site_mb:8.1f} {plain.wall:8.1f} {plain.peak_mb:8.0f}"
     )
 
@@ -68,8 +69,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     runs = 1 if args.quick else args.runs
     print(
-        f"site builds in four languages; median of {runs} build(s) each; overhead = generator / mkdocs "
-        "in one process; cores s = wall time of the same build with the languages on every core"
+        f"site builds in four languages; median of {runs} build(s) each; overhead = generator / (mkdocs "
+        "+ search) in one process (search: Pagefind over the written site); cores s = wall time of "
+        "the same build with the languages on every core"
     )
     print(HEADER, flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
