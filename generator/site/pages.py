@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from generator.plugin_model import I18n
 from generator.schemas import CATALOG_PATH
@@ -141,22 +141,26 @@ class SitePages:
     def _stub(self, kind: str, src: str, label: I18n, name: str, description: I18n) -> GeneratedPage:
         """The page of a plugin or tool that this language serves only in English: found by search
         as the full page is, and leading to the English page."""
-        page = self._english_only(src, label.get(self.language.code) or name, description)
-        return replace(page, html=f"{page.html}{search_keys(kind, label, name)}")
+        keys = search_keys(kind, label, name)
+        return self._english_only(src, label.get(self.language.code) or name, description, keys)
 
-    def _english_only(self, src: str, title: str, description: I18n | str = "") -> GeneratedPage:
+    def _english_only(
+        self, src: str, title: str, description: I18n | str = "", keys: str = ""
+    ) -> GeneratedPage:
         """A small page in place of one this language serves only in English: its title, what it
-        is, and the way to the English page (the search box opens that page for it)."""
+        is, the way to the English page (the search box opens that page for it), and the search
+        `keys` it is found by."""
         context = self.context(src)
+        english = context.english(src)
         html = render(
             "stub.html.j2",
             context,
             title=title,
             description=description,
-            english=context.english(src),
+            english=english,
             english_path=page_url(src, self.model.use_directory_urls),
         )
-        return GeneratedPage(src, plain_title(title), html, context.english(src))
+        return GeneratedPage(src, plain_title(title), f"{html}{keys}", english)
 
     def schema_pages(self) -> Iterator[GeneratedPage]:
         """The schema catalog page and one page per hosted schema."""
