@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator.findings import Finding, Location
 from generator.load.crawl import NO_MANIFEST, LoadedPlugin, load_plugin
+from generator.load.kinds import LOADERS
 from generator.load.package import unpack
 from generator.load.paths import display_path
 from generator.load.registry_examples import OVERLAYS, find_registry_examples, unused_files
@@ -134,9 +135,10 @@ def collection_members(root: Path) -> list[str]:
 
 
 def other_kind(loaded: LoadedPlugin) -> str | None:
-    """The kind a plugin that lists no tools but other plugin kinds is counted as; None otherwise."""
+    """The kind a plugin that lists no tools and no kind with a loader, but other plugin kinds, is
+    counted as; None otherwise (the plugin is catalogued)."""
     plugin = loaded.plugin
-    if plugin is None or plugin.kinds.get("tools"):
+    if plugin is None or plugin.kinds.get("tools") or any(kind in LOADERS for kind in plugin.kinds):
         return None
     listed = set(plugin.other_kinds)
     return next((label for key, label in OTHER_KINDS if key in listed), None)

@@ -9,12 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, Protocol, TypeVar
 
 from generator.findings import Location
 
 LANGUAGES: tuple[str, ...] = ("en_US", "zh_Hans", "ja_JP", "pt_BR")
 FIXED_OUTPUTS: tuple[str, ...] = ("text", "files", "json")
+
+# The plugin kinds, spelt as the manifest's `plugins:` keys name them.
+PluginKind = Literal["tools", "triggers", "datasources", "models", "agent_strategies", "endpoints"]
+PLUGIN_KINDS: tuple[PluginKind, ...] = (
+    "tools",
+    "models",
+    "endpoints",
+    "agent_strategies",
+    "datasources",
+    "triggers",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +171,30 @@ class Provider:
         return tuple((tool, last[tool.name]) for tool in self.tools if last[tool.name] is not tool)
 
 
+class KindPart(Protocol):
+    """A provider of a plugin kind other than tools (a trigger provider, a datasource provider, a
+    model provider...), as its kind's loader (`generator/load/kinds/`) built it. What every stage
+    may read of any kind; the rest is the kind's own dataclass, reached through `Plugin.parts_of`."""
+
+    @property
+    def kind(self) -> PluginKind: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def label(self) -> I18n: ...
+    @property
+    def description(self) -> I18n: ...
+    @property
+    def icon(self) -> str: ...
+    @property
+    def origin(self) -> Location: ...
+
+
+PartT = TypeVar("PartT", bound=KindPart)
+
+
 @dataclass(frozen=True, slots=True)
 class Plugin:
     """A plugin: its manifest, providers and tools, and the files it was read from."""
@@ -181,6 +216,13 @@ class Plugin:
     repo: str
     readme: str
     origin: Location
+    # The providers of the other kinds that have a loader, in manifest order (tool providers are
+    # `providers`, which predate the kinds).
+    parts: tuple[KindPart, ...] = ()
+
+    def parts_of(self, cls: type[PartT]) -> tuple[PartT, ...]:
+        """The providers of one kind, by its dataclass."""
+        return tuple(part for part in self.parts if isinstance(part, cls))
 
     @property
     def tools(self) -> tuple[Tool, ...]:
@@ -189,5 +231,5 @@ class Plugin:
 
     @property
     def other_kinds(self) -> tuple[str, ...]:
-        """Plugin kinds other than tools (models, datasources, ...) that are listed, not loaded."""
+        """Plugin kinds other than tools that are listed (loaded by their kind's loader or not)."""
         return tuple(kind for kind, files in self.kinds.items() if kind != "tools" and files)

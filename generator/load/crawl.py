@@ -12,13 +12,16 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from generator.findings import Finding, Location, Severity
+from generator.load.kinds import LOADERS
 from generator.load.paths import display_path, printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
 from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.plugin_model import (
+    PLUGIN_KINDS,
     Credential,
     I18n,
+    KindPart,
     Option,
     Parameter,
     Plugin,
@@ -31,14 +34,6 @@ from generator.rules import rule
 if TYPE_CHECKING:
     from generator.load.registry_examples import RegistryExamples
 
-PLUGIN_KINDS: tuple[str, ...] = (
-    "tools",
-    "models",
-    "endpoints",
-    "agent_strategies",
-    "datasources",
-    "triggers",
-)
 # Provider YAMLs of these kinds list child YAMLs under the same key.
 _CHILD_LISTS = {"tools": "tools", "datasources": "datasources"}
 MAX_PLUGIN_YAML_FILES = 5000
@@ -144,12 +139,17 @@ class LoadedPlugin:
 
 
 @dataclass
-class _Crawl:
+class Crawl:
+    """One plugin's loading in progress: what was read, found and listed so far. The kinds'
+    loaders (`generator/load/kinds/`) read and follow files through it."""
+
     reader: PluginReader
     display: str
     documents: dict[str, YamlDocument] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    # The child YAMLs providers list (tools, events, datasources...): the orphan search skips them.
+    listed: set[str] = field(default_factory=set)
 
     @property
     def root(self) -> Path:
@@ -225,7 +225,7 @@ def _list(value: Any) -> list[Any]:
 def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     """Load one plugin folder. Never raises for bad content: problems become findings."""
     # Later stages run child processes in other working folders: keep the root absolute.
-    crawl = _Crawl(PluginReader(root.absolute()), display)
+    crawl = Crawl(PluginReader(root.absolute()), display)
     if not (root / "manifest.yaml").is_file():
         crawl.findings.append(NO_MANIFEST.at(Location(display or str(root), 0, 0), path=display or str(root)))
         return _finish(crawl, None)
@@ -242,7 +242,7 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     data = manifest.data
     plugins_block = data.get("plugins")
     providers: list[Provider] = []
-    listed_children: set[str] = set()
+    parts: list[KindPart] = []
     for kind in PLUGIN_KINDS:
         entries = _list(dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
         for index, entry in enumerate(entries):
@@ -250,16 +250,24 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
             if relative is None:
                 continue
             document = crawl.read(relative, f"{kind} provider")
-            if document is None or kind not in _CHILD_LISTS:
+            if document is None:
                 continue
-            provider = _load_provider(crawl, document, relative, kind, data, listed_children)
+            loader = LOADERS.get(kind)
+            if loader is not None:
+                part = loader.load(crawl, document, relative, data)
+                if part is not None:
+                    parts.append(part)
+                continue
+            if kind not in _CHILD_LISTS:
+                continue
+            provider = _load_provider(crawl, document, relative, kind, data, crawl.listed)
             if provider is not None:
                 providers.append(provider)
-    _report_orphans(crawl, listed_children)
-    return _finish(crawl, _build_plugin(crawl, manifest, tuple(providers)))
+    _report_orphans(crawl, crawl.listed)
+    return _finish(crawl, _build_plugin(crawl, manifest, tuple(providers), tuple(parts)))
 
 
-def _finish(crawl: _Crawl, plugin: Plugin | None) -> LoadedPlugin:
+def _finish(crawl: Crawl, plugin: Plugin | None) -> LoadedPlugin:
     return LoadedPlugin(
         crawl.root,
         crawl.display,
@@ -272,7 +280,7 @@ def _finish(crawl: _Crawl, plugin: Plugin | None) -> LoadedPlugin:
 
 
 def _load_provider(
-    crawl: _Crawl,
+    crawl: Crawl,
     document: YamlDocument,
     relative: str,
     kind: str,
@@ -405,10 +413,12 @@ def _build_tool(document: YamlDocument, relative: str, provider_key: ToolKey) ->
     )
 
 
-def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provider, ...]) -> Plugin:
+def _build_plugin(
+    crawl: Crawl, manifest: YamlDocument, providers: tuple[Provider, ...], parts: tuple[KindPart, ...]
+) -> Plugin:
     data = manifest.data
     plugins_block = data.get("plugins") if isinstance(data.get("plugins"), dict) else {}
-    kinds = {
+    kinds: dict[str, tuple[str, ...]] = {
         kind: tuple(_text(e) for e in _list(plugins_block.get(kind)))
         for kind in PLUGIN_KINDS
         if _list(plugins_block.get(kind))
@@ -432,6 +442,7 @@ def _build_plugin(crawl: _Crawl, manifest: YamlDocument, providers: tuple[Provid
         repo=_text(data.get("repo")),
         readme=readme_text,
         origin=manifest.at(),
+        parts=parts,
     )
 
 
@@ -444,7 +455,7 @@ def _looks_like_tool(data: Any) -> bool:
     )
 
 
-def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
+def _report_orphans(crawl: Crawl, listed: set[str]) -> None:
     """Tool YAMLs that no provider lists, looked for only beside the listed ones."""
     folders = {str(Path(p).parent) for p in listed}
     for folder in sorted(folders):
@@ -467,4 +478,4 @@ def _report_orphans(crawl: _Crawl, listed: set[str]) -> None:
                 crawl.findings.append(ORPHAN_TOOL.at(Location(shown, 1, 1), path=relative))
 
 
-__all__ = ["LoadedPlugin", "load_plugin", "pointer_of"]
+__all__ = ["PLUGIN_KINDS", "Crawl", "LoadedPlugin", "load_plugin", "pointer_of"]
