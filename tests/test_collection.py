@@ -134,9 +134,11 @@ def test_catalog_site_of_a_linked_collection_names_no_machine_path(
     forbidden = _machine_paths(workdir)
     files = [f for f in site.rglob("*") if f.is_file()]
     assert len(files) > 100
-    for page in (f for f in files if f.suffix == ".html"):
-        requested = _third_party_requests(page.read_text(encoding="utf-8"), "https://example.org/catalog/")
-        assert not requested, (page.relative_to(site), requested)
+    for html_file in (f for f in files if f.suffix == ".html"):
+        requested = _third_party_requests(
+            html_file.read_text(encoding="utf-8"), "https://example.org/catalog/"
+        )
+        assert not requested, (html_file.relative_to(site), requested)
     for file in files:
         text = file.read_bytes().decode("utf-8", errors="replace")
         for path in forbidden:
