@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from generator.commands import unchanged
 from generator.commands.options import (
     PATH_HELP,
     add_output_options,
@@ -116,6 +117,13 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     if args.strict and code != EXIT_OK:
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
         return code
+    built_from = unchanged.digest(config, source)
+    site = Path(config.site_dir)
+    if unchanged.up_to_date(site, built_from):
+        print(
+            f"site in {display_root(site)} is up to date: nothing it is built from changed", file=sys.stderr
+        )
+        return EXIT_OK
     watcher = render_progress(progress_wanted(args.format))
     config.plugins["dify-registry-progress"] = watcher
     try:
@@ -124,6 +132,7 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         raise BrokenRegistry(str(broken)) from None
     finally:
         watcher.stage.close()
+    unchanged.record(site, built_from)
     print(f"site built in {display_root(site_dir or Path(config.site_dir))}", file=sys.stderr)
     return EXIT_OK
 
