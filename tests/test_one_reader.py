@@ -79,7 +79,7 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     "generator/commands/unchanged.py": (
         ("stamp.read_text(", "the record of the last build, in the site folder it built"),
         ("hashlib.sha256(path.read_bytes())", "the site's hand-written pages (docs_dir)"),
-        ("os.walk(folder)", "the folders a build reads, for their files' sizes and times (never their content)"),
+        ("os.walk(folder)", "the folders a build reads, for their files' sizes and times (not content)"),
     ),
     "generator/commands/workflow.py": (
         ("read_dsl(file.read_bytes()", "a workflow DSL file, size checked before"),
