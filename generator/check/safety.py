@@ -31,10 +31,10 @@ _OTHER_PARTS = frozenset(
 _HARMLESS = frozenset({"len", "bool", "type", "isinstance", "hash", "id"})
 # Words in the name of a helper that hides a value (`mask_key(api_key)`, `_redact(token)`).
 _HIDING = ("mask", "redact", "obfuscat", "anonymi", "censor", "scrub", "hide")
-# Words that make a `token` a credential for sure; without one, a `token` may be a parser's word.
-_CREDENTIAL_TOKEN = frozenset(
-    {"access", "refresh", "auth", "api", "bearer", "oauth", "session", "jwt", "bot", "app", "user"}
-    | {"client", "github", "slack", "personal", "secret", "csrf", "xsrf", "id"}
+# The words of a parser's names for a token (`token`, `current_token`, `tok`); `token_data`,
+# `access_token` and the like are credentials.
+_PARSER_PARTS = frozenset(
+    {"token", "tok", "current", "cur", "curr", "last", "prev", "previous", "first", "this", "peek"}
 )
 MOST_PER_FILE = 20
 
@@ -224,19 +224,20 @@ def _plain_tokens(function: ast.AST) -> frozenset[str]:
 
 def _parser_word(name: str) -> bool:
     """A name such as `token` or `current_token`, which a parser uses as often as an API client."""
-    parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)]
-    return "token" in parts and not _CREDENTIAL_TOKEN.intersection(parts)
+    parts = {p.lower() for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)}
+    return "token" in parts and parts <= _PARSER_PARTS
 
 
 def _reads_credential(value: ast.expr) -> bool:
     """True when an expression may hold a credential: a lookup of a credential's key, anything
-    named like a credential, the environment, or a call whose name speaks of one."""
+    named like a credential, the environment, a call whose name speaks of one, or a response's
+    `.json()` (an OAuth token answer)."""
     for node in ast.walk(value):
         key = _looked_up(node)
         if key is not None and secret_name(key):
             return True
         name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-        if name and (secret_name(name) or name in ("environ", "getenv")):
+        if name and (secret_name(name) or name in ("environ", "getenv", "json")):
             return True
     return False
 
