@@ -45,6 +45,22 @@ def test_case_finds_exactly_what_is_expected(name: str, catalog: Catalog) -> Non
     assert sorted(found) == sorted(expected)
 
 
+def test_findings_name_the_fix_and_every_node(catalog: Catalog) -> None:
+    """A former built-in name Dify resolves elsewhere names where its tools are now; repeated
+    findings of one plugin or tool are one finding naming every node; a file that is no DSL says so."""
+    moved = {d.line: d.hint for d in _found("dsl/legacy-moved.yml", catalog)}
+    assert moved[31] is not None and "set provider_id to `langgenius/openai_tool/openai`" in moved[31]
+    assert moved[43] is not None and "Dify looks for `dalle` in the plugin langgenius/dalle" in moved[43]
+    grouped = {d.line: d.message for d in _found("dsl/grouped-findings.yml", catalog)}
+    assert grouped[31].startswith("node 2000 (Search 1) and 2 more (2010 (Search 2), 2020 (Search 3)): ")
+    assert "plugin langgenius/tavily" in grouped[31]
+    assert "2040 (Find 2)" in grouped[67] and "no tool jina_search" in grouped[67]
+    (compose,) = _found("dsl/not-a-dsl.yml", catalog)
+    assert compose.message.startswith("this YAML is not a Dify app DSL")
+    (manifest,) = _found("dsl/not-a-dsl-manifest.yml", catalog)
+    assert manifest.hint is not None and "a plugin's manifest" in manifest.hint
+
+
 def test_every_case_file_is_listed() -> None:
     """A case file without an entry would test nothing."""
     files = {str(p.relative_to(CASES)) for p in CASES.glob("*/*.yml")}
@@ -152,10 +168,36 @@ def test_the_legacy_map_is_derived_from_official_plugins(tmp_path: Path) -> None
     mapped = legacy_map()
     assert mapped["tavily"] == "langgenius/tavily/tavily"
     assert all(value.count("/") == 2 for value in mapped.values())
-    assert provider_parts("jina", mapped) == ("langgenius/jina_tool", "jina")
-    assert provider_parts("nobody_knows", mapped) == ("langgenius/nobody_knows", "nobody_knows")
-    assert provider_parts("plugin/provider", mapped) == ("langgenius/plugin", "provider")
-    assert provider_parts("../../etc", mapped) is None
+
+
+def test_provider_ids_resolve_as_dify_resolves_them() -> None:
+    """`ToolProviderID`: a bare name is `langgenius/P/P`, four `langgenius` providers live in `P_tool`
+    (in the bare and the full form), two parts or other characters are invalid."""
+    from generator.workflow.uses import provider_parts
+
+    assert provider_parts("jina") == ("langgenius/jina_tool", "jina")
+    assert provider_parts("langgenius/jina/jina") == ("langgenius/jina_tool", "jina")
+    assert provider_parts("acme/jina/jina") == ("acme/jina", "jina")
+    assert provider_parts("openai") == ("langgenius/openai", "openai")
+    assert provider_parts("nobody_knows") == ("langgenius/nobody_knows", "nobody_knows")
+    for invalid in ("plugin/provider", "../../etc", "Acme/x/y", "a/b/c/d", ""):
+        assert provider_parts(invalid) is None
+
+
+def test_the_legacy_map_agrees_with_dify_or_names_a_move() -> None:
+    """Every entry of the map is either where Dify's resolver finds the provider, or a move the
+    check names in its hint (`excel365`, `openai`, `dalle`, ...); the move never resolves a node."""
+    from generator.workflow.legacy import legacy_map, moved_to
+    from generator.workflow.uses import provider_parts
+
+    moves = {name: target for name, target in legacy_map().items() if moved_to(name)}
+    for name, target in legacy_map().items():
+        resolved = provider_parts(name)
+        assert resolved is not None
+        assert ("/".join(resolved) == target) != (name in moves), name
+    assert moves["dalle"] == moves["openai"] == "langgenius/openai_tool/openai"
+    assert moves["excel365"] == "langgenius/microsoft_excel365/excel365"
+    assert "tavily" not in moves and "jina" not in moves
 
 
 def test_any_value_of_any_shape_anywhere_never_raises(catalog: Catalog) -> None:
