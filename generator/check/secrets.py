@@ -124,8 +124,8 @@ error when the value is at least 20 characters, mixes letters and digits and is 
 other random-looking values under such names, and names that only end in `_KEY`, are warnings.
 Placeholders (`your-api-key`, `<token>`, `xxxx`), numbers, URLs, paths and expressions that read a
 credential (`api_key = credentials["api_key"]`) are not reported (a placeholder only when the
-pre-check takes it for one too). In Python files the syntax tree is read (assignments, keyword arguments, dictionary
-entries) plus the comments; other text files line by line.
+pre-check takes it for one too). In Python files the syntax tree is read (assignments, keyword
+arguments, dictionary entries) plus the comments; other text files line by line.
 """,
 )
 

@@ -128,12 +128,14 @@ OUTPUT_REMOVED = rule(
     "W021",
     "output-removed-on-upgrade",
     Severity.WARNING,
-    "node {node} reads {reference}: tool {tool} had it in {pinned}, and version {removed_in} removed it",
+    "node {node} reads {reference}: tool {tool} had it in {pinned}, and {version} does not",
     "Before upgrading {plugin} to {version}, read another output in this node.",
     """
 The workflow pins an older version of the plugin whose tool produced the variable this node
-reads; a later version removed it. The workflow works with the pinned version and silently reads
-None after the upgrade.
+reads; the catalog's version does not have it. The workflow works with the pinned version and
+silently reads None after the upgrade. The pinned version is compared with the catalog's directly
+when the catalog holds it (an output removed by one release and restored by a later one is no
+loss); otherwise the outputs the releases in between removed are added up.
 """,
 )
 PINNED_BREAKING = rule(
@@ -143,9 +145,13 @@ PINNED_BREAKING = rule(
     "{plugin} is pinned to {pinned}; {version} has breaking changes since: {changes}",
     "Read the changes before upgrading, and adjust the nodes that use {plugin}.",
     """
-The file pins a plugin version older than the catalog's, and the versions between them change the
+The file pins a plugin version older than the catalog's, and the catalog's version changes the
 interface in ways that break existing workflows (the `diff` engine's breaking class: a parameter
-removed or made required, an output removed, ...).
+removed or made required, an output removed, ...). The pinned version is compared with the catalog's
+directly, as an upgrade replaces one with the other: a change that a later release undid (a
+parameter removed by a broken release and restored by the next) breaks nothing. Only when the
+catalog does not hold the pinned version itself (an `index.json` written before this comparison, a
+version missing from the history) are the breaking changes of the releases in between added up.
 """,
 )
 
@@ -389,22 +395,18 @@ def _reference(
     node = f"{reference.node.id} ({reference.node.title})" if reference.node.title else reference.node.id
     pin = use.pin or pinned.get(plugin.id)
     if pin is not None:
-        for release in plugin.since(pin.version):
-            if any(
-                (spec.provider, spec.name) == (p, t) and _normal(o) == path
-                for p, t, o in release.removed_outputs
-            ):
-                yield OUTPUT_REMOVED.at(
-                    reference.where,
-                    node=node,
-                    reference=shown,
-                    tool=use.tool,
-                    pinned=pin.version,
-                    removed_in=release.version,
-                    plugin=plugin.id,
-                    version=plugin.version,
-                )
-                return
+        removed = plugin.upgrade_from(pin.version).removed_outputs
+        if any((spec.provider, spec.name) == (p, t) and _normal(o) == path for p, t, o in removed):
+            yield OUTPUT_REMOVED.at(
+                reference.where,
+                node=node,
+                reference=shown,
+                tool=use.tool,
+                pinned=pin.version,
+                plugin=plugin.id,
+                version=plugin.version,
+            )
+            return
     known = Listing(sorted(spec.outputs), 12)
     yield OUTPUT_UNKNOWN.at(
         reference.where, node=node, reference=shown, tool=use.tool, path=path, known=known
@@ -437,11 +439,8 @@ def _pins(pinned: dict[str, Pin], catalog: Catalog) -> Iterator[Finding]:
         plugin = catalog.plugins.get(pin.plugin)
         if plugin is None:
             continue
-        breaking = [
-            message.removeprefix("breaking: ")
-            for release in plugin.since(pin.version)
-            for message in release.breaking
-        ]
+        upgrade = plugin.upgrade_from(pin.version)
+        breaking = list(dict.fromkeys(message.removeprefix("breaking: ") for message in upgrade.breaking))
         if breaking:
             yield PINNED_BREAKING.at(
                 pin.where,
