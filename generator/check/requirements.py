@@ -58,7 +58,8 @@ class Dependencies:
     declared: list[Declared] = field(default_factory=list)
     options: list[Option] = field(default_factory=list)
     missing: list[Option] = field(default_factory=list)
-    texts: list[tuple[str, str]] = field(default_factory=list)  # (file, text) of requirements files
+    # (file, text) of the requirements files the pre-check reads: requirements.txt and its `-r` includes
+    texts: list[tuple[str, str]] = field(default_factory=list)
 
 
 def read_dependencies(loaded: LoadedPlugin, packaged: frozenset[str]) -> Dependencies:
@@ -84,7 +85,8 @@ def _requirements(
     seen = {first}
     while pending and len(seen) <= MAX_FILES:
         name, body, constraint = pending.pop(0)
-        found.texts.append((name, body))
+        if not constraint:  # the pre-check reads what `-r` includes, never a `-c` file
+            found.texts.append((name, body))
         for number, line in reqlines.logical_lines(body):
             words = list(reqlines.tokens(line))
             if not words:
