@@ -116,8 +116,9 @@ def blocked_option(text: str) -> Blocked | None:
         return Blocked(
             reading, f"Write `{spelled} {value}`, the only spelling the pre-check reads as an option."
         )
+    instead = " and pin the pre-release you need (`pkg==2.0b1`)" if option == "--pre" else ""
     fix = (
-        f"Remove `{option}`: the pre-check lets through only -r, -c, -e, --index-url, "
+        f"Remove `{option}`{instead}: the pre-check lets through only -r, -c, -e, --index-url, "
         "--extra-index-url, --find-links, --trusted-host, --no-binary, --only-binary, --use-feature "
         "(each followed by a space) and --use-pep517."
     )
