@@ -33,10 +33,10 @@ DSL_REFUSED = rule(
     "Export the app again from Dify, or fix the header: `kind: app`, a quoted `version`, "
     "`app.mode` and a `workflow` mapping.",
     """
-Dify's import (`AppDslService.import_app`) fails for a document that is not a mapping, a
-`version` that is not a string (an unquoted `0.1` is read as a number), a missing `app` or
-`app.mode`, and a workflow or advanced-chat app without a `workflow` mapping. Nothing of such a file
-reaches a workspace, so nothing else in it is checked.
+Dify's import (`AppDslService.import_app`) fails for a `version` that is not a string (an
+unquoted `0.1` is read as a number), a missing `app` or `app.mode`, and a workflow or advanced-chat
+app without a `workflow` mapping. Nothing of such a file reaches a workspace, so nothing else in it
+is checked. (A file that is no app DSL at all, a list or a Compose file, is rule W004.)
 """,
 )
 DSL_NOT_WORKFLOW = rule(
