@@ -69,8 +69,8 @@ def parse_collection(text: str) -> Collection:
     else:
         ref = "HEAD"
     name = _NAME.sub("-", posixpath.basename(urlsplit(url).path.rstrip("/")).removesuffix(".git")).strip("-.")
-    if not name or not url:
-        raise ValueError(f"{text}: no repository name in the URL")
+    if not name or ":" not in url:
+        raise ValueError(f"{text}: not a git URL (scheme://host/path or host:path) with a repository name")
     folder = f"{COLLECTIONS}/{name}"
     path = posixpath.normpath(posixpath.join(folder, subdirectory)) if subdirectory else folder
     if not path.startswith(folder):

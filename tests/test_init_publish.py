@@ -1,0 +1,173 @@
+"""`dify-registry init` as a new maintainer uses it: the set-up it writes for a collection in a git
+repository (fetched at a ref) and a folder of the maintainer's repository passes actionlint, and
+its workflow, run here with processes as runners (two shards at once, each in its own workspace,
+the artifacts passed as folders), publishes a site served from a folder of its server: the merge
+leaves nothing to run again, `check-site` finds no problem, and the findings of a plugin the
+maintainer does not own (a tool whose module does not import: `run` exits 1) do not stop it.
+
+What cannot run here is replaced by what it does: checkout (a copy of the repository), the Python
+set-up and caches (this environment), the install step (this environment's `dify-registry` on
+PATH), artifact upload and download (folders).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.publishing import WORKFLOW_PATH, parse_collection
+from tests.conftest import REPO
+from tests.gitrepo import git, new_repository
+from tests.publishing import SCRIPTS, command
+
+SITE_URL = "https://example.github.io/registry/"
+BROKEN = REPO / "tests" / "cases" / "run" / "import_crash"  # `run` exits 1: an error in its tool
+
+
+def _steps_env(workflow: Mapping[Any, Any], job: Mapping[str, Any], shard: int) -> dict[str, str]:
+    values = {**workflow.get("env", {}), **job.get("env", {})}
+    return {k: str(v).replace("${{ matrix.shard }}", str(shard)) for k, v in values.items()}
+
+
+def _run_job(
+    workflow: Mapping[Any, Any], name: str, workspace: Path, artifacts: Path, shard: int = 0
+) -> dict[str, subprocess.CompletedProcess[str]]:
+    """The job's steps in `workspace` as a runner runs them; each shell step's result by its name."""
+    job = workflow["jobs"][name]
+    environment = {
+        **os.environ,
+        "PATH": f"{SCRIPTS}{os.pathsep}{os.environ['PATH']}",
+        "NO_COLOR": "1",
+        **_steps_env(workflow, job, shard),
+    }
+    done: dict[str, subprocess.CompletedProcess[str]] = {}
+    for step in job["steps"]:
+        uses = step.get("uses", "").split("@")[0]
+        if uses == "actions/upload-artifact":
+            source = workspace / "shard-cache"
+            shutil.copytree(
+                source, artifacts / f"runs-{shard}", ignore=lambda folder, names: ["envs", "overlays"]
+            )
+        elif uses == "actions/download-artifact":
+            shutil.copytree(artifacts, workspace / step["with"]["path"])
+        if "run" not in step or "pip install" in step["run"]:
+            continue
+        result = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=workspace,
+            env={**environment, **{k: str(v) for k, v in step.get("env", {}).items()}},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=900,
+        )
+        done[step.get("name", step["run"])] = result
+        assert result.returncode == 0, (
+            f"{name}/{step.get('name')}: {result.stdout[-3000:]}{result.stderr[-3000:]}"
+        )
+    return done
+
+
+@pytest.fixture(scope="module")
+def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The maintainer's repository after `init`: a folder of plugins of its own, and a collection
+    in another git repository (a branch named in the URL)."""
+    base = tmp_path_factory.mktemp("init")
+    upstream = new_repository(base / "upstream")
+    shutil.copytree(REPO / "plugins" / "scratchpad", upstream / "tools" / "scratchpad")
+    shutil.copytree(BROKEN, upstream / "tools" / "import_crash")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "-m", "plugins")
+    git(upstream, "branch", "release")
+    own = base / "maintainer"
+    shutil.copytree(REPO / "plugins" / "weather_station", own / "mine" / "weather_station")
+    (own / "README.md").write_text("# My catalog\n\nWhat it is.\n", encoding="utf-8")
+    source = f"git+file://{upstream}@release#subdirectory=tools"
+    done = command("init", ".", source, "mine", "--site-url", SITE_URL, "--shards", "2", cwd=own)
+    assert done.returncode == 0, done.stderr
+    return own
+
+
+def test_the_written_workflow_passes_actionlint(repository: Path) -> None:
+    done = subprocess.run(
+        [str(SCRIPTS / "actionlint"), "-no-color", str(repository / WORKFLOW_PATH)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_readme_keeps_its_text_and_gains_one_section(repository: Path, tmp_path: Path) -> None:
+    readme = (repository / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# My catalog\n\nWhat it is.\n")
+    assert readme.count("## Publishing the catalog") == 1
+    copy = shutil.copytree(repository, tmp_path / "again")
+    again = command("init", ".", "mine", "--site-url", SITE_URL, cwd=copy)
+    assert again.returncode == 0, again.stderr
+    rewritten = (copy / "README.md").read_text(encoding="utf-8")
+    assert rewritten.count("## Publishing the catalog") == 1  # replaced, not added again
+    assert "collections/" not in rewritten
+    assert "collections/" not in (copy / WORKFLOW_PATH).read_text(encoding="utf-8")
+    for wrong in (["git+x"], ["/abs"], ["../up"], ["missing"], ["mine", "--shards", "0"]):
+        done = command("init", ".", *wrong, "--site-url", SITE_URL, cwd=copy)
+        assert done.returncode == 2, (wrong, done.stderr)
+
+
+def test_the_run_step_accepts_findings_and_stops_on_a_broken_registry(
+    repository: Path, tmp_path: Path
+) -> None:
+    """The step's own shell: `run` exiting 1 (findings) passes, 3 (broken registry) and 2 fail."""
+    workflow = yaml.safe_load((repository / WORKFLOW_PATH).read_text(encoding="utf-8"))
+    step = next(s for s in workflow["jobs"]["shard"]["steps"] if s.get("name") == "Run this shard's tools")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for code, passes in ((0, True), (1, True), (2, False), (3, False)):
+        program = fake / "dify-registry"
+        program.write_text(f"#!/bin/sh\nexit {code}\n", encoding="utf-8")
+        program.chmod(0o755)
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            env={**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}", "SHARD": "1/2"},
+            capture_output=True,
+            check=False,
+        )
+        assert (done.returncode == 0) is passes, code
+
+
+def test_the_workflow_publishes_under_a_folder_of_the_server(repository: Path, tmp_path: Path) -> None:
+    workflow = yaml.safe_load((repository / WORKFLOW_PATH).read_text(encoding="utf-8"))
+    assert workflow["env"]["SITE_URL"] == SITE_URL
+    artifacts = tmp_path / "artifacts"
+    artifacts.mkdir()
+
+    def runner(shard: int) -> dict[str, subprocess.CompletedProcess[str]]:
+        workspace = shutil.copytree(repository, tmp_path / f"runner-{shard}")
+        return _run_job(workflow, "shard", workspace, artifacts, shard)
+
+    with ThreadPoolExecutor(2) as pool:
+        shards = list(pool.map(runner, (1, 2)))
+    ran = [shard["Run this shard's tools"].stdout for shard in shards]
+    assert all(ran), "each shard ran some plugin"
+    runs = {p.name for i in (1, 2) for p in (artifacts / f"runs-{i}" / "runs").iterdir()}
+    assert runs
+
+    site_workspace = shutil.copytree(repository, tmp_path / "runner-site")
+    done = _run_job(workflow, "site", site_workspace, artifacts)
+    merged = site_workspace / ".dify-registry-cache"
+    assert {p.name for p in (merged / "runs").iterdir()} == runs, "the build ran nothing again"
+    assert not (merged / "envs").exists(), "the build built no environment"
+    assert done["Check the site"].stderr.strip() == "site: 0 problems"
+    site = site_workspace / "site"
+    assert (site / "plugins" / "import_crash" / "index.html").is_file()  # shown, findings and all
+    assert (site / "ja" / "plugins" / "weather_station" / "index.html").is_file()
+    assert parse_collection("git+https://h/o/r.git@v1").ref == "v1"
