@@ -12,23 +12,30 @@ PATH), artifact upload and download (folders).
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import shutil
 import subprocess
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 import yaml
 
 from generator.publishing import WORKFLOW_PATH, parse_collection
-from tests.conftest import REPO
+from tests.conftest import LOCAL, REPO
 from tests.gitrepo import git, new_repository
 from tests.publishing import SCRIPTS, command
 
 SITE_URL = "https://example.github.io/registry/"
+FOLDER = "/registry/"  # the path of SITE_URL, where the local server serves the site
 BROKEN = REPO / "tests" / "cases" / "run" / "import_crash"  # `run` exits 1: an error in its tool
 
 
@@ -144,30 +151,127 @@ def test_the_run_step_accepts_findings_and_stops_on_a_broken_registry(
         assert (done.returncode == 0) is passes, code
 
 
-def test_the_workflow_publishes_under_a_folder_of_the_server(repository: Path, tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class Published:
+    """What the written workflow's jobs left: the runs each shard uploaded, the site job's
+    workspace and each of its shell steps' results."""
+
+    runs: frozenset[str]
+    workspace: Path
+    steps: dict[str, subprocess.CompletedProcess[str]]
+    shard_output: tuple[str, ...]
+
+
+@pytest.fixture(scope="module")
+def published(repository: Path, tmp_path_factory: pytest.TempPathFactory) -> Published:
+    """The written workflow run: two shard runners at once, then the site job."""
     workflow = yaml.safe_load((repository / WORKFLOW_PATH).read_text(encoding="utf-8"))
-    assert workflow["env"]["SITE_URL"] == SITE_URL
-    artifacts = tmp_path / "artifacts"
+    base = tmp_path_factory.mktemp("runners")
+    artifacts = base / "artifacts"
     artifacts.mkdir()
 
     def runner(shard: int) -> dict[str, subprocess.CompletedProcess[str]]:
-        workspace = shutil.copytree(repository, tmp_path / f"runner-{shard}")
+        workspace = shutil.copytree(repository, base / f"runner-{shard}")
         return _run_job(workflow, "shard", workspace, artifacts, shard)
 
     with ThreadPoolExecutor(2) as pool:
         shards = list(pool.map(runner, (1, 2)))
-    ran = [shard["Run this shard's tools"].stdout for shard in shards]
-    assert all(ran), "each shard ran some plugin"
-    runs = {p.name for i in (1, 2) for p in (artifacts / f"runs-{i}" / "runs").iterdir()}
-    assert runs
+    runs = frozenset(p.name for i in (1, 2) for p in (artifacts / f"runs-{i}" / "runs").iterdir())
+    workspace = shutil.copytree(repository, base / "runner-site")
+    steps = _run_job(workflow, "site", workspace, artifacts)
+    output = tuple(shard["Run this shard's tools"].stdout for shard in shards)
+    return Published(runs, workspace, steps, output)
 
-    site_workspace = shutil.copytree(repository, tmp_path / "runner-site")
-    done = _run_job(workflow, "site", site_workspace, artifacts)
-    merged = site_workspace / ".dify-registry-cache"
-    assert {p.name for p in (merged / "runs").iterdir()} == runs, "the build ran nothing again"
+
+def test_the_workflow_publishes_under_a_folder_of_the_server(repository: Path, published: Published) -> None:
+    workflow = yaml.safe_load((repository / WORKFLOW_PATH).read_text(encoding="utf-8"))
+    assert workflow["env"]["SITE_URL"] == SITE_URL
+    assert all(published.shard_output), "each shard ran some plugin"
+    assert published.runs
+    merged = published.workspace / ".dify-registry-cache"
+    assert {p.name for p in (merged / "runs").iterdir()} == published.runs, "the build ran nothing again"
     assert not (merged / "envs").exists(), "the build built no environment"
-    assert done["Check the site"].stderr.strip() == "site: 0 problems"
-    site = site_workspace / "site"
+    assert published.steps["Check the site"].stderr.strip() == "site: 0 problems"
+    site = published.workspace / "site"
     assert (site / "plugins" / "import_crash" / "index.html").is_file()  # shown, findings and all
     assert (site / "ja" / "plugins" / "weather_station" / "index.html").is_file()
     assert parse_collection("git+https://h/o/r.git@v1").ref == "v1"
+
+
+class _UnderAFolder(http.server.SimpleHTTPRequestHandler):
+    """Serves the site at /registry/ of its server, and its 404.html at any missing address of
+    that folder, as GitHub Pages serves a project's site."""
+
+    site: Path
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+    def translate_path(self, path: str) -> str:
+        inside = urlsplit(path).path.removeprefix(FOLDER)
+        return str(self.site / inside.lstrip("/")) if path.startswith(FOLDER) else "/nonexistent"
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        if code != HTTPStatus.NOT_FOUND:
+            super().send_error(code, message, explain)
+            return
+        body = (self.site / "404.html").read_bytes()
+        self.send_response(code)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextlib.contextmanager
+def _served(site: Path) -> Iterator[str]:
+    handler = type("Handler", (_UnderAFolder,), {"site": site})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{FOLDER}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_published_site_works_under_its_folder_in_two_languages(page: Any, published: Published) -> None:
+    """Home, a tool page through the language selector, and the 404 pages: every request to the
+    site's server is answered (the theme's assets from the folder), in English and Japanese."""
+    missing: list[str] = []
+
+    def answered(response: Any) -> None:
+        # the missing address itself is answered 404 with the 404 page, as the host does
+        if response.status >= 400 and response.request.resource_type != "document":
+            missing.append(response.url)
+
+    def failed(request: Any) -> None:
+        # a request cut short because the page was left is no failure of the site
+        if request.url.startswith(LOCAL) and "ERR_ABORTED" not in (request.failure or ""):
+            missing.append(f"{request.url} {request.failure}")
+
+    page.on("response", answered)
+    page.on("requestfailed", failed)
+    with _served(published.workspace / "site") as base:
+        page.goto(base)
+        assert page.locator("html").get_attribute("lang") == "en"
+        page.goto(base + "plugins/weather_station/")
+        page.locator(".md-header__option .md-select").hover()
+        page.locator('.md-select__list a[hreflang="ja"]').click()
+        page.wait_for_url(base + "ja/plugins/weather_station/")
+        assert page.locator("html").get_attribute("lang") == "ja"
+        page.locator(".md-header__option .md-select").hover()
+        page.locator('.md-select__list a[hreflang="en"]').click()
+        page.wait_for_url(base + "plugins/weather_station/")
+        for address in ("no/such/page/", "ja/404.html"):
+            page.goto(base + address)
+            # the theme's stylesheet applies: the header is laid out, not a list of links
+            header = page.locator("header.md-header")
+            assert page.evaluate("h => getComputedStyle(h).position", header.element_handle()) != "static"
+            english = page.locator('.md-select__list a[hreflang="en"]').get_attribute("href") or ""
+            assert urljoin(page.url, english).startswith(base), english
+            assert not urljoin(page.url, english).startswith(base + "ja/"), english
+    assert missing == []
