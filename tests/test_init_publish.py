@@ -12,13 +12,10 @@ PATH), artifact upload and download (folders).
 
 from __future__ import annotations
 
-import contextlib
-import http.server
 import os
 import shutil
 import subprocess
-import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -33,6 +30,7 @@ from generator.publishing import WORKFLOW_PATH, parse_collection
 from tests.conftest import LOCAL, REPO
 from tests.gitrepo import git, new_repository
 from tests.publishing import SCRIPTS, command
+from tests.sitebuild import QuietHandler, serve
 
 SITE_URL = "https://example.github.io/registry/"
 FOLDER = "/registry/"  # the path of SITE_URL, where the local server serves the site
@@ -198,42 +196,25 @@ def test_the_workflow_publishes_under_a_folder_of_the_server(repository: Path, p
     assert parse_collection("git+https://h/o/r.git@v1").ref == "v1"
 
 
-class _UnderAFolder(http.server.SimpleHTTPRequestHandler):
+class _UnderAFolder(QuietHandler):
     """Serves the site at /registry/ of its server, and its 404.html at any missing address of
     that folder, as GitHub Pages serves a project's site."""
 
-    site: Path
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return None
-
     def translate_path(self, path: str) -> str:
-        inside = urlsplit(path).path.removeprefix(FOLDER)
-        return str(self.site / inside.lstrip("/")) if path.startswith(FOLDER) else "/nonexistent"
+        if not path.startswith(FOLDER):
+            return "/nonexistent"
+        return str(Path(self.directory) / urlsplit(path).path.removeprefix(FOLDER))
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         if code != HTTPStatus.NOT_FOUND:
             super().send_error(code, message, explain)
             return
-        body = (self.site / "404.html").read_bytes()
+        body = (Path(self.directory) / "404.html").read_bytes()
         self.send_response(code)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-
-
-@contextlib.contextmanager
-def _served(site: Path) -> Iterator[str]:
-    handler = type("Handler", (_UnderAFolder,), {"site": site})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{FOLDER}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.mark.browser
@@ -255,7 +236,7 @@ def test_the_published_site_works_under_its_folder_in_two_languages(page: Any, p
 
     page.on("response", answered)
     page.on("requestfailed", failed)
-    with _served(published.workspace / "site") as base:
+    with serve(published.workspace / "site", _UnderAFolder, FOLDER) as base:
         page.goto(base)
         assert page.locator("html").get_attribute("lang") == "en"
         page.goto(base + "plugins/weather_station/")
