@@ -1,6 +1,7 @@
 """Runs spread over machines: three shards run at once in separate processes with separate caches,
-their caches merged, and the site built from the merged cache without running anything is the
-site of one unsharded build (build times, dates and run durations aside)."""
+their caches merged, and the site built from the merged cache without running anything, for
+another site URL than the runs were made with, is the site of one unsharded build (build times,
+dates and run durations aside)."""
 
 from __future__ import annotations
 
@@ -107,15 +108,21 @@ def test_three_shards_merged_build_the_site_of_one_build(tmp_path: Path) -> None
     runs_before = sorted(p.name for p in (merged / "runs").iterdir())
     assert len(runs_before) == sum(len(list((c / "runs").iterdir())) for c in caches)
 
+    # The shards ran without a site URL of their own; the site goes elsewhere than mkdocs.yml says.
+    elsewhere = ["--site-url", "https://example.github.io/registry/"]
     from_shards = tmp_path / "site-shards"
-    done = command("build", ".", "--site-dir", str(from_shards), "--cache-dir", str(merged), cwd=registry)
+    done = command(
+        "build", ".", "--site-dir", str(from_shards), "--cache-dir", str(merged), *elsewhere, cwd=registry
+    )
     assert done.returncode == 0, done.stderr
     # Nothing ran: no environment was built, no run was added to the cache.
     assert not (merged / "envs").exists()
     assert sorted(p.name for p in (merged / "runs").iterdir()) == runs_before
 
     one = tmp_path / "site-one"
-    done = command("build", ".", "--site-dir", str(one), "--cache-dir", str(tmp_path / "one"), cwd=registry)
+    done = command(
+        "build", ".", "--site-dir", str(one), "--cache-dir", str(tmp_path / "one"), *elsewhere, cwd=registry
+    )
     assert done.returncode == 0, done.stderr
     assert _index(from_shards) == _index(one)
     pages = _tool_pages(one)
