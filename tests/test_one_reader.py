@@ -77,6 +77,9 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("hashlib.sha256(target.read_bytes())", "a schema file of the built site"),
         ("(site / INDEX).read_text(", "the built site's own index.json"),
     ),
+    "generator/commands/init.py": (
+        ('readme.read_text(encoding="utf-8")', "the maintainer's own README, to add the publishing section"),
+    ),
     "generator/commands/workflow.py": (
         ("read_dsl(file.read_bytes()", "a workflow DSL file, size checked before"),
     ),
