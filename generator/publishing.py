@@ -73,7 +73,7 @@ def parse_collection(text: str) -> Collection:
         raise ValueError(f"{text}: not a git URL (scheme://host/path or host:path) with a repository name")
     folder = f"{COLLECTIONS}/{name}"
     path = posixpath.normpath(posixpath.join(folder, subdirectory)) if subdirectory else folder
-    if not path.startswith(folder):
+    if path != folder and not path.startswith(folder + "/"):
         raise ValueError(f"{text}: the subdirectory leaves the repository")
     return Collection(path, url, ref, folder)
 

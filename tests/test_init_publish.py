@@ -26,7 +26,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 import yaml
 
-from generator.publishing import WORKFLOW_PATH, parse_collection
+from generator.publishing import WORKFLOW_PATH, Collection, parse_collection
 from tests.conftest import LOCAL, REPO
 from tests.gitrepo import git, new_repository
 from tests.publishing import SCRIPTS, command
@@ -193,7 +193,6 @@ def test_the_workflow_publishes_under_a_folder_of_the_server(repository: Path, p
     site = published.workspace / "site"
     assert (site / "plugins" / "import_crash" / "index.html").is_file()  # shown, findings and all
     assert (site / "ja" / "plugins" / "weather_station" / "index.html").is_file()
-    assert parse_collection("git+https://h/o/r.git@v1").ref == "v1"
 
 
 class _UnderAFolder(QuietHandler):
@@ -256,3 +255,43 @@ def test_the_published_site_works_under_its_folder_in_two_languages(page: Any, p
             assert urljoin(page.url, english).startswith(base), english
             assert not urljoin(page.url, english).startswith(base + "ja/"), english
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("plugins/", Collection("plugins")),
+        (
+            "git+https://github.com/o/r.git@v1.2",
+            Collection("collections/r", "https://github.com/o/r.git", "v1.2", "collections/r"),
+        ),
+        ("git+https://h/o/r", Collection("collections/r", "https://h/o/r", "HEAD", "collections/r")),
+        (
+            "git+ssh://git@h/o/r.git@main#subdirectory=tools",
+            Collection("collections/r/tools", "ssh://git@h/o/r.git", "main", "collections/r"),
+        ),
+        (
+            "git+git@h:o/r.git@0123abc",
+            Collection("collections/r", "git@h:o/r.git", "0123abc", "collections/r"),
+        ),
+    ],
+)
+def test_a_collection_is_a_folder_or_a_git_url_at_a_ref(text: str, expected: Collection) -> None:
+    assert parse_collection(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/abs",
+        "..",
+        "../up",
+        "git+x",
+        "git+https://h/o/r#egg=x",
+        "git+https://h/o/r#subdirectory=../..",
+        "git+https://h/o/r#subdirectory=../rx",
+    ],
+)
+def test_what_is_no_collection(text: str) -> None:
+    with pytest.raises(ValueError, match=r"git|folder|subdirectory|fragment"):
+        parse_collection(text)
