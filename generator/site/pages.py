@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from generator.plugin_model import I18n
 from generator.schemas import CATALOG_PATH
-from generator.site.cards import CARDS_JSON, FIRST_SCREEN, Card, cards, cards_json
+from generator.site.cards import CARDS_JSON, FIRST_SCREEN, Card, cards, cards_json, catalog_kinds
 from generator.site.kinds import ChildEntry, KindSection
 from generator.site.languages import SiteLanguage
 from generator.site.render import PageContext, render
@@ -103,6 +103,7 @@ class SitePages:
             rest=shown[FIRST_SCREEN:],
             total=len(shown),
             tags=self.model.tags,
+            kinds=catalog_kinds(self.model.plugins),
             cards_json=CARDS_JSON,
         )
 

@@ -117,6 +117,14 @@ class PluginEntry:
         return tuple(dict.fromkeys((*own, *(section.kind for section in self.sections))))
 
     @property
+    def child_counts(self) -> tuple[tuple[str, int], ...]:
+        """Per kind other than tools, the pages below its providers (its events...)."""
+        counts: dict[str, int] = {}
+        for section in self.sections:
+            counts[section.kind] = counts.get(section.kind, 0) + len(section.children)
+        return tuple(counts.items())
+
+    @property
     def slug(self) -> str:
         """Its page's folder under `plugins/`."""
         return self.src.split("/")[1]

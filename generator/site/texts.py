@@ -21,7 +21,8 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "kind_tools": ("Tool", "工具", "ツール", "Ferramenta"),
     "kind_triggers": ("Trigger", "触发器", "トリガー", "Gatilho"),
     "filter_by_kind": ("Kind", "类型", "種類", "Tipo"),
-    "event_count": ("Events", "事件数", "イベント数", "Eventos"),
+    # what a card counts below a kind's providers
+    "children_triggers": ("Events", "事件数", "イベント数", "Eventos"),
     "triggers": ("Triggers", "触发器", "トリガー", "Gatilhos"),
     "events": ("Events", "事件", "イベント", "Eventos"),
     "event": ("Event", "事件", "イベント", "Evento"),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from generator.plugin_model import I18n, KindPart, PluginKind
+from generator.plugin_model import I18n, KindPart, Parameter, PluginKind
 from generator.site.kinds import trigger
 from generator.site.views import FindingView, OutputRow
 
@@ -32,6 +32,7 @@ class ChildEntry:
     label: I18n
     description: I18n
     item: Any  # the kind's own dataclass (an Event...), which its template reads
+    parameters: tuple[Parameter, ...]
     outputs: tuple[OutputRow, ...]  # its output_schema's properties, `$ref`s resolved
     has_schema: bool
     references: frozenset[str]  # the hosted `$id`s its output_schema references
@@ -78,6 +79,26 @@ class Build(Protocol):
         ...
 
 
+class Index(Protocol):
+    """What `index.json` offers a kind for its entries: the shared shapes of the index."""
+
+    def pages(self, src: str) -> dict[str, str]:
+        """The URL of the page at `src` for a reader of each language."""
+        ...
+
+    def i18n(self, text: I18n) -> dict[str, str]:
+        """A text in the site's languages."""
+        ...
+
+    def parameter(self, parameter: Parameter) -> dict[str, Any]:
+        """A parameter as the index describes one."""
+        ...
+
+    def outputs(self, rows: tuple[OutputRow, ...]) -> list[dict[str, Any]]:
+        """Output-variable rows as the index lists them."""
+        ...
+
+
 class KindPages(Protocol):
     """How the providers of one plugin kind show on the site."""
 
@@ -88,6 +109,10 @@ class KindPages(Protocol):
     def section(self, part: KindPart, index: int, build: Build) -> KindSection:
         """The provider's section of the plugin page, with its child pages (`index`: the provider's
         place among the plugin's parts, for `Build.child_src`)."""
+        ...
+
+    def indexed(self, section: KindSection, index: Index) -> dict[str, Any]:
+        """The provider as `index.json` lists it under the plugin's key of its kind."""
         ...
 
 

@@ -5,13 +5,13 @@ them, its runs)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.trigger import Event, TriggerProvider
-from generator.plugin_model import I18n, KindPart
+from generator.plugin_model import Credential, I18n, KindPart
 
 if TYPE_CHECKING:
-    from generator.site.kinds import Build, ChildEntry, KindSection
+    from generator.site.kinds import Build, ChildEntry, Index, KindSection
 
 PROVIDER_TEMPLATE = "triggers_provider.html.j2"
 EVENT_TEMPLATE = "triggers_event.html.j2"
@@ -51,6 +51,7 @@ def _event(event: Event, src: str, build: Build) -> ChildEntry:
         label=event.label,
         description=event.description,
         item=event,
+        parameters=event.parameters,
         outputs=build.outputs(schema),
         has_schema=isinstance(schema, dict),
         references=build.references(schema),
@@ -70,3 +71,52 @@ def event_texts(event: Event) -> Iterator[tuple[str, I18n]]:
         yield f"{at}.{parameter.name}.description", parameter.human_description
         for option in parameter.options:
             yield f"{at}.{parameter.name}.options.{option.value}", option.label
+
+
+def indexed(section: KindSection, index: Index) -> dict[str, Any]:
+    """A trigger provider in `index.json`: how to subscribe, and each event with its variables."""
+    provider = _provider(section.part)
+
+    def fields(found: tuple[Credential, ...]) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": f.name,
+                "type": f.type,
+                "required": f.required,
+                "label": index.i18n(f.label),
+                "help": index.i18n(f.help),
+            }
+            for f in found
+        ]
+
+    constructor = (
+        {
+            "parameters": [index.parameter(p) for p in provider.constructor_parameters],
+            "credentials": fields(provider.constructor_credentials),
+            "oauth": bool(provider.oauth_client or provider.oauth_credentials),
+        }
+        if provider.has_constructor
+        else None
+    )
+    return {
+        "name": provider.name,
+        "label": index.i18n(provider.label),
+        "description": index.i18n(provider.description),
+        "subscription_schema": fields(provider.subscription_schema),
+        "constructor": constructor,
+        "events": [
+            {
+                "provider": provider.name,
+                "name": child.name,
+                "label": index.i18n(child.label),
+                "description": index.i18n(child.description),
+                "parameters": [index.parameter(p) for p in child.parameters],
+                "output_variables": index.outputs(child.outputs),
+                "schema_refs": sorted(child.references),
+                "checksum": child.checksum,
+                "checked_by": "examples" if child.runs else "static",
+                "pages": index.pages(child.src),
+            }
+            for child in section.children
+        ],
+    }
