@@ -44,10 +44,15 @@ function cut(words) {
   return mark;
 }
 
+// What the catalog's filter matches a card by: its tags and its kinds (`kind:triggers`).
+function filterTags(item) {
+  return item.tags.concat(item.kinds.map(function (kind) { return "kind:" + kind; }));
+}
+
 function card(data, item) {
   var words = data.words;
   var li = element("li", "dr-card");
-  li.setAttribute("data-tags", item.tags.concat(item.kinds.map(function (kind) { return "kind:" + kind; })).join(" "));
+  li.setAttribute("data-tags", filterTags(item).join(" "));
   li.setAttribute("data-plugin", item.slug);
   var title = element("a", "dr-card__title");
   title.href = item.href;
@@ -117,7 +122,7 @@ function catalogPage(catalog) {
       item.hidden = !matches((item.getAttribute("data-tags") || "").split(" "));
       if (!item.hidden) visible += 1;
     });
-    pending.forEach(function (item) { if (matches(item.tags || [])) visible += 1; });
+    pending.forEach(function (item) { if (matches(filterTags(item))) visible += 1; });
     if (count) count.textContent = String(visible);
     more();
   }
@@ -143,7 +148,7 @@ function catalogPage(catalog) {
       while (pending.length && drawn < CARDS_AT_ONCE) {
         var item = pending.shift();
         var node = card(data, item);
-        node.hidden = !matches(item.tags || []);
+        node.hidden = !matches(filterTags(item));
         if (!node.hidden) drawn += 1;
         list.appendChild(node);
       }
