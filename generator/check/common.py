@@ -4,6 +4,7 @@ inside a plugin."""
 from __future__ import annotations
 
 import ast
+import difflib
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -140,3 +141,18 @@ def tool_modules(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[tuple[
         if found is not None and found[0] not in done:
             done.add(found[0])
             yield found[0], found[1], tool
+
+
+def closest_name(name: str, names: Iterable[str]) -> str | None:
+    """The one of `names` that `name` was most likely meant to be: the same but for case and
+    underscores, else the closest spelling (difflib's ratio of at least 0.8); None when none is."""
+    candidates = list(dict.fromkeys(names))
+    folded = {_fold(candidate): candidate for candidate in candidates}
+    if _fold(name) in folded:
+        return folded[_fold(name)]
+    close = difflib.get_close_matches(_fold(name), list(folded), n=1, cutoff=0.8)
+    return folded[close[0]] if close else None
+
+
+def _fold(name: str) -> str:
+    return name.replace("_", "").replace("-", "").casefold()
