@@ -125,7 +125,13 @@ def tool_module_tree(loaded: LoadedPlugin, tool: Tool) -> tuple[str, ast.Module]
     """The file the SDK executes for `tool` (not always the one its source names, rule T007) and
     its syntax tree; None when there is none to read (the source rules report why) or it does not
     parse."""
-    module = module_of(loaded.reader, tool.source) if tool.source else None
+    return module_tree(loaded, tool.source)
+
+
+def module_tree(loaded: LoadedPlugin, source: str) -> tuple[str, ast.Module] | None:
+    """The file the SDK executes for a class source (a tool's or a provider's) and its syntax tree;
+    None when there is none to read or it does not parse."""
+    module = module_of(loaded.reader, source) if source else None
     if module is None or not module.loaded:
         return None
     tree = loaded.reader.source_tree(module.loaded)
