@@ -88,8 +88,9 @@ def _declared(loaded: LoadedPlugin, provider: Provider) -> list[str] | None:
         return []
     if isinstance(raw, dict):
         return [str(name) for name in raw]
-    names = [item.get("name") for item in raw if isinstance(item, dict)] if isinstance(raw, list) else []
-    return names if names and all(isinstance(name, str) for name in names) else None  # type: ignore[return-value]
+    items = raw if isinstance(raw, list) else []
+    names = [item["name"] for item in items if isinstance(item, dict) and isinstance(item.get("name"), str)]
+    return names if names and len(names) == len(items) else None
 
 
 def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[str]) -> Iterator[Finding]:
