@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node, module_tree
-from generator.check.plugin_code import PluginCode, imported_module, plugin_code
+from generator.check.common import closest_name, every_node
+from generator.check.plugin_code import PluginCode, imported_module, plugin_code, reachable_modules
 from generator.check.sdk_file import own_nodes
 from generator.check.undeclared import class_members, constant
 from generator.findings import Finding, Location, Severity
@@ -85,7 +85,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     if loaded.plugin is None:
         return
     code = plugin_code(loaded)
-    reachable = _reachable(loaded, code)
+    reachable = reachable_modules(loaded, code)
     if not reachable:
         return
     stored = _stored_attributes(code)
@@ -118,40 +118,6 @@ def _finding(
         names=Listing(names, most=12) if names else "no attributes of its own",
         close=close or "",
     )
-
-
-def _reachable(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
-    """The plugin modules the SDK loads for the tools and providers, and the plugin modules they
-    import, at any depth."""
-    by_file = {relative: name for name, (relative, _tree) in code.modules.items()}
-    sources = [tool.source for tool in loaded.plugin.tools] if loaded.plugin else []
-    sources += [provider.source for provider in loaded.plugin.providers] if loaded.plugin else []
-    found = [module_tree(loaded, source) for source in sources if source]
-    pending = [by_file[entry[0]] for entry in found if entry is not None and entry[0] in by_file]
-    seen: list[str] = []
-    while pending:
-        module = pending.pop()
-        if module in seen:
-            continue
-        seen.append(module)
-        relative, tree = code.modules[module]
-        for node in every_node(tree):
-            for name in _imports(relative, node):
-                parts = name.split(".")
-                heads = (".".join(parts[:n]) for n in range(1, len(parts) + 1))
-                pending.extend(head for head in heads if head in code.modules)
-    return seen
-
-
-def _imports(relative: str, node: ast.AST) -> list[str]:
-    if isinstance(node, ast.Import):
-        return [alias.name for alias in node.names]
-    if isinstance(node, ast.ImportFrom):
-        base = imported_module(relative, node)
-        if base is None:
-            return []
-        return [base, *(f"{base}.{alias.name}" for alias in node.names)]
-    return []
 
 
 def _stored_attributes(code: PluginCode) -> frozenset[str]:

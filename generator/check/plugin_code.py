@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from generator.check.common import every_node, module_tree
 from generator.load.crawl import LoadedPlugin
 
 INIT = "__init__"
@@ -24,10 +25,16 @@ class PluginCode:
     packages: frozenset[str]
 
     def is_own(self, dotted: str) -> bool:
-        """True when the top of `dotted` is one of the plugin's modules or folders: Python finds
-        the plugin's root first on `sys.path`."""
+        """True when the top of `dotted` names one of the plugin's modules or folders, at any depth:
+        Python finds the plugin's root first on `sys.path`, and code that adds a folder of its own
+        to `sys.path` imports that folder's modules by their bare names."""
         top = dotted.split(".", maxsplit=1)[0]
-        return top in self.modules or top in self.packages
+        return top in self.names
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The last part of every module and folder name of the plugin."""
+        return frozenset(name.rsplit(".", 1)[-1] for name in (*self.modules, *self.packages))
 
 
 def module_name(relative: str) -> str:
@@ -68,3 +75,38 @@ def imported_module(importer: str, node: ast.ImportFrom) -> str | None:
         return None
     base = package[: len(package) - (node.level - 1)]
     return ".".join([*base, *([node.module] if node.module else [])]) or None
+
+
+def reachable_modules(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
+    """The plugin's modules the SDK loads (the entry point `main`, the tools' and providers'
+    classes) and the plugin's modules they import, at any depth, in the order they were reached."""
+    by_file = {relative: name for name, (relative, _tree) in code.modules.items()}
+    sources = [tool.source for tool in loaded.plugin.tools] if loaded.plugin else []
+    sources += [provider.source for provider in loaded.plugin.providers] if loaded.plugin else []
+    found = [module_tree(loaded, source) for source in sources if source]
+    pending = [by_file[entry[0]] for entry in found if entry is not None and entry[0] in by_file]
+    pending += ["main"] if "main" in code.modules else []
+    seen: list[str] = []
+    while pending:
+        module = pending.pop()
+        if module in seen:
+            continue
+        seen.append(module)
+        relative, tree = code.modules[module]
+        for node in every_node(tree):
+            for name in imported_names(relative, node):
+                parts = name.split(".")
+                heads = (".".join(parts[:n]) for n in range(1, len(parts) + 1))
+                pending.extend(head for head in heads if head in code.modules)
+    return seen
+
+
+def imported_names(relative: str, node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom):
+        base = imported_module(relative, node)
+        if base is None:
+            return []
+        return [base, *(f"{base}.{alias.name}" for alias in node.names)]
+    return []
