@@ -86,7 +86,7 @@ def undeclared_lookups(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[
                 tool=invoke.tool.name,
                 form=Phrase(lookup.shown),
                 declared=invoke.shown(),
-                outcome=Phrase(_outcome(lookup, close, severity)),
+                outcome=Phrase(_outcome(lookup, close)),
                 key=lookup.key,
                 close=close or "",
             )
@@ -121,20 +121,19 @@ def _judged(invoke: Function, name: str, declared: list[str]) -> Iterator[Judged
             continue  # an unguarded read: R021's
         seen.add(lookup.key)
         close = closest_name(lookup.key, declared)
-        dropped = close is not None and close not in named
-        yield lookup, close, Severity.ERROR if dropped else Severity.WARNING
+        if close is not None and close in named:
+            continue  # a fallback beside the declared name: dead code that harms nothing
+        yield lookup, close, Severity.ERROR if close is not None else Severity.WARNING
 
 
-def _outcome(lookup: Lookup, close: str | None, severity: Severity) -> str:
+def _outcome(lookup: Lookup, close: str | None) -> str:
     said = OUTCOMES[lookup.form]
     if close is None:
         return said
-    if severity is Severity.ERROR:
-        return (
-            f"{said}, and the value users give `{close}`, the declared name it differs from, never "
-            "reaches the code"
-        )
-    return f"{said} (the YAML declares `{close}`)"
+    return (
+        f"{said}, and the value users give `{close}`, the declared name it differs from, never "
+        "reaches the code"
+    )
 
 
 def _lookup(node: ast.AST, name: str) -> Lookup | None:

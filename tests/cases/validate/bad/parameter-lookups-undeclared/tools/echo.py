@@ -26,7 +26,7 @@ class Echo(Tool):
         if tool_parameters.get("emphasis"):  # one finding for the key, at its first lookup
             text = tool_parameters["emphasis"] + text
         language = tool_parameters.get("language", language)
-        mode = tool_parameters.get("Mode") or tool_parameters.get("mode")  # a fallback beside the declared name
+        mode = tool_parameters.get("Mode") or tool_parameters.get("mode")  # a dead fallback beside the declared name: silent
         tool_parameters["suffix"] = "!"  # stored by the code itself: never reported
         text += tool_parameters.get("suffix", "")
         yield self.create_text_message(f"{language}: {text} {image} {period} {mode}")
