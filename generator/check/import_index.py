@@ -123,6 +123,12 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "clickhouse-driver": ("clickhouse_driver",),
     # named like their module, listed so that no other package is taken for them
     "esdk-obs-python": ("obs",),
+    "biopython": ("Bio",),
+    "requests-oauthlib": ("requests_oauthlib",),
+    "google-generativeai": ("google",),
+    "google-genai": ("google",),
+    "pyjwt-crypto": ("jwt",),
+    "msgraph-sdk": ("msgraph",),
     "pymysql": ("pymysql",),
     "psycopg2": ("psycopg2",),
     "psycopg": ("psycopg",),

@@ -119,11 +119,25 @@ def _judged(invoke: Function, name: str, declared: list[str]) -> Iterator[Judged
             continue
         if lookup.form == "caught" and not caught(lookup.node, invoke, parents):
             continue  # an unguarded read: R021's
+        if _alias_of_declared(lookup.node, parents, name, declared):
+            continue  # `get("sql") or get("query")`: another name an agent's model may send
         seen.add(lookup.key)
         close = closest_name(lookup.key, declared)
         if close is not None and close in named:
             continue  # a fallback beside the declared name: dead code that harms nothing
         yield lookup, close, Severity.ERROR if close is not None else Severity.WARNING
+
+
+def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: list[str]) -> bool:
+    """True when the lookup is an alternative in an `or` beside a lookup of a declared name. An
+    agent passes on whatever keys its model sends (Dify converts the declared ones and keeps the
+    rest), so such aliases are a deliberate tolerance, not a feature that never works."""
+    parent = parents.get(node)
+    if not (isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.Or)):
+        return False
+    return any(
+        (other := _lookup(value, name)) is not None and other.key in declared for value in parent.values
+    )
 
 
 def _outcome(lookup: Lookup, close: str | None) -> str:

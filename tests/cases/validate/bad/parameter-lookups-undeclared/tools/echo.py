@@ -27,6 +27,7 @@ class Echo(Tool):
             text = tool_parameters["emphasis"] + text
         language = tool_parameters.get("language", language)
         mode = tool_parameters.get("Mode") or tool_parameters.get("mode")  # a dead fallback beside the declared name: silent
+        text = tool_parameters.get("text") or tool_parameters.get("query") or text  # an agent's alias: silent
         tool_parameters["suffix"] = "!"  # stored by the code itself: never reported
         text += tool_parameters.get("suffix", "")
         yield self.create_text_message(f"{language}: {text} {image} {period} {mode}")
