@@ -40,8 +40,9 @@ modules they import) and judges only what is certain:
   `C` when no class of the plugin derives from `C` (a subclass could add the attribute);
 - `C`'s attributes are all visible: its body holds only methods, assignments, annotations and nested
   classes, its bases are such classes of the plugin (or none), it has no metaclass, no decorator other
-  than `dataclass`, no `__getattr__` or `__getattribute__`, and the file calls no `setattr` with a
-  computed name;
+  than `dataclass`, and no `__getattr__` or `__getattribute__`;
+- the file spells every attribute it sets (no `setattr` with a computed name, no `__dict__` or
+  `vars(x)`);
 - an attribute stored anywhere in the plugin's code (`x.name = ...`, `setattr(x, "name", ...)`), a
   dunder name, one tested with `hasattr` or read with `getattr` in the function, or a lookup inside
   a `try` that catches AttributeError is never reported.
@@ -208,8 +209,8 @@ def _attributes(
     if any(not isinstance(statement, _PLAIN) for statement in node.body):
         return None
     _relative, tree = code.modules[key[0]]
-    if any(_named_in_call(n, ("setattr",)) == "" for n in every_node(tree)):
-        return None  # a computed name set on some object: this class's may be among them
+    if any(_named_in_call(n, ("setattr",)) == "" or _touches_dict(n) for n in every_node(tree)):
+        return None  # names set on some object that the code does not spell: this class's may be among them
     members = set(class_members(node)) | {s.name for s in node.body if isinstance(s, ast.ClassDef)}
     members |= _instance_attributes(node)
     if members & _DYNAMIC:
@@ -245,6 +246,18 @@ def _instance_attributes(node: ast.ClassDef) -> set[str]:
             ):
                 found.add(inner.attr)
     return found
+
+
+def _touches_dict(node: ast.AST) -> bool:
+    """`x.__dict__` or `vars(x)`: attributes written without their names."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "__dict__"
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "vars"
+        and bool(node.args)
+    )
 
 
 def _visible_key(
