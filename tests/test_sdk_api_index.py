@@ -6,6 +6,8 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from packaging.version import Version
+
 from generator.check.sdk_api_index import derive, package_names, plugin_attributes
 
 
@@ -45,3 +47,11 @@ def test_derive_reads_a_wheel(tmp_path: Path) -> None:
             }
         ]
     }
+
+
+def test_names_are_those_of_the_version_installed() -> None:
+    """`get_current_session` is newer than 0.2: a plugin that installs 0.2.4 cannot import it; with
+    no version told, every release counts."""
+    assert "get_current_session" not in package_names(Version("0.2.4"))
+    assert "get_current_session" in package_names(Version("0.10.2"))
+    assert "get_current_session" in package_names()

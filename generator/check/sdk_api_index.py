@@ -5,8 +5,9 @@ and the attributes of the SDK's `Plugin` (what `main.py` calls), in the publishe
 `__init__.py` binds with its submodules, and the attributes of `Plugin` (`dify_plugin/plugin.py`,
 with those of its base classes found in the wheel, and what its methods store on `self`):
 `python -m generator.check.sdk_api_index WHEEL...` writes it again from the wheels (the committed
-index was read from 17 releases, 0.0.1b15 to 0.10.2). A check reports a name that no release has:
-releases between two read ones are not known name by name.
+index was read from 17 releases, 0.0.1b15 to 0.10.2). Releases between two read ones are not
+known name by name: a check takes the releases up to the first read one at or after the version
+the plugin installs.
 """
 
 from __future__ import annotations
@@ -37,16 +38,28 @@ def _releases() -> tuple[dict[str, Any], ...]:
     return tuple(data["releases"])
 
 
-def package_names() -> frozenset[str]:
-    """Every name `from dify_plugin import NAME` imports in some release read."""
-    return frozenset(name for release in _releases() for name in release["package"])
+def _upto(version: Version | None) -> tuple[dict[str, Any], ...]:
+    """The releases read up to the first read release at or after `version` (all when it is None
+    or newer than every one read): a name none of them has is not in `version` either, names being
+    added over time (one removed later stays found in the releases before)."""
+    releases = _releases()
+    if version is None:
+        return releases
+    later = [i for i, release in enumerate(releases) if Version(release["version"]) >= version]
+    return releases[: later[0] + 1] if later else releases
 
 
-def plugin_attributes() -> frozenset[str] | None:
-    """Every attribute of `Plugin` in some release read; None when a release's could not be read
-    whole (a base class outside the wheel)."""
+def package_names(version: Version | None = None) -> frozenset[str]:
+    """Every name `from dify_plugin import NAME` imports in some release read (up to `version`,
+    see `_upto`)."""
+    return frozenset(name for release in _upto(version) for name in release["package"])
+
+
+def plugin_attributes(version: Version | None = None) -> frozenset[str] | None:
+    """Every attribute of `Plugin` in some release read (up to `version`); None when a release's
+    could not be read whole (a base class outside the wheel)."""
     found: set[str] = set()
-    for release in _releases():
+    for release in _upto(version):
         if release["plugin"] is None:
             return None
         found.update(release["plugin"])

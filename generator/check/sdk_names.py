@@ -14,6 +14,7 @@ from generator.check import CheckContext
 from generator.check.common import closest_name, every_node, module_tree
 from generator.check.plugin_code import plugin_code, reachable_modules
 from generator.check.sdk_api_index import PACKAGE, package_names, plugin_attributes
+from generator.check.sdk_index import installed_sdk
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Provider
@@ -23,23 +24,26 @@ NO_SUCH_NAME = rule(
     "T013",
     "sdk-name-missing",
     Severity.ERROR,
-    "`from dify_plugin import {name}`: no release of dify_plugin has {name}, so the import fails and"
-    " {outcome!s}",
+    "`from dify_plugin import {name}`: {name} is not in {releases!s}, so the import fails and {outcome!s}",
     "Import a name the SDK has ({names}){close!s}.",
     """
 `from dify_plugin import X` works only for what the package's `__init__.py` binds and for its
 submodules. The check compares each such import, in the modules the SDK loads (the entry point,
 the tool and provider classes, and the plugin's modules they import), with those names in every
-release read from the published wheels (`generator/check/sdk_api_index.json`, 0.0.1b15 to 0.10.2):
-a name no release has (`DifyPluginRunner`) raises ImportError whatever the version installed, and
-in `main.py` the plugin cannot start; in a tool's module the tool cannot load.
+release read from the published wheels (`generator/check/sdk_api_index.json`, 0.0.1b15 to 0.10.2),
+for the version the plugin's dependency files install (the pin of `uv.lock`, else the newest
+release the requirement allows; every release when none can be told): the releases read up to the
+first one at or after that version, so a name added later than the installed version is reported
+and one that only a release between two read ones could have is not. Such a name
+(`DifyPluginRunner`) raises ImportError: in `main.py` the plugin cannot start; in a tool's module
+the tool cannot load.
 """,
 )
 NO_SUCH_METHOD = rule(
     "T014",
     "plugin-attribute-missing",
     Severity.ERROR,
-    "{receiver}.{attribute}: the SDK's Plugin has no attribute {attribute} in any release, so {outcome!s}",
+    "{receiver}.{attribute}: the SDK's Plugin has no attribute {attribute} in {releases!s}, so {outcome!s}",
     "A plugin starts with `Plugin(DifyPluginEnv(...)).run()`: the SDK registers the providers the"
     " manifest lists by itself.",
     """
@@ -87,8 +91,14 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     if loaded.plugin is None:
         return
     code = plugin_code(loaded)
-    names = package_names()
-    attributes = plugin_attributes()
+    version = installed_sdk(loaded.reader)
+    names = package_names(version)
+    attributes = plugin_attributes(version)
+    releases = Phrase(
+        f"dify_plugin {version} (the version the plugin installs)"
+        if version
+        else "any release of dify_plugin"
+    )
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
         display = loaded.display_path(relative)
@@ -98,6 +108,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             yield NO_SUCH_NAME.at(
                 Location(display, node.lineno, node.col_offset + 1),
                 name=name,
+                releases=releases,
                 outcome=Phrase(outcome),
                 names=Listing(sorted(n for n in names if n[:1].isupper()), most=8),
                 close=Phrase(f"; `{close}` is the closest" if close else ""),
@@ -108,6 +119,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                     Location(display, attribute.lineno, attribute.col_offset + 1),
                     receiver=ast.unparse(attribute.value)[:60],
                     attribute=attribute.attr,
+                    releases=releases,
                     outcome=Phrase(
                         "the plugin never starts" if module == "main" else "every use of it fails"
                     ),
