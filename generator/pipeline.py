@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, SiteData
-from generator.check import CheckContext, manifest, provider, schema, tool, undeclared, unyielded
+from generator.check import CheckContext, lookups, manifest, provider, schema, tool, undeclared, unyielded
 from generator.findings import Finding, Severity, sort_findings
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
@@ -102,6 +102,7 @@ class Pipeline:
             *refusals(loaded, self.context),
             *unyielded.unyielded(loaded, tools),
             *undeclared.undeclared_reads(loaded, tools),
+            *lookups.undeclared_lookups(loaded, tools),
         ]
 
     def catalog_of(self, inputs: Inputs) -> Catalog:

@@ -93,6 +93,17 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "generator/workflow/legacy.py": (("DATA.read_text(", "the shipped map of legacy provider names"),),
     "generator/check/sdk_index.py": (("INDEX.read_text(", "the shipped index of the SDK's File by version"),),
+    "generator/check/sdk_api_index.py": (
+        ("INDEX.read_text(", "the shipped index of the SDK's names by release"),
+    ),
+    "generator/check/import_index.py": (
+        ("INDEX.read_text(", "the shipped index of import names by distribution"),
+        (
+            '(folder / "METADATA").read_text(',
+            "an installed environment's metadata, when the index is rebuilt",
+        ),
+        ("path.read_text(", "an installed environment's metadata, when the index is rebuilt"),
+    ),
 }
 
 

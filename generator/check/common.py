@@ -4,6 +4,7 @@ inside a plugin."""
 from __future__ import annotations
 
 import ast
+import difflib
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -120,20 +121,21 @@ def check_source(
     return []
 
 
+def tool_module_tree(loaded: LoadedPlugin, tool: Tool) -> tuple[str, ast.Module] | None:
+    """The file the SDK executes for `tool` (not always the one its source names, rule T007) and
+    its syntax tree; None when there is none to read (the source rules report why) or it does not
+    parse."""
+    return module_tree(loaded, tool.source)
+
+
 def module_tree(loaded: LoadedPlugin, source: str) -> tuple[str, ast.Module] | None:
-    """The file the SDK executes for a class file named `source` (not always the one named, rule
-    T007) and its syntax tree; None when there is none to read (the source rules report why) or it
-    does not parse."""
+    """The file the SDK executes for a class source (a tool's or a provider's) and its syntax tree;
+    None when there is none to read or it does not parse."""
     module = module_of(loaded.reader, source) if source else None
     if module is None or not module.loaded:
         return None
     tree = loaded.reader.source_tree(module.loaded)
     return (module.loaded, tree) if tree is not None else None
-
-
-def tool_module_tree(loaded: LoadedPlugin, tool: Tool) -> tuple[str, ast.Module] | None:
-    """`module_tree` of a tool's class file."""
-    return module_tree(loaded, tool.source)
 
 
 def tool_modules(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[tuple[str, ast.Module, Tool]]:
@@ -145,3 +147,18 @@ def tool_modules(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[tuple[
         if found is not None and found[0] not in done:
             done.add(found[0])
             yield found[0], found[1], tool
+
+
+def closest_name(name: str, names: Iterable[str]) -> str | None:
+    """The one of `names` that `name` was most likely meant to be: the same but for case and
+    underscores, else the closest spelling (difflib's ratio of at least 0.8); None when none is."""
+    candidates = list(dict.fromkeys(names))
+    folded = {_fold(candidate): candidate for candidate in candidates}
+    if _fold(name) in folded:
+        return folded[_fold(name)]
+    close = difflib.get_close_matches(_fold(name), list(folded), n=1, cutoff=0.8)
+    return folded[close[0]] if close else None
+
+
+def _fold(name: str) -> str:
+    return name.replace("_", "").replace("-", "").casefold()

@@ -145,7 +145,7 @@ def misuses(tree: ast.Module, tool: Tool, attributes: frozenset[str] = LATEST_FI
 
 
 def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> Iterator[Misuse]:
-    nodes = _own_nodes(function)
+    nodes = own_nodes(function)
     names = _file_names(function, nodes, scope)
     for tested in _type_tested(nodes):  # `isinstance(x, File)`: the code expects other types too
         names.pop(tested, None)
@@ -248,7 +248,7 @@ def _missing(receiver: str, attribute: str, scope: _Scope) -> str:
     )
 
 
-def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
     """The nodes of `function`'s own body and arguments, not those of functions or classes inside."""
     found: list[ast.AST] = []
     pending: list[ast.AST] = [*function.body, function.args]

@@ -104,26 +104,44 @@ def _newest_allowed(specifier: SpecifierSet) -> Version | None:
 
 def _requested(reader: PluginReader) -> SpecifierSet | None:
     """The specifier of dify_plugin in the file the daemon installs from."""
-    if reader.is_file("pyproject.toml"):
-        found = pyproject_requirements(reader.text("pyproject.toml", MAX_REQUIREMENTS_BYTES) or "") or []
-        requirements = [requirement for _declared, requirement in found]
-    else:
-        text = reader.text("requirements.txt", MAX_REQUIREMENTS_BYTES) or ""
-        requirements = list(_requirement_lines(reqlines.logical_lines(text)))
-    for requirement in requirements:
+    declared = declared_requirements(reader)
+    for requirement in declared[0] if declared is not None else ():
         if canonicalize_name(requirement.name) == SDK and not requirement.url:
             return requirement.specifier
     return None
 
 
-def _requirement_lines(lines: Iterable[tuple[int, str]]) -> Iterable[Requirement]:
-    for _number, line in lines:
-        text = line.split(" #", 1)[0].strip()
-        if text and not text.startswith("-"):
-            try:
-                yield Requirement(text)
-            except InvalidRequirement:
-                continue
+def declared_requirements(reader: PluginReader) -> tuple[list[Requirement], bool] | None:
+    """The requirements of the file the daemon installs from (`pyproject.toml` first, else
+    `requirements.txt`), and whether every line was read (no option such as `-r` or `-e`, no line
+    that is not a requirement); None when the plugin has neither file."""
+    if reader.is_file("pyproject.toml"):
+        found = pyproject_requirements(reader.text("pyproject.toml", MAX_REQUIREMENTS_BYTES) or "")
+        return ([requirement for _declared, requirement in found], True) if found is not None else ([], False)
+    if not reader.is_file("requirements.txt"):
+        return None
+    text = reader.text("requirements.txt", MAX_REQUIREMENTS_BYTES)
+    if text is None:
+        return [], False
+    requirements: list[Requirement] = []
+    complete = True
+    for _number, line in reqlines.logical_lines(text):
+        requirement = _requirement_line(line)
+        if requirement is None:
+            complete = complete and not line.split(" #", 1)[0].strip()
+        else:
+            requirements.append(requirement)
+    return requirements, complete
+
+
+def _requirement_line(line: str) -> Requirement | None:
+    text = line.split(" #", 1)[0].split(" --", 1)[0].strip()  # `--hash=` options after a requirement
+    if not text or text.startswith("-"):
+        return None
+    try:
+        return Requirement(text)
+    except InvalidRequirement:
+        return None
 
 
 def _names_prerelease(specifier: SpecifierSet) -> bool:

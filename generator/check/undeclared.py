@@ -117,22 +117,42 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     return undeclared_reads(loaded, loaded.plugin.tools if loaded.plugin else ())
 
 
-def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
-    """Reads of undeclared parameters in the `_invoke` of each of `tools`."""
+@dataclass(frozen=True, slots=True)
+class Invoke:
+    """A tool's `_invoke` as the SDK calls it: where it is, its parameters' dictionary, and the
+    names the YAML declares."""
+
+    tool: Tool
+    display: str
+    function: Function
+    dictionary: str
+    declared: list[str]
+
+    def shown(self) -> Listing | Phrase:
+        """The declared names as a finding lists them."""
+        return Listing(self.declared) if self.declared else Phrase("none")
+
+
+def invokes(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Invoke]:
+    """The `_invoke` of each of `tools` whose parameters are plainly the YAML's."""
     for tool in tools:
         found = tool_module_tree(loaded, tool)
-        if found is None or not _parameters_are_known(loaded, tool):
+        if found is None or not parameters_are_known(loaded, tool):
             continue
         file, tree = found
         invoke = invoke_of(tree)
         name = dictionary_name(invoke) if invoke is not None else None
-        if invoke is None or name is None:
-            continue
-        declared = [parameter.name for parameter in tool.parameters]
-        shown = Listing(declared) if declared else Phrase("none")
-        display = loaded.display_path(file)
-        for read in _reads(invoke, name, set(declared)):
-            where = Location(display, read.node.lineno, read.node.col_offset + 1)
+        if invoke is not None and name is not None:
+            declared = [parameter.name for parameter in tool.parameters]
+            yield Invoke(tool, loaded.display_path(file), invoke, name, declared)
+
+
+def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
+    """Reads of undeclared parameters in the `_invoke` of each of `tools`."""
+    for found in invokes(loaded, tools):
+        tool, name, declared, shown = found.tool, found.dictionary, found.declared, found.shown()
+        for read in _reads(found.function, name, set(declared)):
+            where = Location(found.display, read.node.lineno, read.node.col_offset + 1)
             if read.certain:
                 yield UNDECLARED_READ.at(where, tool=tool.name, dict=name, key=read.key, declared=shown)
             else:
@@ -147,7 +167,7 @@ def undeclared_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Fi
                 )
 
 
-def _parameters_are_known(loaded: LoadedPlugin, tool: Tool) -> bool:
+def parameters_are_known(loaded: LoadedPlugin, tool: Tool) -> bool:
     # The model drops entries it cannot read (a `parameters` that is not a list, an entry that is
     # not a mapping or has no string name): the names the SDK sees are then not all known to us.
     document = loaded.documents.get(tool.file)
@@ -239,12 +259,12 @@ def _reads(invoke: Function, name: str, declared: set[str]) -> list[Read]:
     if not candidates:  # most tools read only what they declare: nothing more to look at
         return []
     parents: Parents = {child: node for node in every_node(invoke) for child in ast.iter_child_nodes(node)}
-    guarded = _guarded_keys(invoke, name, parents)
+    guarded = guarded_keys(invoke, name, parents)
     if guarded is None:
         return []
     found = []
     for node, key in candidates:
-        if key not in guarded and not _caught(node, invoke, parents):
+        if key not in guarded.guarded and not caught(node, invoke, parents):
             assert isinstance(node, ast.Subscript)  # what _read_key accepts
             found.append(Read(node, key, _certain(node, invoke, parents)))
     return found
@@ -254,13 +274,22 @@ def _read_key(node: ast.AST, name: str) -> str | None:
     """The key of `name["key"]` when `node` reads one."""
     if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
         return None
-    return _constant(node.slice) if isinstance(node.value, ast.Name) and node.value.id == name else None
+    return constant(node.slice) if isinstance(node.value, ast.Name) and node.value.id == name else None
 
 
-def _guarded_keys(invoke: Function, name: str, parents: Parents) -> set[str] | None:
+@dataclass(frozen=True, slots=True)
+class Keys:
+    """The keys `_invoke` names safely (stores, tests, `.get`s) and those it stores itself."""
+
+    guarded: set[str]
+    stored: set[str]
+
+
+def guarded_keys(invoke: Function, name: str, parents: Parents) -> Keys | None:
     """Keys `_invoke` stores, tests or reads safely; None when it may add keys we cannot name
     (the name rebound, shadowed or handed to other code, a store under a computed key)."""
     keys: set[str] = set()
+    stored: set[str] = set()
     own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
     for node in every_node(invoke):
         if _shadows(node, name) and id(node) not in own:
@@ -274,8 +303,9 @@ def _guarded_keys(invoke: Function, name: str, parents: Parents) -> set[str] | N
             use = _use(node, parents)
             if use is None:
                 return None
-            keys |= use
-    return keys
+            keys |= use[0]
+            stored |= use[1]
+    return Keys(keys | stored, stored)
 
 
 def _shadows(node: ast.AST, name: str) -> bool:
@@ -300,7 +330,7 @@ def _membership_key(node: ast.AST, name: str) -> str | None:
     for op, right in zip(node.ops, node.comparators, strict=True):
         held = right.func.value if _calls_keys(right) else right  # type: ignore[attr-defined]
         if isinstance(op, ast.In | ast.NotIn) and isinstance(held, ast.Name) and held.id == name:
-            return _constant(node.left) or ""
+            return constant(node.left) or ""
     return None
 
 
@@ -308,29 +338,33 @@ def _calls_keys(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys"
 
 
-def _use(node: ast.Name, parents: Parents) -> set[str] | None:
-    """The keys one load of the dictionary's name stores or guards, or None when that use may add
-    keys we cannot name."""
+Use = tuple[set[str], set[str]]
+NOTHING: Use = (set(), set())
+
+
+def _use(node: ast.Name, parents: Parents) -> Use | None:
+    """The keys one load of the dictionary's name guards and those it stores, or None when that
+    use may add keys we cannot name."""
     parent = parents.get(node)
     if isinstance(parent, ast.Subscript) and parent.value is node:
-        key = _constant(parent.slice)
+        key = constant(parent.slice)
         if isinstance(parent.ctx, ast.Load):
-            return set()
-        return {key} if key is not None else None  # a store or delete under that key
+            return NOTHING
+        return (set(), {key}) if key is not None else None  # a store or delete under that key
     if isinstance(parent, ast.Attribute) and parent.value is node:
         return _method_use(parent, parents)
     if isinstance(parent, ast.Compare | ast.FormattedValue | ast.Starred) or _tested_or_iterated(
         node, parent
     ):
-        return set()  # membership is gathered apart; the rest only looks at the dictionary
+        return NOTHING  # membership is gathered apart; the rest only looks at the dictionary
     if isinstance(parent, ast.keyword):
         call = parents.get(parent)
         # `f(**params)` hands over a copy; `f(x=params)` hands over the dictionary itself.
         return (
-            set() if parent.arg is None or (isinstance(call, ast.Call) and _only_reads(call.func)) else None
+            NOTHING if parent.arg is None or (isinstance(call, ast.Call) and _only_reads(call.func)) else None
         )
     if isinstance(parent, ast.Call) and node in parent.args and _only_reads(parent.func):
-        return set()
+        return NOTHING
     return None  # aliased, returned, or handed to code that may add keys
 
 
@@ -343,14 +377,16 @@ def _tested_or_iterated(node: ast.Name, parent: ast.AST | None) -> bool:
     return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
-def _method_use(attribute: ast.Attribute, parents: Parents) -> set[str] | None:
+def _method_use(attribute: ast.Attribute, parents: Parents) -> Use | None:
     call = parents.get(attribute)
     if not isinstance(call, ast.Call) or call.func is not attribute:
         return None  # a bound method kept for later: anything may happen through it
-    key = _constant(call.args[0]) if call.args else None
+    key = constant(call.args[0]) if call.args else None
+    if attribute.attr == "setdefault" and key is not None:
+        return set(), {key}
     if attribute.attr in NAMES_A_KEY and key is not None:
-        return {key}  # `.get("k")` may guard a later `params["k"]`; `.setdefault("k", ...)` stores it
-    return None if attribute.attr in ADDS_UNKNOWN_KEYS else set()
+        return {key}, set()  # `.get("k")` may guard a later `params["k"]`
+    return None if attribute.attr in ADDS_UNKNOWN_KEYS else NOTHING
 
 
 def _only_reads(function: ast.expr) -> bool:
@@ -359,11 +395,11 @@ def _only_reads(function: ast.expr) -> bool:
     return isinstance(function, ast.Attribute) and function.attr in READER_METHODS
 
 
-def _constant(node: ast.expr) -> str | None:
+def constant(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def _caught(node: ast.AST, invoke: Function, parents: Parents) -> bool:
+def caught(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     """True when a `try` or `with suppress(...)` around `node` may swallow its KeyError."""
     child, parent = node, parents.get(node)
     while parent is not None and child is not invoke:

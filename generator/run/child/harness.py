@@ -9,6 +9,7 @@ import importlib.metadata
 import inspect
 import os
 import sys
+import textwrap
 import traceback
 import types
 from pathlib import Path
@@ -34,6 +35,8 @@ from .origin import Origin
 from .session import Sdk, build_session, send_message
 
 MAX_TRACE = 8000
+# What `random.randrange` (and so `randint`) says of a float since Python 3.12.
+_INTEGER_ONLY = "'float' object cannot be interpreted as an integer"
 FRAMES = 3  # the plugin's own frames a crash report keeps, innermost last
 
 
@@ -178,6 +181,8 @@ def _misuse(problem: BaseException, plugin_root: str) -> str | None:
     when the exception arose right there (the innermost frame is the plugin's): an attribute the
     object's class does not have, or an attribute that is not a method called as one. Such a line
     fails the same way whatever the inputs."""
+    if isinstance(problem, TypeError) and _INTEGER_ONLY in str(problem) and plugin_root:
+        return _own_float(problem, plugin_root)
     innermost = problem.__traceback__
     while innermost is not None and innermost.tb_next is not None:
         innermost = innermost.tb_next
@@ -197,6 +202,60 @@ def _misuse(problem: BaseException, plugin_root: str) -> str | None:
     except Exception:
         return None
     return None
+
+
+def _own_float(problem: TypeError, plugin_root: str) -> str | None:
+    """`random.randint` (or `randrange`) refusing a float that the plugin's own line made with
+    `float(...)`: the innermost frame of the plugin calls into `random` and nothing else runs between."""
+    entries: list[types.TracebackType] = []
+    entry = problem.__traceback__
+    while entry is not None:
+        entries.append(entry)
+        entry = entry.tb_next
+    own = [i for i, e in enumerate(entries) if e.tb_frame.f_code.co_filename.startswith(plugin_root + "/")]
+    if not own or own[-1] == len(entries) - 1:
+        return None
+    below = entries[own[-1] + 1 :]
+    if any(Path(e.tb_frame.f_code.co_filename).name != "random.py" for e in below):
+        return None  # the float reached `random` through other code: the plugin's line may not be at fault
+    try:  # the tool's source and frame: nothing about them may stop the report
+        frame, line = entries[own[-1]].tb_frame, entries[own[-1]].tb_lineno
+        lines, first = inspect.getsourcelines(frame.f_code)
+        made = _float_bound(ast.parse(textwrap.dedent("".join(lines))))
+        text = lines[line - max(first, 1)].strip() if 0 <= line - max(first, 1) < len(lines) else ""
+        tree = ast.parse(text)
+    except Exception:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _call_name(node.func) in ("randint", "randrange"):
+            for argument in node.args:
+                direct = isinstance(argument, ast.Call) and _call_name(argument.func) == "float"
+                if direct or (isinstance(argument, ast.Name) and argument.id in made):
+                    shown = ast.unparse(argument)[:60]
+                    return (
+                        f"`{_call_name(node.func)}` received `{shown}`, a float the plugin made with "
+                        "`float(...)`; it takes only integers on Python 3.12"
+                    )
+    return None
+
+
+def _float_bound(tree: ast.Module) -> set[str]:
+    """Names the function assigns `float(...)` to."""
+    return {
+        target.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and _call_name(node.value.func) == "float"
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def _call_name(function: ast.expr) -> str:
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    return function.id if isinstance(function, ast.Name) else ""
 
 
 def _called_attribute(frame: types.FrameType, line: int, plugin_root: str) -> str | None:

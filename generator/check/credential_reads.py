@@ -1,0 +1,219 @@
+"""Credential keys the plugin's code reads that its provider does not declare (R072).
+
+Dify gives a tool `self.runtime.credentials`: the values of the provider's `credentials_for_provider`
+and nothing else, and hands the provider's `_validate_credentials` the same keys. A key read under
+another name is never there, for any user: `credentials["environment"]` raises KeyError and
+`.get("environment")` is None. Found without running, so a run that stops earlier (at a credential
+it has no value for) does not hide it; one finding per key, listing every read.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from generator.check import CheckContext
+from generator.check.common import closest_name, every_node, module_tree
+from generator.check.undeclared import caught, constant
+from generator.findings import Finding, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.plugin_model import Provider
+from generator.rules import Listing, Phrase, rule
+
+UNDECLARED_CREDENTIAL = rule(
+    "R072",
+    "undeclared-credential-read",
+    Severity.ERROR,
+    "credential {key} is read ({reads}) but provider {provider} does not declare it (declared: {declared}):"
+    " {outcome!s}",
+    "Declare `{key}` under `credentials_for_provider:` in {file}, or read one of the declared names.",
+    """
+Dify hands a tool's `self.runtime.credentials` the provider's credentials as the user saved them:
+the keys of `credentials_for_provider` in the provider YAML, no others; `_validate_credentials`
+receives the same form. A key the provider does not declare is never there, for every user and every
+tool: `credentials["environment"]` raises KeyError wherever it runs, `.get("environment")` is
+always None. No run shows it when the run stops first at a credential it has no value for, so the
+check reads the code: in the tool files and the provider's file, `self.runtime.credentials[...]`,
+`.get(...)`, a name bound to `self.runtime.credentials` in the same function, and the credentials
+parameter of `_validate_credentials`. One finding per key, at its first read, listing the others.
+
+The declared names are read as the daemon reads them (`ToolProviderDeclaration.UnmarshalYAML`):
+`credentials_schema`, a list or a mapping, when it is not empty, else `credentials_for_provider`.
+It stays silent for a provider with `oauth_schema` (the runtime then holds what the OAuth flow
+returned), one whose credentials are not plainly named, a key the code itself
+stores, and a name bound to anything else as well. Severity: an error when a read raises
+(a subscript outside a `try` that catches KeyError), or when the key differs only in case or
+spelling from a declared credential that no code reads (the user's value is never used); a warning
+when every read is a `.get` (the value is always None; the code may treat it as optional).
+""",
+)
+MISSPELT_HINT = (
+    "The provider declares `{close}`: read that name (keys are matched exactly, case included), or "
+    "declare `{key}` in {file}."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One read of a credential key: where, and whether it raises when the key is missing."""
+
+    display: str
+    node: ast.expr
+    key: str
+    raises: bool
+
+    def place(self) -> str:
+        return f"{self.display}:{self.node.lineno}"
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """Undeclared credential keys read by each provider's tools or its own class."""
+    for provider in loaded.plugin.providers if loaded.plugin else ():
+        declared = _declared(loaded, provider)
+        if declared is not None:
+            yield from _provider_findings(loaded, provider, declared)
+
+
+def _declared(loaded: LoadedPlugin, provider: Provider) -> list[str] | None:
+    """The credential names the provider declares; None when they cannot be known plainly."""
+    document = loaded.documents.get(provider.file)
+    data = document.data if document is not None else None
+    if not isinstance(data, dict) or data.get("oauth_schema") is not None:
+        return None
+    # The daemon takes `credentials_schema` (a list or a mapping) when it is not empty, else
+    # `credentials_for_provider` (`ToolProviderDeclaration.UnmarshalYAML`).
+    raw = data.get("credentials_schema") or data.get("credentials_for_provider")
+    if not raw:
+        return []
+    if isinstance(raw, dict):
+        return [str(name) for name in raw]
+    items = raw if isinstance(raw, list) else []
+    names = [item["name"] for item in items if isinstance(item, dict) and isinstance(item.get("name"), str)]
+    return names if names and len(names) == len(items) else None
+
+
+def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[str]) -> Iterator[Finding]:
+    reads: list[Read] = []
+    stored: set[str] = set()
+    files = dict.fromkeys([provider.source, *(tool.source for tool in provider.reachable_tools)])
+    seen: set[str] = set()
+    for source in files:
+        found = module_tree(loaded, source) if source else None
+        if found is None or found[0] in seen:
+            continue
+        seen.add(found[0])
+        display = loaded.display_path(found[0])
+        for function in every_node(found[1]):
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                in_function = _in_function(function, display, source == provider.source)
+                if in_function is None:
+                    return  # credentials handed on or changed in ways we cannot follow: say nothing
+                reads.extend(in_function[0])
+                stored |= in_function[1]
+    read_keys = {read.key for read in reads}
+    by_key: dict[str, list[Read]] = {}
+    for read in reads:
+        if read.key not in declared and read.key not in stored:
+            by_key.setdefault(read.key, []).append(read)
+    shown = Listing(declared) if declared else Phrase("none")
+    for key, uses in by_key.items():
+        close = closest_name(key, declared)
+        dropped = close is not None and close not in read_keys
+        raises = any(use.raises for use in uses)
+        severity = Severity.ERROR if raises or dropped else Severity.WARNING
+        first = uses[0]
+        places = [use.place() for use in uses]
+        yield UNDECLARED_CREDENTIAL.at(
+            Location(first.display, first.node.lineno, first.node.col_offset + 1),
+            severity,
+            MISSPELT_HINT if close else None,
+            key=key,
+            reads=Listing(places, most=8),
+            provider=provider.name,
+            declared=shown,
+            outcome=Phrase(_outcome(raises, close, dropped)),
+            close=close or "",
+            file=loaded.display_path(provider.file),
+        )
+
+
+def _outcome(raises: bool, close: str | None, dropped: bool) -> str:
+    said = (
+        "Dify never passes it, so the read raises KeyError for every user who reaches it"
+        if raises
+        else "Dify never passes it, so it is always None"
+    )
+    if dropped:
+        said += f", and the `{close}` every user enters is never read"
+    return said
+
+
+def _in_function(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, display: str, is_provider: bool
+) -> tuple[list[Read], set[str]] | None:
+    """The credential reads and stores of one function; None when the credentials are updated or
+    bound to a name that is also bound to something else."""
+    names = _aliases(function, is_provider)
+    if names is None:
+        return None
+    parents = {child: node for node in every_node(function) for child in ast.iter_child_nodes(node)}
+    reads: list[Read] = []
+    stored: set[str] = set()
+    for node in every_node(function):
+        if not _is_credentials(node, names):
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            key = constant(parent.slice)
+            if key is None:
+                continue
+            if isinstance(parent.ctx, ast.Load):
+                reads.append(Read(display, parent, key, not caught(parent, function, parents)))
+            else:
+                stored.add(key)
+        elif isinstance(parent, ast.Attribute) and parent.value is node:
+            call = parents.get(parent)
+            if parent.attr in ("update", "setdefault", "__setitem__"):
+                return None
+            if parent.attr == "get" and isinstance(call, ast.Call) and call.func is parent and call.args:
+                key = constant(call.args[0])
+                if key is not None:
+                    reads.append(Read(display, call, key, False))
+    return reads, stored
+
+
+def _aliases(function: ast.FunctionDef | ast.AsyncFunctionDef, is_provider: bool) -> set[str] | None:
+    """Names that hold the credentials in the function: bound only to `self.runtime.credentials`
+    (or the credentials parameter of the provider's `_validate_credentials`); None when a name is
+    bound to them and to something else."""
+    bound: dict[str, list[bool]] = {}
+    if is_provider and function.name == "_validate_credentials":
+        positional = [*function.args.posonlyargs, *function.args.args]
+        if len(positional) >= 2:
+            bound[positional[1].arg] = [True]
+    for node in every_node(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(_is_runtime_credentials(node.value))
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.setdefault(node.id, [])
+    names = {name for name, kinds in bound.items() if kinds and all(kinds)}
+    if any(any(kinds) and not all(kinds) for kinds in bound.values()):
+        return None
+    return names
+
+
+def _is_credentials(node: ast.AST, names: set[str]) -> bool:
+    return (isinstance(node, ast.Name) and node.id in names) or _is_runtime_credentials(node)
+
+
+def _is_runtime_credentials(node: ast.AST) -> bool:
+    """`self.runtime.credentials` (any receiver name: a helper may call it `tool`)."""
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "credentials"
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "runtime"
+    )

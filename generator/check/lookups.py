@@ -1,0 +1,176 @@
+"""Parameters a tool looks up under a name its YAML does not declare (R070): `.get("x")`, `"x" in`,
+or a read whose KeyError the code catches. None of them fails, and none ever finds a value.
+
+The reading of `_invoke` is `undeclared`'s (R021): the same class, the same dictionary, the same
+silence when the code may add keys we cannot name; a key the code stores itself is never reported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from generator.check import CheckContext
+from generator.check.common import closest_name, every_node
+from generator.check.undeclared import Function, Parents, caught, constant, guarded_keys, invokes
+from generator.findings import Finding, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.plugin_model import Tool
+from generator.rules import Phrase, rule
+
+UNDECLARED_LOOKUP = rule(
+    "R070",
+    "undeclared-parameter-lookup",
+    Severity.WARNING,
+    "tool {tool} looks up {form}, a parameter its YAML does not declare (declared: {declared}): Dify"
+    " passes only declared parameters, so {outcome!s}",
+    "Declare `{key}` under `parameters:` in the tool YAML, or drop the lookup: no user can ever set it.",
+    """
+Dify hands `_invoke` the parameters the tool's YAML declares and no others (rule R021 quotes
+`ToolNode._generate_parameters` and the agent runner). A parameter looked up under any other name
+is never there: `tool_parameters.get("x")` is always None, `"x" in tool_parameters` always False,
+and a `tool_parameters["x"]` inside a `try` that catches KeyError always takes the handler. Nothing
+fails, so no run shows it: the feature behind that name never works, for any user. (An agent's
+model is told only the declared parameters; a value it made up for another name is not a feature.)
+
+The check reads `_invoke` as R021 does and names each such key once per tool, at its first lookup;
+it stays silent for a key `_invoke` stores itself (`tool_parameters["x"] = ...`,
+`setdefault("x", ...)`) and whenever the dictionary is rebound, stored under a computed key, or
+handed to code that could add keys.
+
+Severity: an error when the YAML declares a parameter whose name differs only in case, underscores
+or a letter or two (`userImageUrl` for `UserImageUrl`, `qaurter` for `quarter`) and `_invoke` never
+looks that declared parameter up: the value every user gives it is dropped on every call, which is
+what "breaks at run time for every user" means for a parameter. Otherwise a warning: the name may be
+a fallback beside the declared one, or a leftover whose feature was meant to stay off; either way it
+is always empty, and the hint says what to declare.
+""",
+)
+MISSPELT_HINT = (
+    "The YAML declares `{close}`: look that name up here (names are matched exactly, case included)"
+    ", or declare `{key}` instead."
+)
+# How each form of lookup reads in the finding, and what it always gives.
+OUTCOMES = {
+    "get": "it is always None",
+    "in": "the test is always False",
+    "caught": "it always raises KeyError, which the code catches",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """One lookup in `_invoke` of a key the YAML does not declare."""
+
+    node: ast.expr
+    key: str
+    form: str
+    shown: str
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """Lookups of undeclared parameters in every tool's `_invoke`."""
+    return undeclared_lookups(loaded, loaded.plugin.tools if loaded.plugin else ())
+
+
+def undeclared_lookups(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
+    """Lookups of undeclared parameters in the `_invoke` of each of `tools`, one per key and tool."""
+    for invoke in invokes(loaded, tools):
+        for lookup, close, severity in _judged(invoke.function, invoke.dictionary, invoke.declared):
+            where = Location(invoke.display, lookup.node.lineno, lookup.node.col_offset + 1)
+            yield UNDECLARED_LOOKUP.at(
+                where,
+                severity,
+                MISSPELT_HINT if close else None,
+                tool=invoke.tool.name,
+                form=Phrase(lookup.shown),
+                declared=invoke.shown(),
+                outcome=Phrase(_outcome(lookup, close)),
+                key=lookup.key,
+                close=close or "",
+            )
+
+
+Judged = tuple[Lookup, str | None, Severity]
+
+
+def _judged(invoke: Function, name: str, declared: list[str]) -> Iterator[Judged]:
+    """Each undeclared key's first lookup, the declared name it resembles, and the severity."""
+    lookups = [lookup for node in every_node(invoke) if (lookup := _lookup(node, name)) is not None]
+    lookups = [lookup for lookup in lookups if lookup.key not in declared]
+    if not lookups:  # most tools look up only what they declare: nothing more to read
+        return
+    parents: Parents = {child: node for node in every_node(invoke) for child in ast.iter_child_nodes(node)}
+    keys = guarded_keys(invoke, name, parents)
+    if keys is None:
+        return
+    named = {found for node in every_node(invoke) if (found := _named_key(node, name)) is not None}
+    # a key R021 reports (a read nothing guards or catches) is that rule's: one cause, one finding
+    seen = {
+        lookup.key
+        for lookup in lookups
+        if lookup.form == "caught"
+        and lookup.key not in keys.guarded
+        and not caught(lookup.node, invoke, parents)
+    }
+    for lookup in sorted(lookups, key=lambda found: (found.node.lineno, found.node.col_offset)):
+        if lookup.key in keys.stored or lookup.key in seen:
+            continue
+        if lookup.form == "caught" and not caught(lookup.node, invoke, parents):
+            continue  # an unguarded read: R021's
+        if _alias_of_declared(lookup.node, parents, name, declared):
+            continue  # `get("sql") or get("query")`: another name an agent's model may send
+        seen.add(lookup.key)
+        close = closest_name(lookup.key, declared)
+        if close is not None and close in named:
+            continue  # a fallback beside the declared name: dead code that harms nothing
+        yield lookup, close, Severity.ERROR if close is not None else Severity.WARNING
+
+
+def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: list[str]) -> bool:
+    """True when the lookup is an alternative in an `or` beside a lookup of a declared name. An
+    agent passes on whatever keys its model sends (Dify converts the declared ones and keeps the
+    rest), so such aliases are a deliberate tolerance, not a feature that never works."""
+    parent = parents.get(node)
+    if not (isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.Or)):
+        return False
+    return any(
+        (other := _lookup(value, name)) is not None and other.key in declared for value in parent.values
+    )
+
+
+def _outcome(lookup: Lookup, close: str | None) -> str:
+    said = OUTCOMES[lookup.form]
+    if close is None:
+        return said
+    return (
+        f"{said}, and the value users give `{close}`, the declared name it differs from, never "
+        "reaches the code"
+    )
+
+
+def _lookup(node: ast.AST, name: str) -> Lookup | None:
+    """`name.get("k")`, `"k" in name` (or `in name.keys()`, `not in`), or a `name["k"]` read."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        key = constant(node.args[0]) if node.args and _is(node.func.value, name) else None
+        return Lookup(node, key, "get", f'{name}.get("{key}")') if key is not None else None
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In | ast.NotIn):
+        held = node.comparators[0]
+        if isinstance(held, ast.Call) and isinstance(held.func, ast.Attribute) and held.func.attr == "keys":
+            held = held.func.value
+        key = constant(node.left) if _is(held, name) else None
+        return Lookup(node, key, "in", f'"{key}" in {name}') if key is not None else None
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _is(node.value, name):
+        key = constant(node.slice)
+        return Lookup(node, key, "caught", f'{name}["{key}"]') if key is not None else None
+    return None
+
+
+def _named_key(node: ast.AST, name: str) -> str | None:
+    lookup = _lookup(node, name)
+    return lookup.key if lookup is not None else None
+
+
+def _is(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name

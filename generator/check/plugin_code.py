@@ -1,0 +1,112 @@
+"""The plugin's own Python modules, by the names the SDK imports them under, and how an import in
+one of them resolves to another.
+
+The SDK runs a plugin with its root as working folder and on `sys.path` (dify-facts): `utils/image.py`
+is the module `utils.image`, a folder is a package whether or not it has an `__init__.py`
+(namespace packages), and `from .image import X` inside `utils/` names `utils.image`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from generator.check.common import every_node, module_tree
+from generator.load.crawl import LoadedPlugin
+
+INIT = "__init__"
+
+
+@dataclass(frozen=True, slots=True)
+class PluginCode:
+    """Every packaged Python file of the plugin that parses, by module name."""
+
+    modules: dict[str, tuple[str, ast.Module]]
+    packages: frozenset[str]
+
+    def is_own(self, dotted: str) -> bool:
+        """True when the top of `dotted` names one of the plugin's modules or folders, at any depth:
+        Python finds the plugin's root first on `sys.path`, and code that adds a folder of its own
+        to `sys.path` imports that folder's modules by their bare names."""
+        top = dotted.split(".", maxsplit=1)[0]
+        return top in self.names
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The last part of every module and folder name of the plugin."""
+        return frozenset(name.rsplit(".", 1)[-1] for name in (*self.modules, *self.packages))
+
+
+def module_name(relative: str) -> str:
+    """`utils/image.py` -> `utils.image`; `utils/__init__.py` -> `utils`."""
+    parts = relative.removesuffix(".py").split("/")
+    if parts[-1] == INIT:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def plugin_code(loaded: LoadedPlugin) -> PluginCode:
+    """The plugin's modules, read once per plugin through its reader."""
+    return loaded.reader.derived("plugin-code", "", lambda: _read(loaded))
+
+
+def _read(loaded: LoadedPlugin) -> PluginCode:
+    modules: dict[str, tuple[str, ast.Module]] = {}
+    packages: set[str] = set()
+    for file in loaded.reader.tree.files:
+        if not file.relative.endswith(".py"):
+            continue
+        name = module_name(file.relative)
+        folders = file.relative.split("/")[:-1]
+        packages.update(".".join(folders[: n + 1]) for n in range(len(folders)))
+        tree = loaded.reader.python_tree(file)
+        if tree is not None and name:
+            modules[name] = (file.relative, tree)
+    return PluginCode(modules, frozenset(packages))
+
+
+def imported_module(importer: str, node: ast.ImportFrom) -> str | None:
+    """The absolute module name a `from ... import` in the file `importer` (relative to the root)
+    names; None for a relative import that climbs above the plugin's root."""
+    if not node.level:
+        return node.module
+    package = importer.split("/")[:-1]  # a module's package and an `__init__.py`'s are its folder
+    if node.level - 1 > len(package):
+        return None
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])]) or None
+
+
+def reachable_modules(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
+    """The plugin's modules the SDK loads (the entry point `main`, the tools' and providers'
+    classes) and the plugin's modules they import, at any depth, in the order they were reached."""
+    by_file = {relative: name for name, (relative, _tree) in code.modules.items()}
+    sources = [tool.source for tool in loaded.plugin.tools] if loaded.plugin else []
+    sources += [provider.source for provider in loaded.plugin.providers] if loaded.plugin else []
+    found = [module_tree(loaded, source) for source in sources if source]
+    pending = [by_file[entry[0]] for entry in found if entry is not None and entry[0] in by_file]
+    pending += ["main"] if "main" in code.modules else []
+    seen: list[str] = []
+    while pending:
+        module = pending.pop()
+        if module in seen:
+            continue
+        seen.append(module)
+        relative, tree = code.modules[module]
+        for node in every_node(tree):
+            for name in imported_names(relative, node):
+                parts = name.split(".")
+                heads = (".".join(parts[:n]) for n in range(1, len(parts) + 1))
+                pending.extend(head for head in heads if head in code.modules)
+    return seen
+
+
+def imported_names(relative: str, node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom):
+        base = imported_module(relative, node)
+        if base is None:
+            return []
+        return [base, *(f"{base}.{alias.name}" for alias in node.names)]
+    return []

@@ -1,0 +1,171 @@
+"""The names a plugin takes from `dify_plugin` itself: what `from dify_plugin import X` can import,
+and the attributes of the SDK's `Plugin` (what `main.py` calls), in the published releases.
+
+`sdk_api_index.json` (beside this module) holds, for each release read, the names the package's
+`__init__.py` binds with its submodules, and the attributes of `Plugin` (`dify_plugin/plugin.py`,
+with those of its base classes found in the wheel, and what its methods store on `self`):
+`python -m generator.check.sdk_api_index WHEEL...` writes it again from the wheels (the committed
+index was read from 17 releases, 0.0.1b15 to 0.10.2). Releases between two read ones are not
+known name by name: a check takes the releases up to the first read one at or after the version
+the plugin installs.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+import zipfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from packaging.version import Version
+
+from generator.check.undeclared import class_members
+
+INDEX = Path(__file__).with_name("sdk_api_index.json")
+PACKAGE = "dify_plugin"
+PLUGIN_MODULE = "dify_plugin/plugin.py"
+# Bases that give a class nothing a plugin would call.
+_PLAIN_BASES = frozenset({"object", "ABC", "Generic"})
+
+
+@cache
+def _releases() -> tuple[dict[str, Any], ...]:
+    data: dict[str, Any] = json.loads(INDEX.read_text(encoding="utf-8"))
+    return tuple(data["releases"])
+
+
+def _upto(version: Version | None) -> tuple[dict[str, Any], ...]:
+    """The releases read up to the first read release at or after `version` (all when it is None
+    or newer than every one read): a name none of them has is not in `version` either, names being
+    added over time (one removed later stays found in the releases before)."""
+    releases = _releases()
+    if version is None:
+        return releases
+    later = [i for i, release in enumerate(releases) if Version(release["version"]) >= version]
+    return releases[: later[0] + 1] if later else releases
+
+
+def package_names(version: Version | None = None) -> frozenset[str]:
+    """Every name `from dify_plugin import NAME` imports in some release read (up to `version`,
+    see `_upto`)."""
+    return frozenset(name for release in _upto(version) for name in release["package"])
+
+
+def plugin_attributes(version: Version | None = None) -> frozenset[str] | None:
+    """Every attribute of `Plugin` in some release read (up to `version`); None when a release's
+    could not be read whole (a base class outside the wheel)."""
+    found: set[str] = set()
+    for release in _upto(version):
+        if release["plugin"] is None:
+            return None
+        found.update(release["plugin"])
+    return frozenset(found)
+
+
+def derive(wheels: list[Path]) -> dict[str, object]:
+    """The index, one entry per wheel, oldest release first."""
+    releases = []
+    for wheel in sorted(wheels, key=lambda path: Version(path.name.split("-")[1])):
+        with zipfile.ZipFile(wheel) as archive:
+            members = set(archive.namelist())
+
+            def read(member: str, archive: zipfile.ZipFile = archive, held: set[str] = members) -> str | None:
+                return archive.read(member).decode() if member in held else None
+
+            package = sorted(_package_names(members, read(f"{PACKAGE}/__init__.py") or ""))
+            plugin = _plugin_attributes(read)
+        releases.append(
+            {
+                "version": wheel.name.split("-")[1],
+                "package": package,
+                "plugin": sorted(plugin) if plugin else None,
+            }
+        )
+    return {"releases": releases}
+
+
+def _package_names(members: set[str], init_source: str) -> set[str]:
+    """Names the package's `__init__.py` binds, and its submodules and subpackages."""
+    names: set[str] = set()
+    for statement in ast.parse(init_source).body:
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in statement.names)
+        elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(statement.name)
+        elif isinstance(statement, ast.Assign | ast.AnnAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            names.update(t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name))
+    for member in members:
+        parts = member.split("/")
+        if len(parts) >= 2 and parts[0] == PACKAGE:
+            name = parts[1].removesuffix(".py")
+            if name.isidentifier() and not parts[1].endswith((".pyi", ".typed")):
+                names.add(name)
+    return names
+
+
+def _plugin_attributes(read: Callable[[str], str | None]) -> set[str] | None:
+    source = read(PLUGIN_MODULE)
+    return _class_attributes(read, PLUGIN_MODULE, source, "Plugin") if source else None
+
+
+def _class_attributes(
+    read: Callable[[str], str | None], path: str, source: str, name: str
+) -> set[str] | None:
+    """The attributes of class `name` of the module at `path`, its bases' included; None when a
+    base is not in the wheel or the class looks attributes up itself."""
+    tree = ast.parse(source)
+    node = next((s for s in tree.body if isinstance(s, ast.ClassDef) and s.name == name), None)
+    if node is None:
+        return None
+    found = set(class_members(node))
+    if "__getattr__" in found or "__getattribute__" in found:
+        return None
+    for method in node.body:
+        if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) and method.args.args:
+            own = method.args.args[0].arg
+            found.update(
+                n.attr
+                for n in ast.walk(method)
+                if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name)
+                and n.value.id == own
+                and not isinstance(n.ctx, ast.Load)
+            )
+    for base in node.bases:
+        base_name = (
+            base.value.id if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) else None
+        )
+        base_name = base_name or (base.id if isinstance(base, ast.Name) else None)
+        if base_name in _PLAIN_BASES:
+            continue
+        where = _imported_from(path, tree, base_name) if base_name else None
+        module = read(where) if where else None
+        inherited = (
+            _class_attributes(read, where, module, base_name) if where and module and base_name else None
+        )
+        if inherited is None:
+            return None
+        found |= inherited
+    return found
+
+
+def _imported_from(path: str, tree: ast.Module, name: str) -> str | None:
+    """The wheel member that `from dify_plugin.x import name` (or `from .x import name`) in the
+    module at `path` names."""
+    imports = [s for s in tree.body if isinstance(s, ast.ImportFrom) and s.module]
+    for statement in imports:
+        if any((alias.asname or alias.name) == name for alias in statement.names):
+            package = path.split("/")[:-1]
+            base = package[: len(package) - statement.level + 1] if statement.level else []
+            return "/".join([*base, *(statement.module or "").split(".")]) + ".py"
+    return None
+
+
+if __name__ == "__main__":
+    index = derive([Path(argument) for argument in sys.argv[1:]])
+    INDEX.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,239 @@
+"""Names a plugin takes from `dify_plugin` that no release has (T013, T014), and a tool provider
+whose class is a provider of another kind (P011): the plugin cannot start.
+
+What `dify_plugin` exports and what its `Plugin` has are read from the published wheels
+(`sdk_api_index.py`); only a name that no release read has is reported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+
+from generator.check import CheckContext
+from generator.check.common import closest_name, every_node, module_tree
+from generator.check.plugin_code import plugin_code, reachable_modules
+from generator.check.sdk_api_index import PACKAGE, package_names, plugin_attributes
+from generator.check.sdk_index import installed_sdk
+from generator.findings import Finding, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.plugin_model import Provider
+from generator.rules import Listing, Phrase, rule
+
+NO_SUCH_NAME = rule(
+    "T013",
+    "sdk-name-missing",
+    Severity.ERROR,
+    "`from dify_plugin import {name}`: {name} is not in {releases!s}, so the import fails and {outcome!s}",
+    "Import a name the SDK has ({names}){close!s}.",
+    """
+`from dify_plugin import X` works only for what the package's `__init__.py` binds and for its
+submodules. The check compares each such import, in the modules the SDK loads (the entry point,
+the tool and provider classes, and the plugin's modules they import), with those names in every
+release read from the published wheels (`generator/check/sdk_api_index.json`, 0.0.1b15 to 0.10.2),
+for the version the plugin's dependency files install (the pin of `uv.lock`, else the newest
+release the requirement allows; every release when none can be told): the releases read up to the
+first one at or after that version, so a name added later than the installed version is reported
+and one that only a release between two read ones could have is not. Such a name
+(`DifyPluginRunner`) raises ImportError: in `main.py` the plugin cannot start; in a tool's module
+the tool cannot load.
+""",
+)
+NO_SUCH_METHOD = rule(
+    "T014",
+    "plugin-attribute-missing",
+    Severity.ERROR,
+    "{receiver}.{attribute}: the SDK's Plugin has no attribute {attribute} in {releases!s}, so {outcome!s}",
+    "A plugin starts with `Plugin(DifyPluginEnv(...)).run()`: the SDK registers the providers the"
+    " manifest lists by itself.",
+    """
+The SDK's `Plugin` (`dify_plugin/plugin.py`) reads the manifest and registers every provider it
+lists when it is created; `run()` then serves Dify's requests. It has no method to register
+providers by hand: `plugin.register_provider(...)` and other names no release of `Plugin` has
+(with the attributes of its base classes, read from every published wheel) fail with
+AttributeError, so the plugin never starts. Only a name bound to `Plugin(...)` alone, with `Plugin`
+imported from `dify_plugin`, is judged.
+""",
+)
+WRONG_KIND = rule(
+    "P011",
+    "provider-class-wrong-kind",
+    Severity.ERROR,
+    "class {name} derives from {base}, {kind}, but {file} is the source of tool provider {provider}:"
+    " the SDK finds no ToolProvider subclass there, so the plugin cannot start",
+    "Derive the class from `dify_plugin.ToolProvider` and implement"
+    " `_validate_credentials(self, credentials)`.",
+    """
+For each tool provider the manifest lists, the SDK loads the class of `extra.python.source` as the
+one subclass of `ToolProvider` in that file (`_resolve_tool_providers` in
+`dify_plugin/core/plugin_registration.py`, `load_single_subclass_from_source(...,
+parent_type=ToolProvider)`), and raises "Missing subclass of ToolProvider" when there is none: the
+plugin stops while it starts. A class derived from `ModelProvider` (or another kind's provider)
+is no ToolProvider. The check reports only a file whose classes all derive from such a base and
+that imports nothing from the plugin's own modules (an imported class could be the subclass).
+""",
+)
+# The SDK's providers of other kinds than tools, and what they provide.
+OTHER_KINDS = {
+    "ModelProvider": "a provider of models",
+    "OAICompatProvider": "a provider of OpenAI-compatible models",
+    "AgentProvider": "a provider of agent strategies",
+    "AgentStrategy": "an agent strategy",
+    "Endpoint": "an endpoint",
+    "TriggerProvider": "a provider of triggers",
+    "DatasourceProvider": "a provider of datasources",
+    "Tool": "a tool, not a provider",
+}
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """SDK names that no release has, and tool providers of the wrong kind."""
+    if loaded.plugin is None:
+        return
+    code = plugin_code(loaded)
+    version = installed_sdk(loaded.reader)
+    names = package_names(version)
+    attributes = plugin_attributes(version)
+    releases = Phrase(
+        f"dify_plugin {version} (the version the plugin installs)"
+        if version
+        else "any release of dify_plugin"
+    )
+    for module in reachable_modules(loaded, code):
+        relative, tree = code.modules[module]
+        display = loaded.display_path(relative)
+        outcome = "the plugin cannot start" if module == "main" else "the module cannot load"
+        for node, name in _missing_imports(tree, names):
+            close = closest_name(name, names)
+            yield NO_SUCH_NAME.at(
+                Location(display, node.lineno, node.col_offset + 1),
+                name=name,
+                releases=releases,
+                outcome=Phrase(outcome),
+                names=Listing(sorted(n for n in names if n[:1].isupper()), most=8),
+                close=Phrase(f"; `{close}` is the closest" if close else ""),
+            )
+        if attributes is not None:
+            for attribute in _missing_attributes(tree, attributes):
+                yield NO_SUCH_METHOD.at(
+                    Location(display, attribute.lineno, attribute.col_offset + 1),
+                    receiver=ast.unparse(attribute.value)[:60],
+                    attribute=attribute.attr,
+                    releases=releases,
+                    outcome=Phrase(
+                        "the plugin never starts" if module == "main" else "every use of it fails"
+                    ),
+                )
+    for provider in loaded.plugin.providers:
+        yield from _wrong_kind(loaded, provider)
+
+
+def _missing_imports(tree: ast.Module, names: frozenset[str]) -> Iterator[tuple[ast.ImportFrom, str]]:
+    for node in every_node(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == PACKAGE and not node.level:
+            for alias in node.names:
+                if alias.name != "*" and alias.name not in names:
+                    yield node, alias.name
+
+
+def _missing_attributes(tree: ast.Module, attributes: frozenset[str]) -> Iterator[ast.Attribute]:
+    """`x.name` where every binding of `x` in the module is `Plugin(...)`, with the SDK's Plugin."""
+    classes = _sdk_imports(tree).get("Plugin", set())
+    if not classes:
+        return
+    parents = {child: node for node in every_node(tree) for child in ast.iter_child_nodes(node)}
+    bindings: dict[str, list[bool]] = {}
+    for node in every_node(tree):
+        for name in _bound(node):
+            parent = parents.get(node)
+            made = (
+                isinstance(parent, ast.Assign)
+                and parent.targets == [node]
+                and isinstance(parent.value, ast.Call)
+                and isinstance(parent.value.func, ast.Name)
+                and parent.value.func.id in classes
+            )
+            bindings.setdefault(name, []).append(made)
+    plugins = {name for name, made in bindings.items() if all(made)}
+    for node in every_node(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Load)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in plugins
+            and node.attr not in attributes
+            and not node.attr.startswith("__")
+        ):
+            yield node
+
+
+def _bound(node: ast.AST) -> list[str]:
+    """The names a node binds."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return [node.id]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return list(node.names)
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split(".")[0]]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    return []
+
+
+def _sdk_imports(tree: ast.Module) -> dict[str, set[str]]:
+    """The local names under which the module imports each name of dify_plugin (any submodule)."""
+    found: dict[str, set[str]] = {}
+    for node in tree.body:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and not node.level
+            and (node.module or "").split(".")[0] == PACKAGE
+        ):
+            for alias in node.names:
+                found.setdefault(alias.name, set()).add(alias.asname or alias.name)
+    return found
+
+
+def _wrong_kind(loaded: LoadedPlugin, provider: Provider) -> Iterator[Finding]:
+    found = module_tree(loaded, provider.source) if provider.source else None
+    if found is None:
+        return
+    relative, tree = found
+    code = plugin_code(loaded)
+    imported = _sdk_imports(tree)
+    kinds = {local: name for name, locals_ in imported.items() if name in OTHER_KINDS for local in locals_}
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    own_imports = any(
+        (isinstance(node, ast.ImportFrom) and (node.level or code.is_own(node.module or "")))
+        or (isinstance(node, ast.Import) and any(code.is_own(alias.name) for alias in node.names))
+        for node in tree.body
+    )
+    if (
+        not classes
+        or own_imports
+        or ("ToolProvider" in imported and _derives(classes, imported["ToolProvider"]))
+    ):
+        return
+    wrong = [node for node in classes if node.bases and all(_base(b) in kinds for b in node.bases)]
+    if len(wrong) != len(classes):
+        return
+    for node in wrong:
+        base = kinds[_base(node.bases[0])]
+        yield WRONG_KIND.at(
+            Location(loaded.display_path(relative), node.lineno, node.col_offset + 1),
+            name=node.name,
+            base=base,
+            kind=Phrase(OTHER_KINDS[base]),
+            file=loaded.display_path(relative),
+            provider=provider.name,
+        )
+
+
+def _derives(classes: list[ast.ClassDef], names: set[str]) -> bool:
+    return any(_base(base) in names for node in classes for base in node.bases)
+
+
+def _base(base: ast.expr) -> str:
+    return base.id if isinstance(base, ast.Name) else ""

@@ -1,0 +1,23 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+from utils.image import ImageHelper, Labelled, Lenient
+
+
+class Echo(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        text = str(tool_parameters["text"])
+        pil = ImageHelper(text.encode())
+        first = pil.getpixel(0, 0)  # the class defines get_pixel: fails on every call
+        size = pil.size + pil.scale + pil.get_pixel(0, 0)
+        other = Lenient()
+        if hasattr(pil, "mode"):
+            size += pil.mode  # probed: the code expects it may be missing
+        labelled = Labelled()
+        yield self.create_text_message(f"{first} {size} {other.anything} {labelled.describe()} {self.helper()}")
+
+    def helper(self) -> str:
+        return self.runtime.user_id  # Tool comes from the SDK: not judged
