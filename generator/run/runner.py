@@ -19,7 +19,7 @@ from generator.progress import Stage
 from generator.rules import Phrase, rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
-from generator.run.build_failure import missing_library, summary
+from generator.run.build_failure import Missing, missing_library, summary
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
@@ -82,22 +82,20 @@ LIBRARY_MISSING = rule(
     "build-needs-system-library",
     Severity.WARNING,
     "the plugin's environment could not be built: building {package!s} from source needs the system "
-    "library `{library}`, which this machine does not have; no tool of the plugin was run",
-    "Nothing the plugin's code can fix here: install `{library}` with its development files where the "
-    "registry builds environments (Debian: its `-dev` package and pkg-config), or require a version of "
-    "the package that ships a wheel. Say in the README that the plugin needs it: Dify's plugin daemon "
-    "image installs build-essential and python3.12-dev, not `{library}`.",
+    "library `{library}`, which this machine does not have ({daemon!s}); no tool of the plugin was run",
+    "{advice!s}",
     """
 A dependency without a wheel for the machine is built from source, as Dify's install builds it, and
 some builds compile against a system library: they look for it with pkg-config, meson or a
 `*-config` program, or include its C headers (`pycairo` needs `cairo`, `psycopg2` needs
 `pg_config`). When the library is not installed, the build fails with the build tool's own words
 ("Dependency "cairo" not found", "Package cairo was not found in the pkg-config search path",
-"fatal error: cairo.h: No such file or directory"). That says what the machine lacks, not what is
-wrong with the plugin: the finding names the library and is a warning, not the error R009. Dify's
-plugin daemon image (`docker/local.dockerfile`: `apt-get install ... python3.12-dev ... ffmpeg
-build-essential`) does not install such libraries either, so an install there may fail the same
-way unless its operator adds them.
+"fatal error: cairo.h: No such file or directory"). That says what this machine lacks, not what is
+wrong with the plugin: the finding names the library and is a warning, not the error R009. It says
+whether Dify's plugin daemon image has the library: its `docker/local.dockerfile` installs
+`python3.12-dev ffmpeg build-essential git cmake pkg-config libcairo2-dev libjpeg-dev libgif-dev`,
+so `cairo`, `libjpeg` and `gif` builds work there, and a plugin that needs another library needs a
+daemon whose operator installed it.
 """,
 )
 PYTHON_SUBSTITUTED = rule(
@@ -398,11 +396,37 @@ def _environment_findings(environment: Environment, where: Location) -> list[Fin
     raise_if_own(environment.problem)  # the registry's own broken build helper is not the plugin's R009
     missing = missing_library(environment.problem)
     if missing is not None:  # this machine's system libraries, not the plugin
-        package = f"`{missing.package}`" if missing.package else "a dependency"
-        return [*environment.findings, LIBRARY_MISSING.at(place, package=package, library=missing.library)]
+        return [*environment.findings, _library_missing(missing, place)]
     python = environment.interpreter.name
     problem = Phrase(summary(environment.problem))
     return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=problem, python=python)]
+
+
+# Libraries Dify's plugin daemon image installs with their development files (dify-plugin-daemon's
+# docker/local.dockerfile: `libcairo2-dev libjpeg-dev libgif-dev`), by the names builds look them up.
+DAEMON_LIBRARIES = frozenset({"cairo", "cairo.h", "libjpeg", "jpeglib.h", "gif", "gif_lib.h"})
+
+
+def _library_missing(missing: Missing, place: Location) -> Finding:
+    """R042 for a source build that did not find a system library, saying whether Dify has it."""
+    package = f"`{missing.package}`" if missing.package else "a dependency"
+    if missing.library in DAEMON_LIBRARIES:
+        daemon = "Dify's plugin daemon image installs it"
+        advice = (
+            f"Nothing to fix for Dify, whose plugin daemon image installs `{missing.library}`; to run the "
+            "plugin here, install it with its development files (Debian: its `-dev` package) where the "
+            "registry builds environments."
+        )
+    else:
+        daemon = "nor does Dify's plugin daemon image"
+        advice = (
+            f"Require a version of {package} that ships a wheel, or say in the README that the daemon needs "
+            f"`{missing.library}` installed (Dify's image does not have it); to run the plugin here, install "
+            "it with its development files where the registry builds environments."
+        )
+    return LIBRARY_MISSING.at(
+        place, package=Phrase(package), library=missing.library, daemon=Phrase(daemon), advice=Phrase(advice)
+    )
 
 
 def _cached(job: Job, options: RunOptions) -> bool:

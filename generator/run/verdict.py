@@ -375,8 +375,10 @@ def _environment_write(raised: Iterable[Raised], environment: str) -> Raised | N
 
 # What the dynamic loader says when mapping a shared library fails under an address-space limit
 # (`RLIMIT_AS`): torch's CUDA libraries alone reserve more than the runner's default 2 GiB.
+# A mount that forbids executing says "Operation not permitted" after the same words: not a limit.
 _MAPPING_REFUSED = re.compile(
-    r"failed to map segment from shared object|cannot allocate memory", re.IGNORECASE
+    r"failed to map segment from shared object(?!: Operation not permitted)|cannot allocate memory",
+    re.IGNORECASE,
 )
 
 

@@ -61,7 +61,8 @@ class _Credentials(dict[str, Any]):
         return super().__getitem__(key)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        # Dify's `ToolRuntime.credentials` is a plain dict, which a tool may deep-copy; the event
+        # The SDK's `ToolRuntime.credentials` is a plain dict (`credentials: dict[str, Any]`, a
+        # pydantic field, in dify_plugin/entities/tool.py), which a tool may deep-copy; the event
         # writer this one holds (its lock) cannot be: the copy is the plain dict Dify's would give.
         return {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()}
 
