@@ -82,7 +82,7 @@ _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 def memory_option(text: str) -> int:
     """`--memory 8G` (or 512M, 1048576K, a number of bytes) as bytes, or argparse's usage error."""
     number, unit = text.strip().upper().removesuffix("IB").removesuffix("B"), ""
-    if number[-1:] in _UNITS:
+    if number[-1:] in ("K", "M", "G"):
         number, unit = number[:-1], number[-1]
     try:
         size = int(float(number) * _UNITS[unit])

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 
 from generator.shorten import shorten
 
-# Where one part of uv's message ends and the next begins.
-_MARKS = re.compile(
-    r"\s(?=(?:error|cause|hint|help|caused by):\s|\[std(?:out|err)\]|[×├╰]─*▶?\s)", re.IGNORECASE
-)
-_PREFIX = re.compile(r"^(?:error|cause|hint|help|caused by):\s*|^[×├╰│─▶\s]+", re.IGNORECASE)
+# The marks that begin a part of uv's message: its error, its causes, its hints, and the build
+# backend's own output.
+# (uv's own marks are lower-case; a build tool's "ERROR:" is text of the part it stands in)
+_MARK = re.compile(r"(?:^|\s)(error|cause|[Cc]aused by|hint|help):\s|\[(std)(?:out|err)\]")
 # Hints uv gives for every build failure: they name no cause.
 _GENERIC = re.compile(r"usually indicate|might be a problem|this indicates an issue", re.IGNORECASE)
 # A build tool's own line that says what stopped it (meson, setuptools, a compiler).
@@ -25,27 +24,32 @@ _BUILD_ERROR = re.compile(r"(?:\bERROR|\berror|fatal error):\s.{5,200}?(?=\s(?:A
 PART = 240  # characters of each part shown
 
 
+def _parts(problem: str) -> list[tuple[str, str]]:
+    """uv's message as (mark, text) parts, the mark lower-cased ("" for text before any mark)."""
+    marks = list(_MARK.finditer(problem))
+    parts = [("", problem[: marks[0].start()] if marks else problem)]
+    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+        kind = (mark.group(1) or mark.group(2)).lower()
+        parts.append((kind, problem[mark.end() : after.start() if after else len(problem)]))
+    return [(kind, text.strip()) for kind, text in parts if text.strip()]
+
+
 def summary(problem: str) -> str:
-    """uv's failure and the part that names its cause: its last specific hint, else the error a
-    build tool printed, else its first `cause:`; each part shortened, in that order."""
-    parts = [_PREFIX.sub("", part).strip() for part in _MARKS.split(problem)]
-    parts = [part for part in parts if part]
-    if not parts:
-        return shorten(problem, PART)
-    head = parts[0]
-    hints = [p for p in parts[1:] if _is_hint(problem, p) and not _GENERIC.search(p)]
-    output = problem.find("[std")  # the build backend's own output, after uv's lines
-    built = _BUILD_ERROR.search(problem, output) if output >= 0 else None
-    causes = [p for p in parts[1:] if p.startswith(("Because", "Call to", "Failed", "No "))]
+    """uv's failure and the part that names its cause: its last specific hint, else the error the
+    build tool printed, else its first cause; each part shortened. A text without uv's marks is
+    shown as it is, shortened."""
+    parts = _parts(problem)
+    if len(parts) < 2:
+        return shorten(problem.strip(), 2 * PART)
+    head = parts[0][1]
+    hints = [text for kind, text in parts if kind == "hint" and not _GENERIC.search(text)]
+    built = next((found for _kind, text in parts[1:] if (found := _BUILD_ERROR.search(text))), None)
+    causes = [text for kind, text in parts[1:] if kind in ("cause", "caused by")]
     cause = hints[-1] if hints else built.group(0) if built else causes[0] if causes else ""
     shown = [shorten(head, PART)]
     if cause and cause not in head:
         shown.append(shorten(cause, PART))
     return "; ".join(shown)
-
-
-def _is_hint(problem: str, part: str) -> bool:
-    return f"hint: {part}" in problem
 
 
 @dataclass(frozen=True, slots=True)
