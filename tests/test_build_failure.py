@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.run.build_failure import Missing, missing_library, summary
+from hypothesis import given
+from hypothesis import strategies as st
+
+from generator.run.build_failure import PART, Missing, missing_library, summary
 from generator.run.envbuild import PROBLEM_HEAD, PROBLEM_TAIL, readable
 
 CASES = Path(__file__).resolve().parent / "cases" / "build_failures"
@@ -48,3 +51,21 @@ def test_build_tools_words_for_a_missing_library() -> None:
         found = missing_library(text)
         assert found is not None, text
         assert found.library == library, text
+
+
+def test_a_text_without_uv_marks_is_shown_as_it_is() -> None:
+    assert summary("the build made no progress for 4 s and was stopped") == (
+        "the build made no progress for 4 s and was stopped"
+    )
+    assert summary("") == ""
+
+
+@given(
+    st.lists(st.sampled_from(["a", "b c", "ERROR: x", "\n", "×", "error: ", "cause: ", "hint: ", "[stdout]"]))
+)
+def test_any_text_gives_a_bounded_summary(pieces: list[str]) -> None:
+    """uv's output is a stranger's text (a build script prints what it likes): never a crash."""
+    text = "".join(pieces)
+    said = summary(readable(text, Path("/nonexistent")))
+    assert len(said) <= 2 * PART + 2
+    missing_library(text)

@@ -28,7 +28,7 @@ def _parts(problem: str) -> list[tuple[str, str]]:
     """uv's message as (mark, text) parts, the mark lower-cased ("" for text before any mark)."""
     marks = list(_MARK.finditer(problem))
     parts = [("", problem[: marks[0].start()] if marks else problem)]
-    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+    for mark, after in zip(marks, [*marks[1:], None][: len(marks)], strict=True):
         kind = (mark.group(1) or mark.group(2)).lower()
         parts.append((kind, problem[mark.end() : after.start() if after else len(problem)]))
     return [(kind, text.strip()) for kind, text in parts if text.strip()]
