@@ -332,8 +332,10 @@ def _unrecorded(findings: list[Finding], evidence: Evidence, example: Example, t
     if crash is None or any(f.rule == UNMATCHED.code for f in findings):
         return findings  # a replayed example: R044 names the requests the recording lacks
     reached = list(evidence.hosts) or list(evidence.connections)
-    refused = network_failure(crash_text(crash, crash.code))
-    if not reached and refused is None:
+    # the crash itself must be the failed connection: a tool that tried a host and then failed on
+    # something else keeps its error
+    refused = network_failure(f"{crash.type}: {crash_text(crash, crash.code)}")
+    if refused is None:
         return findings
     hosts = Listing(reached, most=5) if reached else Phrase(refused or "a host")
     kept = [f for f in findings if not _invoke_crash(f) and f.rule != NETWORK_ATTEMPT.code]
