@@ -140,10 +140,10 @@ RUNNER_MEMORY = rule(
 Each run is limited to an address space (`RLIMIT_AS`, 2 GiB unless `--memory` says otherwise), so
 that one tool cannot take the machine's memory. Some libraries reserve far more address space than
 they use: torch with its CUDA libraries maps several GiB when imported, and the dynamic loader then
-fails with "failed to map segment from shared object" (or "Cannot allocate memory"), though Dify,
-whose plugin daemon sets no such limit, runs the plugin. Such a failure is the runner's, not the
-plugin's: it is a warning that names the limit and the option that raises it, and the run shows
-nothing.
+fails with "failed to map segment from shared object" (or "Cannot allocate memory"), though Dify
+runs the plugin: its plugin daemon sets no such limit on the processes it starts (dify-plugin-
+daemon's source calls no `setrlimit`). Such a failure is the runner's, not the plugin's: it is a
+warning that names the limit and the option that raises it, and the run shows nothing.
 """,
 )
 NEEDS_RECORDING = rule(
