@@ -120,11 +120,13 @@ class Pipeline:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
             # (a tenth of a second of every command line).
             from generator.run import run_plugins
+            from generator.run.verdict import told_without_running
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
             runs = report.runs
             for display, findings in report.findings.items():
-                owned.setdefault(display, []).extend(findings)
+                static = owned.setdefault(display, [])
+                static.extend(told_without_running(findings, list(static)))
         every = [*unowned, *(finding for findings in owned.values() for finding in findings)]
         catalog = Catalog(
             plugins=inputs.plugins,

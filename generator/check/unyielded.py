@@ -34,11 +34,26 @@ Example".
 A log message (`create_log_message`) carries no output: Dify shows it in the run's trace and the
 tool's result reaches the workflow without it. Throwing one away is a warning; any other message
 thrown away loses output, an error.
+
+A call inside an ordinary function of the plugin (one that does not `yield`, other than `_invoke`)
+is a warning with another hint: writing `yield` there would turn the helper into a generator, and
+its callers, which expect its return value, would get a generator object instead. Nothing fails
+at run time: the message is built and dropped, and what reaches Dify is what `_invoke` yields.
+The helper should return the message (`return self.create_text_message(...)`) for `_invoke` to
+yield (`yield self.helper(...)`), or not build it.
 """,
 )
 LOG_HINT = "Write `yield self.{call}(...)`: the helpers only build a message; this log line is never shown."
+HELPER_HINT = (
+    "{function}() is not a generator: return the message (`return self.{call}(...)`) and yield what it "
+    "returns in _invoke (`yield self.{function}(...)`), or remove the call; writing `yield` here would "
+    "make {function}() a generator and break its callers."
+)
 # A log message only annotates the run: losing it loses no output.
 LOG_HELPERS = frozenset({"create_log_message"})
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+# Scopes of their own: what happens inside them is not the enclosing function's.
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
@@ -50,21 +65,55 @@ def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
     """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
     for file, tree, _tool in tool_modules(loaded, tools):
         display = loaded.display_path(file)
-        for call in _discarded_helper_calls(tree):
+        for call, plain in _discarded_helper_calls(tree):
             where = Location(display, call.lineno, call.col_offset + 1)
             name = _name(call)
-            if name in LOG_HELPERS:
+            if plain is not None:
+                hint = HELPER_HINT.format(function=plain, call=name)
+                yield UNYIELDED.at(where, Severity.WARNING, hint, call=name)
+            elif name in LOG_HELPERS:
                 yield UNYIELDED.at(where, Severity.WARNING, LOG_HINT, call=name)
             else:
                 yield UNYIELDED.at(where, call=name)
 
 
-def _discarded_helper_calls(tree: ast.AST) -> Iterator[ast.Call]:
-    for node in every_node(tree):
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            function = node.value.func
-            if isinstance(function, ast.Attribute) and HELPER.match(function.attr):
-                yield node.value
+def _discarded_helper_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, str | None]]:
+    """Each discarded `create_*_message(...)` call, with the name of the ordinary function (not a
+    generator, not `_invoke`) it stands in, or None."""
+    calls = {
+        id(node.value): node.value
+        for node in every_node(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and HELPER.match(node.value.func.attr)
+    }
+    if not calls:  # most modules: no walk of scopes needed
+        return
+    for node, scope in _with_scope(tree, None):
+        if id(node) in calls:
+            assert isinstance(node, ast.Call)
+            plain = isinstance(scope, Function) and scope.name != "_invoke" and not _yields(scope)
+            yield node, scope.name if plain and isinstance(scope, Function) else None
+
+
+def _with_scope(node: ast.AST, scope: ast.AST | None) -> Iterator[tuple[ast.AST, ast.AST | None]]:
+    """Every node below `node`, with the innermost function, lambda or class around it."""
+    for child in ast.iter_child_nodes(node):
+        yield child, scope
+        yield from _with_scope(child, child if isinstance(child, SCOPES) else scope)
+
+
+def _yields(function: Function) -> bool:
+    """True when the function is a generator: a `yield` in its own body, not in a nested scope."""
+    return any(isinstance(node, ast.Yield | ast.YieldFrom) for node in _own(function))
+
+
+def _own(node: ast.AST) -> Iterator[ast.AST]:
+    for child in ast.iter_child_nodes(node):
+        yield child
+        if not isinstance(child, SCOPES):
+            yield from _own(child)
 
 
 def _name(call: ast.Call) -> str:

@@ -60,12 +60,37 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--timeout", type=float, default=None, help="seconds per example run (default: 30)")
     parser.add_argument(
+        "--memory",
+        type=memory_option,
+        default=None,
+        metavar="SIZE",
+        help="address space per example run, in bytes or with K, M or G (default: 2G); a library that "
+        "maps more (torch with CUDA) fails to import under it",
+    )
+    parser.add_argument(
         "--shard",
         type=shard_option,
         default=None,
         metavar="I/N",
         help="run only shard I of N: a deterministic split of the plugins balanced by expected cost",
     )
+
+
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def memory_option(text: str) -> int:
+    """`--memory 8G` (or 512M, 1048576K, a number of bytes) as bytes, or argparse's usage error."""
+    number, unit = text.strip().upper().removesuffix("IB").removesuffix("B"), ""
+    if number[-1:] in ("K", "M", "G"):
+        number, unit = number[:-1], number[-1]
+    try:
+        size = int(float(number) * _UNITS[unit])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (write it as 8G, 512M or bytes)") from None
+    if size < 64 * 1024**2:
+        raise argparse.ArgumentTypeError(f"{text!r} is too little for Python and the SDK (64M at least)")
+    return size
 
 
 def shard_option(text: str) -> Shard:
@@ -106,11 +131,12 @@ def run_options(
         options = replace(options, cache_dir=args.cache_dir)
     if args.shard:
         options = replace(options, shard=args.shard)
+    limits = Limits()
     if args.timeout:
-        options = replace(
-            options, limits=replace(Limits(), timeout=args.timeout, cpu_seconds=int(args.timeout) + 1)
-        )
-    return options
+        limits = replace(limits, timeout=args.timeout, cpu_seconds=int(args.timeout) + 1)
+    if args.memory:
+        limits = replace(limits, memory_bytes=args.memory)
+    return replace(options, limits=limits)
 
 
 def load_schema_set(paths: Sequence[Path], root: Path | None = None) -> SchemaSet:

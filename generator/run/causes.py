@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from generator.load.examples import Example
 from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase
+from generator.run.answer_words import ERROR_TEXT
 from generator.run.evidence import Evidence
 from generator.run.result import RunResult
 from generator.run.runtypes import RunMessage
@@ -267,13 +268,6 @@ def mentioned(text: str, names: Iterable[str]) -> str | None:
     return None
 
 
-_ERROR_TEXT = re.compile(
-    r"\b(error|failed|failure|invalid|exception|unauthori[sz]ed|forbidden|denied|missing|"
-    r"not found|not provided|no .{1,40} provided|is required|are required|cannot|could not|couldn't|"
-    r"unable to|"
-    r"please (provide|set|enter|configure|check|input)|not configured|not set|must be|错误|失败|无效|エラー)",
-    re.IGNORECASE,
-)
 _ERROR_KEYS = ("error", "errors", "error_message", "error_msg", "errmsg", "err", "exception")
 _FAILED_STATES = {"error", "failed", "fail", "failure"}
 # An answer longer than this is output, whatever words it holds.
@@ -292,7 +286,7 @@ def error_answer(messages: Sequence[RunMessage]) -> str | None:
             variables[payload["variable_name"]] = payload.get("variable_value")
         if message.type == "text":
             text = str(payload.get("text", "")).strip()
-            if not text or len(text) > _SHORT_ANSWER or not _ERROR_TEXT.search(text[:200]):
+            if not text or len(text) > _SHORT_ANSWER or not ERROR_TEXT.search(text[:200]):
                 return None
             answers.append(text)
         elif message.type == "json":

@@ -238,7 +238,16 @@ def _own(tree: Path, which: Callable[[os.stat_result], bool], uid: int) -> None:
                 path.chmod(stat.S_IMODE(info.st_mode) & NOT_WRITABLE)
 
 
+# How much of uv's message is kept: its start, which names the package that failed, and its end,
+# which names the cause (a build's own output, often pages of it, lies between).
+PROBLEM_HEAD = 300
+PROBLEM_TAIL = 1200
+
+
 def readable(text: str, folder: Path) -> str:
-    """uv's message on one line, paths of the plugin's copy shown relative to the plugin."""
-    shown = text.replace(f"file://{folder}/", "").replace(f"{folder}/", "")
-    return " ".join(shown.split())[-1500:]
+    """uv's message on one line, paths of the plugin's copy shown relative to the plugin; a long one
+    keeps its start and its end."""
+    shown = " ".join(text.replace(f"file://{folder}/", "").replace(f"{folder}/", "").split())
+    if len(shown) <= PROBLEM_HEAD + PROBLEM_TAIL:
+        return shown
+    return f"{shown[:PROBLEM_HEAD]} … {shown[-PROBLEM_TAIL:]}"

@@ -18,7 +18,7 @@ class RunResult(enum.StrEnum):
     FAILED = "failed"  # an example: they were not, or the run did not finish
     OUTPUT = "output"  # a smoke run produced output, made from invented inputs
     CREDENTIAL = "credential"  # a smoke run stopped for a missing credential (named)
-    NETWORK = "network"  # a smoke run stopped at a network call (hosts named)
+    NETWORK = "network"  # a smoke run, or an example with no recording, stopped at a network call (hosts)
     DIFY_CALL = "dify-call"  # a smoke run stopped at a call back into Dify the runner does not serve
     TOOL_ERROR = "tool-error"  # the tool answered the invented inputs with an error message of its own
     TIME_LIMIT = "time-limit"  # a smoke run reached the time limit on invented inputs (named)

@@ -12,13 +12,14 @@ from typing import Any
 
 from generator.findings import Finding, Location, Severity, sort_findings
 from generator.load.crawl import LoadedPlugin
-from generator.load.examples import Example, InputFile, examples_path, load_examples
+from generator.load.examples import SMOKE_RUN, Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
-from generator.plugin_model import Tool
+from generator.plugin_model import Tool, ToolKey
 from generator.progress import Stage
-from generator.rules import rule
+from generator.rules import Phrase, rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
+from generator.run.build_failure import Missing, missing_library, summary
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
@@ -42,7 +43,14 @@ from generator.run.returned import check_run
 from generator.run.runtypes import RUN_SITE_URL, ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
-from generator.run.verdict import never_set, nothing_ran, run_result, weigh
+from generator.run.verdict import (
+    never_set,
+    nothing_ran,
+    one_per_place,
+    reached_invoke,
+    run_result,
+    weigh,
+)
 from generator.run.worker import EXAMPLE_FOLDER, Access, Workers
 from generator.schemas import SchemaSet
 
@@ -60,9 +68,34 @@ sandbox (an unprivileged uid, private folders, no variables of the caller, resou
 the runner cannot isolate (not root, or no util-linux `unshare`) only wheels are installed, since
 building runs the package's own code. A requirement that does not exist, does not support the
 Python version or fails to build (or, without isolation, has no wheel) fails the build, and the
-plugin's examples are not run. A build that fails because the registry's own build helper is broken
-(its output is a traceback through the registry's files, and the helper does not import in a fresh
-interpreter either) is not the plugin's: the command stops with exit code 3 and says so.
+plugin's examples are not run. The finding shows uv's failure with the package it names, and the
+line that names the cause, which uv prints last, after the build's own output: its last specific
+hint (a `requires-python` wider than a dependency supports), else the error the build printed, else
+its first cause. A build that fails for want of a system library is R042, a warning. A build that
+fails because the registry's own build helper is broken (its output is a traceback through the
+registry's files, and the helper does not import in a fresh interpreter either) is not the
+plugin's: the command stops with exit code 3 and says so.
+""",
+)
+LIBRARY_MISSING = rule(
+    "R042",
+    "build-needs-system-library",
+    Severity.WARNING,
+    "the plugin's environment could not be built: building {package!s} from source needs the system "
+    "library `{library}`, which this machine does not have ({daemon!s}); no tool of the plugin was run",
+    "{advice!s}",
+    """
+A dependency without a wheel for the machine is built from source, as Dify's install builds it, and
+some builds compile against a system library: they look for it with pkg-config, meson or a
+`*-config` program, or include its C headers (`pycairo` needs `cairo`, `psycopg2` needs
+`pg_config`). When the library is not installed, the build fails with the build tool's own words
+("Dependency "cairo" not found", "Package cairo was not found in the pkg-config search path",
+"fatal error: cairo.h: No such file or directory"). That says what this machine lacks, not what is
+wrong with the plugin: the finding names the library and is a warning, not the error R009. It says
+whether Dify's plugin daemon image has the library: its `docker/local.dockerfile` installs
+`python3.12-dev ffmpeg build-essential git cmake pkg-config libcairo2-dev libjpeg-dev libgif-dev`,
+so `cairo`, `libjpeg` and `gif` builds work there, and a plugin that needs another library needs a
+daemon whose operator installed it.
 """,
 )
 PYTHON_SUBSTITUTED = rule(
@@ -82,6 +115,8 @@ is run as Dify runs it, and this note says so.
 
 # The findings of the run stage by the plugin they belong to (`LoadedPlugin.display`).
 Found = dict[str, list[Finding]]
+# Findings kept back by (plugin, tool) until the tool's runs show whether they hold.
+Notes = dict[tuple[str, ToolKey], list[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +218,7 @@ def _execute(
         str(job.environment.python.parent.parent),
         outcome.messages,
         remarks,
+        options.limits.memory_bytes,
     )
     ordered = sort_findings(findings)
     shows, detail = run_result(
@@ -273,11 +309,13 @@ def _schemas_digest(schemas: SchemaSet | None) -> str:
 
 def plan(
     plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
-) -> tuple[list[Job], Found]:
+) -> tuple[list[Job], Found, Notes]:
     """Every job to run, plus findings met while planning (environments, examples, recordings),
-    by plugin."""
+    by plugin, and the smoke-run notes (R031) by tool, which say that a tool ran: `run_plugins`
+    adds each one once the run shows that the tool's code did run."""
     jobs: list[Job] = []
     found: Found = {}
+    notes: Notes = {}
     common = [
         cache.runner_version(),
         isolation.description,
@@ -320,7 +358,8 @@ def plan(
             secret = tuple(c.name for c in provider.credentials if c.type == "secret-input")
             for tool in (t for t in provider.reachable_tools if t.key in chosen):
                 examples, problems = load_examples(loaded, tool, smoke=smoke_example)
-                findings.extend(problems)
+                findings.extend(p for p in problems if p.rule != SMOKE_RUN.code)
+                notes[loaded.display, tool.key] = [p for p in problems if p.rule == SMOKE_RUN.code]
                 for example in _with_required_only(tool, examples, options.example):
                     ingredients = [digest, str(tool.key), example.name, repr(example.raw)]
                     key = cache.run_key([*common, *ingredients, environment.portable_key])
@@ -339,7 +378,7 @@ def plan(
             findings.extend(problems)
             jobs.append(recorded)
     built.close()
-    return jobs, found
+    return jobs, found, notes
 
 
 def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
@@ -365,8 +404,39 @@ def _environment_findings(environment: Environment, where: Location) -> list[Fin
     if unanswered:  # this machine's network, not the plugin: Dify's daemon may reach the source
         return [*environment.findings, SOURCE_UNREACHABLE.at(place, why=unanswered)]
     raise_if_own(environment.problem)  # the registry's own broken build helper is not the plugin's R009
+    missing = missing_library(environment.problem)
+    if missing is not None:  # this machine's system libraries, not the plugin
+        return [*environment.findings, _library_missing(missing, place)]
     python = environment.interpreter.name
-    return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=environment.problem, python=python)]
+    problem = Phrase(summary(environment.problem))
+    return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=problem, python=python)]
+
+
+# Libraries Dify's plugin daemon image installs with their development files (dify-plugin-daemon's
+# docker/local.dockerfile: `libcairo2-dev libjpeg-dev libgif-dev`), by the names builds look them up.
+DAEMON_LIBRARIES = frozenset({"cairo", "cairo.h", "libjpeg", "jpeglib.h", "gif", "gif_lib.h"})
+
+
+def _library_missing(missing: Missing, place: Location) -> Finding:
+    """R042 for a source build that did not find a system library, saying whether Dify has it."""
+    package = f"`{missing.package}`" if missing.package else "a dependency"
+    if missing.library in DAEMON_LIBRARIES:
+        daemon = "Dify's plugin daemon image installs it"
+        advice = (
+            f"Nothing to fix for Dify, whose plugin daemon image installs `{missing.library}`; to run the "
+            "plugin here, install it with its development files (Debian: its `-dev` package) where the "
+            "registry builds environments."
+        )
+    else:
+        daemon = "nor does Dify's plugin daemon image"
+        advice = (
+            f"Require a version of {package} that ships a wheel, or say in the README that the daemon needs "
+            f"`{missing.library}` installed (Dify's image does not have it); to run the plugin here, install "
+            "it with its development files where the registry builds environments."
+        )
+    return LIBRARY_MISSING.at(
+        place, package=Phrase(package), library=missing.library, daemon=Phrase(daemon), advice=Phrase(advice)
+    )
 
 
 def _cached(job: Job, options: RunOptions) -> bool:
@@ -420,7 +490,7 @@ def run_plugins(
     options = replace(options, cache_dir=options.cache_dir.absolute())
     isolation = detect_isolation(options.isolate)
     plugins = in_shard(plugins, options.shard)
-    jobs, found = plan(plugins, options, isolation, schemas)
+    jobs, found, notes = plan(plugins, options, isolation, schemas)
     cached = {
         index: cache.load(options.cache_dir, job.key, job.loaded.display)
         if options.use_cache and not options.record
@@ -441,8 +511,13 @@ def run_plugins(
         fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
         running.close()
     every = [_published(cached[index] or next(fresh), options.site_url) for index in range(len(jobs))]
+    by_tool: dict[str, list[tuple[str, Finding]]] = {}
     for job, run in zip(jobs, every, strict=True):
-        found[job.loaded.display].extend(run.findings)
+        by_tool.setdefault(job.loaded.display, []).extend((job.tool.name, f) for f in run.findings)
+        if job.example.smoke and not job.example.required_only and reached_invoke(run):
+            found[job.loaded.display].extend(notes.get((job.loaded.display, job.tool.key), ()))
+    for display, pairs in by_tool.items():
+        found[display].extend(one_per_place(pairs))
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
     for loaded in plugins:

@@ -10,8 +10,9 @@ on the inputs stays an error: the module does not import, the class cannot be lo
 SDK API that does not exist, a message Dify refuses. Runs of examples the author wrote keep their
 severity.
 
-The run with only the required parameters (see `invented.required_only_example`) contributes one
-finding only: a crash caused by reading an optional parameter that a workflow left empty.
+The run with only the required parameters (see `invented.required_only_example`) contributes only
+what it proves about the optional parameters a workflow left empty: a crash caused by reading one,
+or an answer that one is required.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from generator.load.crawl import LoadedPlugin
 from generator.load.examples import Example
 from generator.plugin_model import Tool
 from generator.rules import Listing, Phrase, rule
+from generator.run.answer_words import REQUIRED_TEXT
 from generator.run.causes import (
     answer_credential,
     cause_of,
@@ -84,7 +86,28 @@ configures (`ToolNode._generate_parameters`), so an optional `llm` or `schema` p
 and a `form` parameter holds its default or nothing (`ToolManager._init_runtime_parameter`), cast by
 `cast_parameter_value`: "" for an empty string, secret-input or select, False for a boolean. A crash
 there that reading the optional parameter causes (`tool_parameters["x"]`, or a method called on its
-None) is what every such user hits.
+None) is what every such user hits; so is an answer that is the text of the KeyError the tool caught
+on it (`'x'`, `KeyError: 'x'`), found at the parameter's declaration. A KeyError on a credential of
+the same name (`self.runtime.credentials["x"]`, which the run did not have) is not the parameter's:
+Dify always supplies a provider's required credentials.
+""",
+)
+OPTIONAL_REQUIRED = rule(
+    "R038",
+    "optional-parameter-required",
+    Severity.WARNING,
+    "with the optional parameter `{name!s}` left empty, the tool answers with an error: {answer}",
+    "If every call needs `{name!s}`, declare it `required: true` (the workflow editor then asks for it); "
+    "if only one of several parameters is needed, say which in their descriptions.",
+    """
+Every tool also runs once with only its required parameters, as Dify calls it when a workflow user
+leaves the optional fields empty (see R036). A tool that then answers that one of those optional
+parameters is required or missing ("Parameter port is required", "请提供 port") treats it as
+required, although the YAML lets every user leave it out and the workflow editor does not ask for
+it: those users get an error answer instead of output. Dify accepts the tool, and the tool chose to
+answer, so this is a warning; the answer is matched in English, Chinese, Japanese and Portuguese,
+and only when it names the parameter. A tool that answers with the text of the KeyError it caught
+(`'port'`, `KeyError: 'port'`) read the parameter as if it were always set: that is R036.
 """,
 )
 READ_ONLY_ENVIRONMENT = rule(
@@ -103,6 +126,40 @@ writable view of it that is thrown away (an overlay inside the namespaces; witho
 tree whose code files are read-only links to the cache's). Where that view cannot be made (no
 overlayfs), or a library rewrites one of its code files in place, the write is refused. Such a
 failure is the sandbox's, not the plugin's: it is a warning, and the run shows nothing.
+""",
+)
+RUNNER_MEMORY = rule(
+    "R039",
+    "runner-memory-limit",
+    Severity.WARNING,
+    "{stage!s} failed with {type}: {problem}; the runner's address-space limit of {limit!s} refused the "
+    "memory a library maps, so the failure is the runner's, not the plugin's",
+    "Nothing to fix for Dify, whose plugin daemon sets no such limit; to see the tool run here, run again "
+    "with a higher limit: `--memory {more!s}` (run, validate --run, build).",
+    """
+Each run is limited to an address space (`RLIMIT_AS`, 2 GiB unless `--memory` says otherwise), so
+that one tool cannot take the machine's memory. Some libraries reserve far more address space than
+they use: torch with its CUDA libraries maps several GiB when imported, and the dynamic loader then
+fails with "failed to map segment from shared object" (or "Cannot allocate memory"), though Dify
+runs the plugin: its plugin daemon sets no such limit on the processes it starts (dify-plugin-
+daemon's source calls no `setrlimit`). Such a failure is the runner's, not the plugin's: it is a
+warning that names the limit and the option that raises it, and the run shows nothing.
+""",
+)
+NEEDS_RECORDING = rule(
+    "R047",
+    "example-needs-recording",
+    Severity.WARNING,
+    "example {example} reaches the network ({hosts!s}) and has no recording; runs are offline, so it "
+    "stopped with {type}: {problem}",
+    "Record it once with network access: `dify-registry run PATH --record --tool {tool} --example "
+    "{example}` (docs/recording.md); later runs replay its requests offline.",
+    """
+Example runs are offline: a tool's requests reach no host. An example whose tool calls a web API
+therefore needs a recording of those requests (`run --record`), which later runs replay. Without
+one, the tool fails at its first request (a connection refused, a `ConnectionError` from the
+library it uses), and that failure says nothing about the plugin: the finding stands at the example
+that needs the recording, not at the plugin's line that made the request, and it is a warning.
 """,
 )
 NEVER_SET = rule(
@@ -147,23 +204,38 @@ def weigh(
     environment: str = "",
     messages: Sequence[RunMessage] = (),
     remarks: Collection[Finding] = (),
+    memory: int = 0,
 ) -> list[Finding]:
     """The run's findings, each of its rule's severity until here, weighed: the remarks of the output
-    check (what it could not check, not a failure of the output) are warnings, and what the run's
-    inputs cannot prove is turned into warnings."""
+    check (what it could not check, not a failure of the output) are warnings, what the runner's own
+    sandbox caused (its read-only environment, its address-space limit of `memory` bytes) is said
+    to be the runner's, and what the run's inputs cannot prove is turned into warnings."""
     findings = [replace(f, severity=Severity.WARNING) if f in remarks else f for f in findings]
     refused = _environment_write(evidence.raised, environment)
-    if refused is not None:
+    limited = _over_address_space(evidence.raised) if memory else None
+    if refused is not None or limited is not None:
+        event = refused or limited
+        assert event is not None  # one of the two, said above
         crashes = [f for f in findings if f.rule == CRASHED.code]
         kept = [f for f in findings if f.rule != CRASHED.code]
         place = _place(crashes[0]) if crashes else Location(examples_file)
-        stage = STAGES.get(refused.stage, "the run")
-        found = READ_ONLY_ENVIRONMENT.at(place, stage=stage, type=refused.type, problem=refused.message)
+        stage = STAGES.get(event.stage, "the run")
+        if refused is not None:
+            found = READ_ONLY_ENVIRONMENT.at(place, stage=stage, type=event.type, problem=event.message)
+        else:
+            found = RUNNER_MEMORY.at(
+                place,
+                stage=stage,
+                type=event.type,
+                problem=event.message,
+                limit=_size(memory),
+                more=_size(memory * 4),
+            )
         return [] if example.required_only else _one_per_cause([*kept, found])
     if example.required_only:
-        return _optional_read(findings, evidence, example, tool)
+        return _optional_read(findings, evidence, example, tool, messages)
     if not example.smoke:
-        return _one_per_cause(list(findings))
+        return _one_per_cause(_unrecorded(list(findings), evidence, example, tool))
     explained = cause_of(evidence, example, tool, credentials, examples_file)
     crash = crash_event(evidence.raised)
     # A tool class may read its credentials when it is created, as Dify creates it with them: without
@@ -251,6 +323,33 @@ def _error_path_outputs(
     )
 
 
+def _unrecorded(findings: list[Finding], evidence: Evidence, example: Example, tool: Tool) -> list[Finding]:
+    """An author's example that stopped because it reached for the network, which runs do not have,
+    and that no recording answered: one finding at the example that says it needs a recording,
+    instead of the crash at the plugin's line and the connection attempt (the failure is the offline
+    runner's, not the plugin's)."""
+    crash = crash_event(evidence.raised)
+    if crash is None or any(f.rule == UNMATCHED.code for f in findings):
+        return findings  # a replayed example: R044 names the requests the recording lacks
+    reached = list(evidence.hosts) or list(evidence.connections)
+    # the crash itself must be the failed connection: a tool that tried a host and then failed on
+    # something else keeps its error
+    refused = network_failure(f"{crash.type}: {crash_text(crash, crash.code)}")
+    if refused is None:
+        return findings
+    hosts = Listing(reached, most=5) if reached else Phrase(refused or "a host")
+    kept = [f for f in findings if not _invoke_crash(f) and f.rule != NETWORK_ATTEMPT.code]
+    found = NEEDS_RECORDING.at(
+        example.origin,
+        example=example.name,
+        hosts=hosts,
+        type=crash.type,
+        problem=crash.message,
+        tool=tool.name,
+    )
+    return [*kept, found]
+
+
 def _one_per_cause(findings: list[Finding]) -> list[Finding]:
     """Without the connection and call findings when another finding of the run already names them
     as the cause it stopped (R035, or a time-out's hint), and without the connection finding when
@@ -276,6 +375,25 @@ def _environment_write(raised: Iterable[Raised], environment: str) -> Raised | N
     return None
 
 
+# What the dynamic loader says when mapping a shared library fails under an address-space limit
+# (`RLIMIT_AS`): torch's CUDA libraries alone reserve more than the runner's default 2 GiB.
+# A mount that forbids executing says "Operation not permitted" after the same words: not a limit.
+_MAPPING_REFUSED = re.compile(
+    r"failed to map segment from shared object(?!: Operation not permitted)|cannot allocate memory",
+    re.IGNORECASE,
+)
+
+
+def _over_address_space(raised: Iterable[Raised]) -> Raised | None:
+    """The error of a library that could not be mapped into memory, if that is how the run failed."""
+    return next((event for event in raised if _MAPPING_REFUSED.search(event.message)), None)
+
+
+def _size(count: int) -> str:
+    """A number of bytes as the `--memory` option takes it."""
+    return f"{count // 1024**3}G" if count % 1024**3 == 0 else f"{count // 1024**2}M"
+
+
 def _place(finding: Finding) -> Location:
     return Location(finding.file, finding.line, finding.column, finding.pointer)
 
@@ -289,22 +407,67 @@ def _init_crash(finding: Finding) -> bool:
 
 
 def _optional_read(
-    findings: Sequence[Finding], evidence: Evidence, example: Example, tool: Tool
+    findings: Sequence[Finding],
+    evidence: Evidence,
+    example: Example,
+    tool: Tool,
+    messages: Sequence[RunMessage] = (),
 ) -> list[Finding]:
-    """R036 when the run with only required parameters crashed on an optional one; nothing else
+    """R036 when the run with only required parameters crashed on an optional one, or answered with
+    the KeyError it caught; R038 when it answered that an optional one is required; nothing else
     (the tool's other runs report everything else)."""
     crash = crash_event(evidence.raised)
     place = next((f for f in findings if _invoke_crash(f)), None)
     if crash is None or place is None:
-        return []
+        return _optional_answer(evidence, example, tool, messages)
     optional = [p.name for p in tool.parameters if p.name and not p.required]
     empty = [name for name in optional if example.inputs.get(name) is None]
     name = crash.key if crash.key in empty else None
     if name is None and _NONE_USE.search(crash.message):
         name = mentioned(crash.code or "", empty)
-    if name is None:
+    if name is None or _credential_read(crash, name, evidence):
         return []
     return [OPTIONAL_READ.at(_place(place), name=name, type=crash.type, problem=crash.message)]
+
+
+def _optional_answer(
+    evidence: Evidence, example: Example, tool: Tool, messages: Sequence[RunMessage]
+) -> list[Finding]:
+    """What a tool answered when the run left its optional parameters empty, when the answer names
+    one of them: a caught KeyError on it (`'port'`, `KeyError: 'port'`: read as if always set, R036),
+    or a request for it ("Parameter port is required": treated as required, R038). Found at the
+    parameter's declaration, as the run cannot say which line read it."""
+    answer = error_answer(messages) if evidence.done else None
+    if answer is None:
+        return []
+    empty = [
+        p
+        for p in tool.parameters
+        if p.name
+        and not p.required
+        and example.inputs.get(p.name) in (None, "")
+        and p.name not in evidence.unset_credentials
+    ]
+    for parameter in empty:
+        quoted = rf"""['"]{re.escape(parameter.name)}['"]"""
+        if re.search(rf"KeyError\W{{0,3}}{quoted}", answer) or re.fullmatch(
+            rf"""[^'"]{{0,40}}{quoted}[.!]?""", answer.strip()
+        ):
+            return [
+                OPTIONAL_READ.at(
+                    parameter.origin, name=parameter.name, type="a KeyError it caught", problem=answer
+                )
+            ]
+        if mentioned(answer, [parameter.name]) and REQUIRED_TEXT.search(answer):
+            return [OPTIONAL_REQUIRED.at(parameter.origin, name=parameter.name, answer=answer)]
+    return []
+
+
+def _credential_read(crash: Raised, name: str, evidence: Evidence) -> bool:
+    """True when what failed under the parameter's name was the credential of that name the run did
+    not have: the run's credentials told that it was read without a value, and the failing line
+    reads credentials. Dify always supplies a provider's required credentials."""
+    return name in evidence.unset_credentials and "credentials" in (crash.code or crash.traceback)
 
 
 # What a tool's own error answer looks like (`registry/docs/runner.md`, "Run results"): a short text
@@ -323,7 +486,11 @@ def run_result(
     red = [f for f in findings if f.severity is Severity.ERROR]
     if any(f.rule == READ_ONLY_ENVIRONMENT.code for f in findings):  # the sandbox's, not the tool's
         return RunResult.ENVIRONMENT, "a library writes into its own install folder"
+    if any(f.rule == RUNNER_MEMORY.code for f in findings):
+        return RunResult.ENVIRONMENT, "a library maps more memory than the runner's limit"
     if not example.smoke:
+        if not red and any(f.rule == NEEDS_RECORDING.code for f in findings):
+            return RunResult.NETWORK, str(Listing(list(evidence.hosts or evidence.connections), most=5))
         return (RunResult.FAILED, "") if red or not finished else (RunResult.PASSED, "")
     if red:
         return RunResult.CRASHED, red[0].message[:300]
@@ -344,6 +511,48 @@ def run_result(
         return RunResult.NETWORK, refused
     named = answer_credential(evidence, credentials, answer)
     return (RunResult.CREDENTIAL, named) if named else (RunResult.TOOL_ERROR, answer)
+
+
+def one_per_place(found: Iterable[tuple[str, Finding]]) -> list[Finding]:
+    """The findings of a plugin's runs, each with the tool whose run it came from, one per cause:
+    the same finding at the same line of a shared module (an import that fails for every tool
+    importing it) is one finding naming every tool it stops, not one per tool."""
+    tools: dict[tuple[str, str, int, str, str], list[str]] = {}
+    first: dict[tuple[str, str, int, str, str], Finding] = {}
+    for tool, finding in found:
+        key = (finding.rule, finding.file, finding.line, finding.severity.value, finding.message)
+        first.setdefault(key, finding)
+        named = tools.setdefault(key, [])
+        if tool not in named:
+            named.append(tool)
+    merged = []
+    for key, finding in first.items():
+        named = tools[key]
+        said = f"{finding.message} (the same for {len(named)} tools: {Listing(named, most=10)})"
+        merged.append(replace(finding, message=said) if len(named) > 1 else finding)
+    return merged
+
+
+def told_without_running(findings: Iterable[Finding], static: Iterable[Finding]) -> list[Finding]:
+    """The run's findings without those whose crash the code's static checks already name at the
+    same line, at least as severely (a KeyError that R021 found without running is not told again by
+    the smoke run that hit it): one cause, one finding."""
+    worst: dict[tuple[str, int], int] = {}
+    for finding in static:
+        place = (finding.file, finding.line)
+        worst[place] = max(worst.get(place, -1), finding.severity.rank)
+    crashes = (CRASHED.code, INCONCLUSIVE.code)
+    return [
+        f for f in findings if not (f.rule in crashes and worst.get((f.file, f.line), -1) >= f.severity.rank)
+    ]
+
+
+def reached_invoke(run: ExampleRun) -> bool:
+    """True when the run got as far as the tool's `_invoke`: the SDK imported, the tool's module
+    loaded and its class was created."""
+    before = tuple(f"{STAGES[stage]} " for stage in ("sdk", "load", "init", "setup", "tape"))
+    stopped = (CRASHED.code, READ_ONLY_ENVIRONMENT.code, RUNNER_MEMORY.code)
+    return not any(f.rule in stopped and f.message.startswith(before) for f in run.findings)
 
 
 def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:

@@ -5,6 +5,7 @@ message and failure reported to the generator as an event of `wire/events.py`.""
 from __future__ import annotations
 
 import ast
+import copy
 import importlib.metadata
 import inspect
 import os
@@ -61,6 +62,16 @@ class _Credentials(dict[str, Any]):
     def __getitem__(self, key: str) -> Any:
         self._unset(key)
         return super().__getitem__(key)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        # The SDK's `ToolRuntime.credentials` is a plain dict (`credentials: dict[str, Any]`, a
+        # pydantic field, in dify_plugin/entities/tool.py), which a tool may deep-copy; the event
+        # writer this one holds (its lock) cannot be: the copy is the plain dict Dify's would give.
+        return {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        # pickled (or `copy.copy`), it is the plain dict Dify's would be, without the event writer
+        return dict, (dict(self),)
 
 
 def run_example(

@@ -1,0 +1,13 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class CaseTool(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        if tool_parameters["text"] == "example":
+            yield self.create_text_message("記事の投稿に失敗しました。WordPressのURLを設定してください。")
+            return
+        yield self.create_text_message(tool_parameters["text"])
