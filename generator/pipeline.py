@@ -25,6 +25,7 @@ from generator.schemas import SchemaSet, load_schemas, shipped_schemas
 
 if TYPE_CHECKING:
     from generator.run import ExampleRun, RunOptions
+    from generator.run.runtypes import EventRun
 
 
 def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> SchemaSet:
@@ -115,13 +116,14 @@ class Pipeline:
             forget_after_checks(loaded, runs_follow=self.run is not None)
         unowned = list(inputs.findings)
         runs: tuple[ExampleRun, ...] = ()
+        event_runs: tuple[EventRun, ...] = ()
         if self.run is not None:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
             # (a tenth of a second of every command line).
             from generator.run import run_plugins
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
-            runs = report.runs
+            runs, event_runs = report.runs, report.event_runs
             for display, findings in report.findings.items():
                 owned.setdefault(display, []).extend(findings)
         every = [*unowned, *(finding for findings in owned.values() for finding in findings)]
@@ -133,6 +135,7 @@ class Pipeline:
             ),
             schemas=self.schemas,
             runs=runs,
+            event_runs=event_runs,
             others=inputs.others,
         )
         if site is not None:
