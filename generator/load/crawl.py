@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from generator.findings import Finding, Location, Severity
+from generator.load.builders import as_list, build_credentials, build_parameters, text
 from generator.load.kinds import LOADERS
 from generator.load.paths import display_path, printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
@@ -19,11 +20,8 @@ from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.plugin_model import (
     PLUGIN_KINDS,
-    Credential,
     I18n,
     KindPart,
-    Option,
-    Parameter,
     Plugin,
     Provider,
     Tool,
@@ -210,18 +208,6 @@ class Crawl:
         return resolved.relative
 
 
-def _text(value: Any) -> str:
-    if value is None or isinstance(value, dict | list):
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
 def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     """Load one plugin folder. Never raises for bad content: problems become findings."""
     # Later stages run child processes in other working folders: keep the root absolute.
@@ -244,7 +230,7 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
     providers: list[Provider] = []
     parts: list[KindPart] = []
     for kind in PLUGIN_KINDS:
-        entries = _list(dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
+        entries = as_list(dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
         for index, entry in enumerate(entries):
             relative = crawl.follow(manifest, ("plugins", kind, index), entry, f"{kind} provider")
             if relative is None:
@@ -290,9 +276,9 @@ def _load_provider(
     child_key = _CHILD_LISTS[kind]
     child_role = "tool" if kind == "tools" else "datasource"
     tools: list[Tool] = []
-    plugin_name = _text(manifest.get("name"))
-    provider_name = _text(dig(document.data, "identity", "name"))
-    for index, entry in enumerate(_list(document.data.get(child_key))):
+    plugin_name = text(manifest.get("name"))
+    provider_name = text(dig(document.data, "identity", "name"))
+    for index, entry in enumerate(as_list(document.data.get(child_key))):
         child = crawl.follow(document, (child_key, index), entry, child_role + " YAML")
         if child is None:
             continue
@@ -308,107 +294,32 @@ def _load_provider(
     return Provider(
         name=provider_name,
         file=relative,
-        author=_text(identity.get("author")),
+        author=text(identity.get("author")),
         label=I18n.of(identity.get("label")),
         description=I18n.of(identity.get("description")),
-        icon=_text(identity.get("icon")),
-        tags=tuple(_text(t) for t in _list(identity.get("tags"))),
-        credentials=_build_credentials(document, credentials),
+        icon=text(identity.get("icon")),
+        tags=tuple(text(t) for t in as_list(identity.get("tags"))),
+        credentials=build_credentials(document, ("credentials_for_provider",), credentials),
         tools=tuple(tools),
-        source=_text(dig(document.data, "extra", "python", "source")),
+        source=text(dig(document.data, "extra", "python", "source")),
         origin=document.at(),
     )
-
-
-def _build_credentials(document: YamlDocument, credentials: Any) -> tuple[Credential, ...]:
-    # The SDK accepts both a mapping name -> field and a list of fields with `name`.
-    if isinstance(credentials, dict):
-        items: list[tuple[str, Any, str | int]] = [(str(k), v, str(k)) for k, v in credentials.items()]
-    else:
-        items = [
-            (_text(v.get("name")) if isinstance(v, dict) else "", v, index)
-            for index, v in enumerate(_list(credentials))
-        ]
-    result = []
-    for name, spec, part in items:
-        if not isinstance(spec, dict):
-            continue
-        result.append(
-            Credential(
-                name=_text(spec.get("name")) or name,
-                type=_text(spec.get("type")),
-                required=spec.get("required") is True,
-                label=I18n.of(spec.get("label")),
-                help=I18n.of(spec.get("help")),
-                placeholder=I18n.of(spec.get("placeholder")),
-                url=_text(spec.get("url")),
-                default=spec.get("default"),
-                options=_build_options(document, ("credentials_for_provider", part), spec.get("options")),
-                origin=document.at("credentials_for_provider", part),
-            )
-        )
-    return tuple(result)
-
-
-def _build_options(document: YamlDocument, parts: tuple[str | int, ...], options: Any) -> tuple[Option, ...]:
-    result = []
-    for index, option in enumerate(_list(options)):
-        if isinstance(option, dict):
-            raw = option.get("value")
-            result.append(
-                Option(
-                    _text(raw),
-                    raw,
-                    I18n.of(option.get("label")),
-                    document.at(*parts, "options", index),
-                )
-            )
-    return tuple(result)
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
 
 
 def _build_tool(document: YamlDocument, relative: str, provider_key: ToolKey) -> Tool:
     data = document.data
     identity = data.get("identity") if isinstance(data.get("identity"), dict) else {}
     description = data.get("description") if isinstance(data.get("description"), dict) else {}
-    parameters = []
-    for index, spec in enumerate(_list(data.get("parameters"))):
-        if not isinstance(spec, dict):
-            continue
-        parameters.append(
-            Parameter(
-                name=_text(spec.get("name")),
-                type=_text(spec.get("type")),
-                form=_text(spec.get("form")),
-                label=I18n.of(spec.get("label")),
-                human_description=I18n.of(spec.get("human_description")),
-                llm_description=_text(spec.get("llm_description")),
-                required=spec.get("required") is True,
-                default=spec.get("default"),
-                options=_build_options(document, ("parameters", index), spec.get("options")),
-                multiple=spec.get("multiple") is True,
-                minimum=_number(spec.get("min")),
-                maximum=_number(spec.get("max")),
-                placeholder=I18n.of(spec.get("placeholder")),
-                origin=document.at("parameters", index),
-                scope=_text(spec.get("scope")),
-            )
-        )
     return Tool(
-        key=ToolKey(provider_key.plugin, provider_key.provider, _text(identity.get("name"))),
+        key=ToolKey(provider_key.plugin, provider_key.provider, text(identity.get("name"))),
         file=relative,
         label=I18n.of(identity.get("label")),
         description=I18n.of(description.get("human")),
-        llm_description=_text(description.get("llm")),
-        icon=_text(identity.get("icon")),
-        parameters=tuple(parameters),
+        llm_description=text(description.get("llm")),
+        icon=text(identity.get("icon")),
+        parameters=build_parameters(document, ("parameters",), data.get("parameters")),
         output_schema=data.get("output_schema"),
-        source=_text(dig(data, "extra", "python", "source")),
+        source=text(dig(data, "extra", "python", "source")),
         origin=document.at(),
     )
 
@@ -419,27 +330,27 @@ def _build_plugin(
     data = manifest.data
     plugins_block = data.get("plugins") if isinstance(data.get("plugins"), dict) else {}
     kinds: dict[str, tuple[str, ...]] = {
-        kind: tuple(_text(e) for e in _list(plugins_block.get(kind)))
+        kind: tuple(text(e) for e in as_list(plugins_block.get(kind)))
         for kind in PLUGIN_KINDS
-        if _list(plugins_block.get(kind))
+        if as_list(plugins_block.get(kind))
     }
     readme_text = crawl.reader.text("README.md", MAX_DOCUMENT_BYTES) or ""
     return Plugin(
-        name=_text(data.get("name")),
+        name=text(data.get("name")),
         root_name=crawl.root.name,
-        version=_text(data.get("version")),
-        author=_text(data.get("author")),
+        version=text(data.get("version")),
+        author=text(data.get("author")),
         label=I18n.of(data.get("label")),
         description=I18n.of(data.get("description")),
-        icon=_text(data.get("icon")),
-        icon_dark=_text(data.get("icon_dark")),
-        tags=tuple(_text(t) for t in _list(data.get("tags"))),
+        icon=text(data.get("icon")),
+        icon_dark=text(data.get("icon_dark")),
+        tags=tuple(text(t) for t in as_list(data.get("tags"))),
         kinds=MappingProxyType(kinds),
         providers=providers,
-        runner_language=_text(dig(data, "meta", "runner", "language")),
-        runner_version=_text(dig(data, "meta", "runner", "version")),
-        minimum_dify_version=_text(dig(data, "meta", "minimum_dify_version")),
-        repo=_text(data.get("repo")),
+        runner_language=text(dig(data, "meta", "runner", "language")),
+        runner_version=text(dig(data, "meta", "runner", "version")),
+        minimum_dify_version=text(dig(data, "meta", "minimum_dify_version")),
+        repo=text(data.get("repo")),
         readme=readme_text,
         origin=manifest.at(),
         parts=parts,
