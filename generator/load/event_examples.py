@@ -52,7 +52,8 @@ BAD_EVENT_EXAMPLES = rule(
     """
 An event's examples file holds named webhook deliveries: `request` (`method`, default POST;
 `headers`; one of `body_file`, a file relative to the examples file, `body`, JSON written in the
-YAML, or `body_text`), `properties` (the subscription's values of the provider's
+YAML, or `body_text`; a `body` or a `.json` body file is sent with `Content-Type: application/json`
+unless the headers name a type), `properties` (the subscription's values of the provider's
 `subscription_schema`), `parameters` (the event's) and `expect` (`ignored`, `variables`). An
 example that cannot be used as written (no unique `name`, a part that is not a mapping, a body file
 missing, outside the plugin or larger than 25 MB, GitHub's cap on a delivery, more than one body)
@@ -229,6 +230,7 @@ def _delivery(
         if isinstance(read, str):
             return (read, "body_file")
         body_file, body = read
+        pairs = _with_json_type(pairs) if body_file.lower().endswith(".json") else pairs
     return Delivery(method.upper(), target, pairs, body, body_file)
 
 
@@ -266,7 +268,8 @@ def _body_file(loaded: LoadedPlugin, relative: str, named: Any, name: str) -> tu
 
 
 def _with_json_type(headers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    """A JSON body is sent as JSON unless the example names another type."""
+    """A JSON body (`body`, or a `.json` body file) is sent as JSON, as services send their
+    deliveries, unless the example names another type."""
     if any(name.lower() == "content-type" for name, _ in headers):
         return headers
     return (*headers, ("Content-Type", "application/json"))

@@ -24,8 +24,8 @@ class RunResult(enum.StrEnum):
     TIME_LIMIT = "time-limit"  # a smoke run reached the time limit on invented inputs (named)
     ENVIRONMENT = "environment"  # a smoke run needed what Dify's environment has and the runner's not
     CRASHED = "crashed"  # a smoke run crashed in the plugin's code in a way no input can cause
-    # a trigger event's example: the event raised EventIgnoreError (Dify starts no workflow run), as
-    # its `expect` allows
+    # a trigger event's example: the event raised EventIgnoreError (Dify starts no workflow run); a
+    # result of its own, not a failure (R105 warns when the example does not expect it)
     IGNORED = "ignored"
 
     @property

@@ -229,10 +229,8 @@ def event_result(
 ) -> tuple[RunResult, str]:
     """What an event run shows, as for an example of a tool: `failed` when it did not finish, the
     dispatch did not name the event, or an error finding was made; `ignored` (with the error's
-    text) when the event skipped the delivery as its example allows; else `passed`."""
-    if not finished or not reached:
-        return RunResult.FAILED, "" if finished else "the run did not finish"
-    if any(f.severity is Severity.ERROR for f in findings):
+    text) when the event skipped the delivery (EventIgnoreError); else `passed`."""
+    if not finished or not reached or any(f.severity is Severity.ERROR for f in findings):
         return RunResult.FAILED, ""
     if ignored is not None:
         return RunResult.IGNORED, shorten(ignored, 300)
