@@ -63,6 +63,8 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("M015", "", "daemon: starts the plugin with `python -m <entrypoint>`, which fails without it"),
     Beyond("P002", "does not match", "daemon: provider identity.name matches ^[a-zA-Z0-9_-]+$"),
     Beyond("T002", "does not match", "daemon: tool identity.name matches ^[a-zA-Z0-9_-]+$"),
+    Beyond("E002", "required field `icon`", "daemon: TriggerProviderIdentity.icon is validate:required"),
+    Beyond("E007", "does not match", "daemon: trigger provider and event names match ^[a-zA-Z0-9_-]+$"),
     Beyond("A001", "name has 0 characters", "daemon: a parameter name has 1 to 1023 characters"),
     Beyond("A001", 'must be a boolean, not "', "daemon: yaml.v3 reads only y/yes/on/n/no/off as a bool"),
     Beyond("L002", "en_US has 0 characters", "daemon: en_US has 1 to 1023 characters"),
@@ -114,9 +116,9 @@ def _mutations() -> list[dict[str, Any]]:
 
 
 def _mutated(mutation: dict[str, Any], target: Path) -> Subject:
-    """`validate/good/minimal` with the one change `mutation` describes."""
+    """`validate/good/<base>` (`minimal` unless named) with the one change `mutation` describes."""
     folder = target / mutation["name"]
-    shutil.copytree(CASES / "good" / "minimal", folder)
+    shutil.copytree(CASES / "good" / mutation.get("base", "minimal"), folder)
     path = folder / mutation["file"]
     document = yaml.safe_load(path.read_text(encoding="utf-8"))
     *parents, last = mutation["at"]
