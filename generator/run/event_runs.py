@@ -44,10 +44,12 @@ UNDECLARED_EVENT = rule(
     "_dispatch_event.",
     """
 A trigger provider's `_dispatch_event` returns `EventDispatch(events=[...])`, the names of the events
-Dify then invokes on the delivery. The SDK looks each one up among the events the provider YAML
-lists (dify_plugin 0.10, `core/trigger_factory.py`, `get_trigger_event_handler`: `if event not in
-entry.events: raise ValueError(f"Event `{event}` not found in provider `{provider_name}`")`), so a
-name the provider does not declare fails that invocation on every delivery that reaches it.
+Dify then invokes on the delivery. Dify checks each name before it queues any workflow run
+(`api/services/trigger/trigger_service.py`: `for event_name in dispatch_response.events: if
+controller.get_event(event_name) is None: ... raise ValueError(f"Event name {event_name} not found
+in provider ...")`), so a name the provider does not declare fails the whole delivery, and no
+workflow subscribed to any of its events runs; the SDK refuses it too (dify_plugin 0.10,
+`core/trigger_factory.py`, `get_trigger_event_handler`: "Event `{event}` not found in provider").
 """,
 )
 NOT_DISPATCHED = rule(
