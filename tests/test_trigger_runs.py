@@ -276,3 +276,20 @@ def test_schema_agrees_with_the_reader(name: str) -> None:
     # github_like's examples all fit; of bad_examples', all but the good ones, the duplicate name,
     # the escaping file and the missing one
     assert refused == (set() if name == "github_like" else set(range(len(entries))) - {0, 1, 5, 6})
+
+
+def test_a_changed_delivery_runs_again(outcome: Outcome, tmp_path: Path) -> None:
+    """The cache key holds the delivery's bytes: a registry's overlay file changes no plugin file."""
+    root = lay_out("github_like", tmp_path)
+    options = RunOptions(
+        cache_dir=outcome.cache, limits=LIMITS, jobs=1, tool="issues", example="issue-opened"
+    )
+    schemas = load_schemas(REPO / "schemas")
+    first = run_plugins([load_plugin(root, "github_like")], options, schemas)
+    delivery = root / DELIVERY
+    delivery.write_text(delivery.read_text().replace('"number": 7', '"number": 8'))
+    again = run_plugins([load_plugin(root, "github_like")], options, schemas)
+    assert [(r.cached, r.variables["number"]) for r in first.event_runs + again.event_runs] == [
+        (True, 7),
+        (False, 8),
+    ]

@@ -10,6 +10,7 @@ An event without examples is never run: a delivery cannot be invented.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -145,7 +146,9 @@ def event_jobs(
     jobs: list[EventJob] = []
     for provider, event, examples in plan.examples:
         for example in examples:
-            parts = [digest, str(event.key), example.name, repr(example.raw), example.delivery.body_file]
+            # the delivery's bytes themselves: a registry's overlay file lies outside the plugin's digest
+            request = hashlib.sha256(example.delivery.raw()).hexdigest()
+            parts = [digest, str(event.key), example.name, repr(example.raw), request]
             key = cache.run_key([*common, "event", *parts, environment.portable_key])
             jobs.append(EventJob(loaded, provider, event, example, environment, key))
     return jobs
