@@ -84,6 +84,13 @@ BEYOND_SDK: tuple[Beyond, ...] = (
         "",
         "run time: the tool loads, and the SDK cannot create its class (abstract `_invoke`) on a call",
     ),
+    Beyond("E009", "", "daemon: decoder CheckAssetsValid, 'trigger icon not found'"),
+    Beyond(
+        "E014",
+        "",
+        "start-up: _resolve_trigger_providers finds no class, or several, once it executes the module",
+    ),
+    Beyond("E015", "", "run time: the SDK cannot create the class (an abstract method) on a delivery"),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )

@@ -33,6 +33,7 @@ from generator.check import (
     submission,
     texts,
     tool,
+    trigger,
     undeclared,
     unparsed,
     unyielded,
@@ -72,6 +73,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "abstract_tool": abstract_tool,
         "sdk_file": sdk_file,
         "unparsed": unparsed,
+        "trigger": trigger,
     }
 )
 
