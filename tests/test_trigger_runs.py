@@ -293,3 +293,22 @@ def test_a_changed_delivery_runs_again(outcome: Outcome, tmp_path: Path) -> None
         (True, 7),
         (False, 8),
     ]
+
+
+def test_the_commands_show_event_runs(outcome: Outcome, capsys: pytest.CaptureFixture[str]) -> None:
+    """`run` shows each delivery's run (text and JSON) and exits 1 on its errors; `validate --run`
+    reports the runs' findings."""
+    from generator.cli import main
+
+    root = str(outcome.plugins["github_like"].root)
+    where = ["--cache-dir", str(outcome.cache)]  # its environment; the default limits run anew
+    assert main(["run", root, *where]) == 1
+    shown = capsys.readouterr().out
+    assert "== github_like/github_like/issues issue-opened: passed" in shown
+    assert "  dispatched star" in shown
+    assert main(["run", root, "--format", "json", *where]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert {run["example"] for run in document["event_runs"]} >= {"issue-opened", "branch-deleted"}
+    assert main(["validate", "--run", root, "--format", "json", *where]) == 1
+    rules = {finding["rule"] for finding in json.loads(capsys.readouterr().out)["diagnostics"]}
+    assert {"R015", "R102", "R103", "R105"} <= rules
