@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,8 @@ EXAMPLE_KEYS = ("name", "description", "request", "properties", "parameters", "e
 REQUEST_KEYS = ("method", "path", "query", "headers", "body", "body_file", "body_text")
 EXPECT_KEYS = ("ignored", "variables")
 BODIES = ("body", "body_file", "body_text")
+# An HTTP token without `_`: the SDK's `deserialize_request` refuses a header name with an underscore.
+HEADER_NAME = re.compile(r"^[A-Za-z0-9!#$%&'*+.^`|~-]+$")
 
 BAD_EVENT_EXAMPLES = rule(
     "R101",
@@ -56,7 +59,8 @@ YAML, or `body_text`; a `body` or a `.json` body file is sent with `Content-Type
 unless the headers name a type), `properties` (the subscription's values of the provider's
 `subscription_schema`), `parameters` (the event's) and `expect` (`ignored`, `variables`). An
 example that cannot be used as written (no unique `name`, a part that is not a mapping, a body file
-missing, outside the plugin or larger than 25 MB, GitHub's cap on a delivery, more than one body)
+missing, outside the plugin or larger than 25 MB, GitHub's cap on a delivery, more than one body, a
+header name with an underscore, which the SDK's HTTP parser refuses, or a line break in a header)
 is skipped and the rest still run; a key the format does not know is reported and the example runs
 without it. Only the first 100 examples of a file are read.
 """,
@@ -207,6 +211,11 @@ def _delivery(
     headers = request.get("headers") or {}
     if not isinstance(headers, dict) or not all(_scalar(v) for v in headers.values()):
         return (f"example {name}: `headers` must map header names to texts", "headers")
+    for header, value in headers.items():
+        # a name the SDK's HTTP parser refuses, or a line break that would split the request
+        if not HEADER_NAME.match(str(header)) or any(c in _text(value) for c in "\r\n\0"):
+            problem = f"example {name}: {str(header)[:80]!r} is not a valid HTTP header (name or value)"
+            return (problem, "headers", str(header))
     target = _target(request)
     if target is None:
         return (f"example {name}: `path` must start with / and `query` be a mapping of texts", "path")
