@@ -24,7 +24,9 @@ from generator.schemas import SchemaSet
 
 if TYPE_CHECKING:
     from generator.diff.history import History
+    from generator.kind_models.trigger import EventKey
     from generator.run import ExampleRun
+    from generator.run.runtypes import EventRun
 
 MAX_ICON_BYTES = 256 * 1024
 
@@ -48,6 +50,8 @@ class Catalog:
     plugin_findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=lambda: MappingProxyType({}))
     schemas: SchemaSet | None = None
     runs: tuple[ExampleRun, ...] = ()
+    # the runs of trigger events on their example deliveries (`run/event_runs.py`)
+    event_runs: tuple[EventRun, ...] = ()
     icons: Mapping[tuple[str, str], Icon] = field(default_factory=lambda: MappingProxyType({}))
     # The static scan of the domains each plugin's files name, by plugin folder.
     domains: Mapping[str, AccessDomains] = field(default_factory=lambda: MappingProxyType({}))
@@ -55,6 +59,10 @@ class Catalog:
     histories: Mapping[str, History] = field(default_factory=lambda: MappingProxyType({}))
     # The plugins of other kinds (models, triggers, ...) found in a collection: named, not catalogued.
     others: tuple[OtherPlugin, ...] = ()
+
+    def event_runs_of(self, loaded: LoadedPlugin, key: EventKey) -> tuple[EventRun, ...]:
+        """The runs of one trigger event of this plugin on its example deliveries, in order."""
+        return tuple(run for run in self.event_runs if run.plugin == loaded.display and run.event == key)
 
     def findings_of(self, loaded: LoadedPlugin) -> tuple[Finding, ...]:
         """The findings of this plugin, sorted."""

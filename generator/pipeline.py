@@ -25,6 +25,7 @@ from generator.schemas import SchemaSet, load_schemas, shipped_schemas
 
 if TYPE_CHECKING:
     from generator.run import ExampleRun, RunOptions
+    from generator.run.runtypes import EventRun
 
 
 def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> SchemaSet:
@@ -116,6 +117,7 @@ class Pipeline:
             forget_after_checks(loaded, runs_follow=self.run is not None)
         unowned = list(inputs.findings)
         runs: tuple[ExampleRun, ...] = ()
+        event_runs: tuple[EventRun, ...] = ()
         if self.run is not None:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
             # (a tenth of a second of every command line).
@@ -123,7 +125,7 @@ class Pipeline:
             from generator.run.verdict import told_without_running
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
-            runs = report.runs
+            runs, event_runs = report.runs, report.event_runs
             for display, findings in report.findings.items():
                 static = owned.setdefault(display, [])
                 static.extend(told_without_running(findings, list(static)))
@@ -136,6 +138,7 @@ class Pipeline:
             ),
             schemas=self.schemas,
             runs=runs,
+            event_runs=event_runs,
             others=inputs.others,
         )
         if site is not None:

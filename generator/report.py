@@ -17,12 +17,16 @@ from generator.errors import EXIT_FINDINGS, EXIT_OK
 from generator.findings import Finding, Severity, count_by_severity
 from generator.published import SITE_URL
 from generator.run.result import in_words
+from generator.run.runtypes import EventRun
 from generator.shorten import SHOWN, shorten_json
 
 if TYPE_CHECKING:
     from generator.catalog import Catalog
     from generator.load.crawl import LoadedPlugin
     from generator.run import ExampleRun
+
+    # What the formats that show runs show: a tool's example run, or a trigger event's delivery.
+    ShownRun = ExampleRun | EventRun
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # Where the registry site publishes one page per rule (`rules/<code>/`, see generator.site.urls).
@@ -106,7 +110,7 @@ def write_text(
     findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
-    runs: Sequence[ExampleRun] | None = None,
+    runs: Sequence[ShownRun] | None = None,
     *,
     owners: Sequence[tuple[str, Sequence[Finding]]] = (),
     show_all: bool = False,
@@ -177,20 +181,25 @@ def write_json(
     findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
-    runs: Sequence[ExampleRun] | None = None,
+    runs: Sequence[ShownRun] | None = None,
 ) -> None:
     """Findings as one JSON object (documented, stable keys), with a `runs` list when runs are given."""
     document = as_json_object(findings, summary)
     if runs is not None:
-        document["runs"] = [run_as_json(r) for r in runs]
+        document["runs"] = [run_as_json(r) for r in runs if not isinstance(r, EventRun)]
+        document["event_runs"] = [event_run_as_json(r) for r in runs if isinstance(r, EventRun)]
     # A tool's messages may hold values JSON cannot spell: they are shown by their repr.
     json.dump(document, out, indent=2, ensure_ascii=False, default=repr)
     out.write("\n")
 
 
-def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:
-    """Each run: a header, its messages, its assembled outputs."""
+def write_runs(runs: Sequence[ShownRun], out: IO[str]) -> None:
+    """Each run: a header, its messages, its assembled outputs (a trigger event's: its delivery,
+    what the dispatch named, the variables)."""
     for run in runs:
+        if isinstance(run, EventRun):
+            write_event_run(run, out)
+            continue
         extra = " (smoke run on invented inputs)" if run.smoke else ""
         extra += ", cached" if run.cached else ""
         shows = in_words(run.result, run.detail)
@@ -219,6 +228,38 @@ def write_runs(runs: Sequence[ExampleRun], out: IO[str]) -> None:
             out.write(f"  http       {said}: {len(run.replay.requests)} requests\n")
             for request in run.replay.requests[:20]:
                 out.write(f"             {request}\n")
+
+
+def write_event_run(run: EventRun, out: IO[str]) -> None:
+    """A trigger event's run: header, the delivery, what the dispatch named, the variables."""
+    cached = ", cached" if run.cached else ""
+    shows = in_words(run.result, run.detail)
+    out.write(f"== {run.event} {run.example}{cached}: {shows} in {run.duration:.2f} s, Python {run.python}\n")
+    request = run.request
+    out.write(f"  request    {request.method} {request.target} ({request.body_size} bytes)\n")
+    out.write(f"  dispatched {', '.join(run.dispatched) or '(no event)'}\n")
+    if run.variables:
+        out.write(f"  variables  {shorten_json(dict(run.variables), 2000)}\n")
+    if run.stdout.strip():
+        out.write(f"  stdout     {shorten_json(run.stdout, SHOWN)}\n")
+
+
+def event_run_as_json(run: EventRun) -> dict[str, Any]:
+    """One trigger event's run in the `--format json` document."""
+    return {
+        "event": str(run.event),
+        "example": run.example,
+        "result": run.result.value,
+        "detail": run.detail,
+        "cached": run.cached,
+        "duration": run.duration,
+        "python": run.python,
+        "request": asdict(run.request),
+        "properties": dict(run.properties),
+        "parameters": dict(run.parameters),
+        "dispatched": list(run.dispatched),
+        "variables": dict(run.variables),
+    }
 
 
 def run_as_json(run: ExampleRun) -> dict[str, Any]:
@@ -266,7 +307,7 @@ def write_sarif(
     findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
-    runs: Sequence[ExampleRun] | None = None,
+    runs: Sequence[ShownRun] | None = None,
 ) -> None:
     """SARIF 2.1.0 for code-scanning services."""
     from generator.ruleset import all_rules
@@ -326,7 +367,7 @@ def write_github(
     findings: Sequence[Finding],
     summary: Summary,
     out: IO[str],
-    runs: Sequence[ExampleRun] | None = None,
+    runs: Sequence[ShownRun] | None = None,
 ) -> None:
     """GitHub Actions workflow commands, one annotation per finding."""
     for d in findings:
@@ -344,7 +385,7 @@ class Reporter(Protocol):
         findings: Sequence[Finding],
         summary: Summary,
         out: IO[str],
-        runs: Sequence[ExampleRun] | None = None,
+        runs: Sequence[ShownRun] | None = None,
     ) -> None: ...
 
 
@@ -366,7 +407,7 @@ def report(
     for other in catalog.others:
         others.setdefault(other.kind, []).append(other.display)
     summary = replace(summary, other_plugins=others)
-    shown_runs = catalog.runs if runs else None
+    shown_runs: tuple[ShownRun, ...] | None = (*catalog.runs, *catalog.event_runs) if runs else None
     if format != "text":
         REPORTERS[format](catalog.findings, summary, out, shown_runs)
         return

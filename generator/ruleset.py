@@ -16,6 +16,7 @@ import generator.diff.plugin_changes
 import generator.diff.tools
 import generator.diff.version
 import generator.load.crawl
+import generator.load.event_examples
 import generator.load.examples
 import generator.load.kinds.trigger
 import generator.load.package
@@ -24,6 +25,7 @@ import generator.load.registry_examples
 import generator.load.yamlload
 import generator.run.assemble
 import generator.run.dependencies
+import generator.run.event_runs
 import generator.run.indexes
 import generator.run.judge
 import generator.run.lockfile
@@ -75,6 +77,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.diff.version,
     generator.workflow.dsl,
     generator.workflow.check,
+    generator.load.event_examples,
+    generator.run.event_runs,
 )
 
 

@@ -32,6 +32,9 @@ HOSTILE = CASES / "hostile"
 BASE = CASES / "validate" / "good" / "minimal"
 GOOD = CASES / "run" / "good_basic"
 CASE_FILES = ("expect.yaml", "recipe.py")
+# Keys of cases the runner suites run (tools' in test_run_cases.py, trigger events' deliveries in
+# test_trigger_runs.py): each has an expected.yaml of its own suite, and is not validated here.
+RUNNER_SUITES = ("run/", "trigger_run/")
 
 
 @dataclass(frozen=True)
@@ -114,8 +117,8 @@ def own_case_folders() -> list[Path]:
 
 
 def validation_cases() -> list[Case]:
-    """Cases the validator runs on (every indexed case except the runner's tool cases)."""
-    keys = sorted({key for keys in index().values() for key in keys if not key.startswith("run/")})
+    """Cases the validator runs on (every indexed case except the runner suites' cases)."""
+    keys = sorted({key for keys in index().values() for key in keys if not key.startswith(RUNNER_SUITES)})
     return [case_of(key) for key in keys]
 
 

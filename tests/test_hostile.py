@@ -29,6 +29,7 @@ from generator.schemas import shipped_schemas, validate_output
 from tests.conftest import REPO
 from tests.hostile import (
     GOOD,
+    RUNNER_SUITES,
     Case,
     case_of,
     index,
@@ -54,7 +55,7 @@ CLI_SAMPLE = [
     "validate/bad/manifest-is-list",
 ]
 BOUNDED = [case.key for case in CASES if "bounds" in case.expect]
-AREAS = ("yaml", "paths", "packages", "schemas", "code", "pages", "recordings")
+AREAS = ("yaml", "paths", "packages", "schemas", "code", "pages", "recordings", "triggers")
 
 
 def build(case: Case, work: Path, port: int) -> tuple[Path, Path]:
@@ -223,7 +224,7 @@ def test_index_covers_every_kind_of_attack() -> None:
     keys = {key for keys in kinds.values() for key in keys}
     for key in keys:
         assert (
-            case_of(key).folder / ("expect.yaml" if not key.startswith("run/") else "expected.yaml")
+            case_of(key).folder / ("expect.yaml" if not key.startswith(RUNNER_SUITES) else "expected.yaml")
         ).is_file()
     indexed = {case_of(key).folder for key in keys}
     assert set(own_case_folders()) <= indexed

@@ -10,14 +10,17 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import EXAMPLES_SUFFIX, LoadedPlugin
 from generator.load.registry_examples import fitting, stale_findings
 from generator.load.yamlload import YamlDocument, read_yaml
 from generator.plugin_model import I18n, Parameter, Tool
-from generator.rules import rule
+from generator.rules import Rule, rule
+
+if TYPE_CHECKING:
+    from generator.kind_models.trigger import Event
 
 EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 MAX_INPUT_FILE = 16 * 1024 * 1024
@@ -116,9 +119,9 @@ class Example:
     required_only: bool = False
 
 
-def examples_path(tool: Tool) -> str:
-    """The examples file that belongs to a tool YAML (same folder, same stem)."""
-    path = PurePosixPath(tool.file)
+def examples_path(part: Tool | Event) -> str:
+    """The examples file that belongs to a tool or trigger event YAML (same folder, same stem)."""
+    path = PurePosixPath(part.file)
     return str(path.with_name(path.stem + EXAMPLES_SUFFIX))
 
 
@@ -229,10 +232,8 @@ def _example(
                 BAD_EXAMPLES.at(document.at("examples", index, "credentials", key), problem=problem)
             )
             return None
-    findings.extend(_unknown_keys(document, ("examples", index), entry, EXAMPLE_KEYS, name))
-    findings.extend(
-        _unknown_keys(document, ("examples", index, "expect"), parts["expect"], EXPECT_KEYS, name)
-    )
+    findings.extend(unknown_keys(document, ("examples", index), entry, EXAMPLE_KEYS, name))
+    findings.extend(unknown_keys(document, ("examples", index, "expect"), parts["expect"], EXPECT_KEYS, name))
     files = _files(loaded, document, index, parts["files"], findings)
     if files is None:
         return None
@@ -260,25 +261,26 @@ def _credential_value(value: Any) -> bool:
     return isinstance(value, dict) and set(value) == {"env"} and bool(ENV_NAME.match(str(value["env"])))
 
 
-def _unknown_keys(
+def unknown_keys(
     document: YamlDocument,
     at: tuple[str | int, ...],
     mapping: dict[Any, Any],
     known: tuple[str, ...],
     name: str,
+    problem_rule: Rule = BAD_EXAMPLES,
 ) -> list[Finding]:
+    """A finding of `problem_rule` for each key of `mapping` (at `at` in an examples file) that the format
+    does not know, with the known key it most likely meant."""
     findings: list[Finding] = []
     unknown = [key for key in mapping if key not in known]
     for key in unknown[:MAX_UNKNOWN_KEYS]:
-        close = _closest(key, known)
+        close = closest(key, known)
         hint = f"; did you mean `{close}`?" if close else f"; use {', '.join(known)}"
-        problem = (
-            f"example {name}: `{key}` is not a key of {'.'.join(map(str, at[2:])) or 'an example'}{hint}"
-        )
-        findings.append(BAD_EXAMPLES.at(document.key_at(*at, key), problem=problem))
+        said = f"example {name}: `{key}` is not a key of {'.'.join(map(str, at[2:])) or 'an example'}{hint}"
+        findings.append(problem_rule.at(document.key_at(*at, key), problem=said))
     if len(unknown) > MAX_UNKNOWN_KEYS:
         more = f"example {name}: {len(unknown) - MAX_UNKNOWN_KEYS} more unknown keys are not listed"
-        findings.append(BAD_EXAMPLES.at(document.at(*at), problem=more))
+        findings.append(problem_rule.at(document.at(*at), problem=more))
     return findings
 
 
@@ -290,7 +292,7 @@ def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Exa
         for key in keys:
             if key in declared:
                 continue
-            close = _closest(key, candidates)
+            close = closest(key, candidates)
             suggestion = f"Did you mean `{close}`?" if close else _parameters_hint(declared)
             where = document.key_at("examples", index, part, key)
             yield UNKNOWN_INPUT.at(where, example=example.name, key=key, part=part, suggestion=suggestion)
@@ -302,7 +304,7 @@ def _input_findings(tool: Tool, document: YamlDocument, index: int, example: Exa
             yield MISSING_INPUT.at(where, example=example.name, key=name, part=part)
 
 
-def _closest(key: Any, choices: Sequence[str]) -> str | None:
+def closest(key: Any, choices: Sequence[str]) -> str | None:
     """The choice a misspelt key most likely meant, if any is close."""
     close = difflib.get_close_matches(str(key), choices, n=1)
     return close[0] if close else None

@@ -24,7 +24,7 @@ from generator.rules import Rule, rule
 if TYPE_CHECKING:
     from generator.load.crawl import LoadedPlugin
     from generator.load.examples import Example
-    from generator.plugin_model import Tool
+    from generator.plugin_model import Plugin, Tool
 
 OVERLAYS = "overlays"  # the registry's folder of them
 
@@ -81,13 +81,20 @@ def find_registry_examples(overlays: Path | None, shown: str, loaded: LoadedPlug
     folder = overlays / plugin.author / plugin.name
     if not (_plain(plugin.author) and _plain(plugin.name) and folder.is_dir()):
         return loaded
-    from generator.load.examples import examples_path
-
     reader = PluginReader(folder.absolute())
-    wanted = (examples_path(tool) for tool in plugin.tools)
+    wanted = _examples_files(plugin)
     supplied = frozenset(p for p in wanted if reader.is_file(p) and not loaded.reader.is_file(p))
     found = RegistryExamples(reader, display_path(shown, f"{plugin.author}/{plugin.name}"), supplied)
     return replace(loaded, registry_examples=found)
+
+
+def _examples_files(plugin: Plugin) -> tuple[str, ...]:
+    """The examples files a plugin's tools and trigger events may have (plugin-relative)."""
+    from generator.load.event_examples import plugin_events
+    from generator.load.examples import examples_path
+
+    tools = tuple(examples_path(tool) for tool in plugin.tools)
+    return tools + tuple(examples_path(event) for event in plugin_events(plugin))
 
 
 def fitting(examples: Sequence[Example], found: Iterable[Finding]) -> list[Example]:
@@ -120,13 +127,12 @@ def unused_files(loaded: LoadedPlugin) -> list[Finding]:
     if overlay is None or loaded.plugin is None:
         return []
     from generator.load.crawl import EXAMPLES_SUFFIX
-    from generator.load.examples import examples_path
 
-    wanted = {examples_path(tool) for tool in loaded.plugin.tools}
+    wanted = set(_examples_files(loaded.plugin))
     return [
         STALE.at(
             Location(overlay.display_path(file.relative), 1, 1),
-            problem="belongs to no tool of the plugin (a tool renamed or removed?)",
+            problem="belongs to no tool or event of the plugin (one renamed or removed?)",
         )
         for file in overlay.reader.local_files()
         if file.relative.endswith(EXAMPLES_SUFFIX) and file.relative not in wanted

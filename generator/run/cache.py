@@ -19,20 +19,21 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.findings import Finding, Severity
-from generator.load import examples
+from generator.load import event_examples, examples
 from generator.load.reader import PluginReader
 from generator.plugin_model import I18n, ToolKey
 from generator.run.result import RunResult
-from generator.run.runtypes import ExampleRun, OutputFile, Replay, RunMessage
+from generator.run.runtypes import EventRun, ExampleRun, OutputFile, Replay, Request, RunMessage
 
 MAX_HASHED_BYTES = 64 * 1024 * 1024
 
 
 def runner_version() -> str:
-    """A digest of the runner's own code and of the examples reader: a new runner invalidates every
+    """A digest of the runner's own code and of the examples readers: a new runner invalidates every
     cached run."""
     digest = hashlib.sha256()
-    for path in [*sorted(Path(__file__).parent.rglob("*.py")), Path(examples.__file__)]:
+    readers = [Path(examples.__file__), Path(event_examples.__file__)]
+    for path in [*sorted(Path(__file__).parent.rglob("*.py")), *readers]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -165,6 +166,67 @@ def load(cache: Path, key: str, plugin: str) -> ExampleRun | None:
             contacted=tuple(str(host) for host in data.get("contacted", ())),
             detail=str(data.get("detail", "")),
             input_files=tuple(str(file) for file in data.get("input_files", ())),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save_event(cache: Path, key: str, run: EventRun) -> None:
+    """Store an event run, as `save` stores a tool's."""
+    folder = run_folder(cache, key)
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {
+        "event": asdict(run.event),
+        "example": run.example,
+        "description": dict(run.description.texts),
+        "request": asdict(run.request),
+        "properties": dict(run.properties),
+        "parameters": dict(run.parameters),
+        "dispatched": list(run.dispatched),
+        "variables": dict(run.variables),
+        "result": run.result.value,
+        "detail": run.detail,
+        "duration": run.duration,
+        "python": run.python,
+        "stdout": run.stdout,
+        "stderr": run.stderr,
+        "diagnostics": [{**asdict(d), "severity": d.severity.value} for d in run.findings],
+    }
+    temporary = folder / f"run.json.{os.getpid()}"
+    temporary.write_text(json.dumps(data, default=repr), encoding="utf-8")
+    temporary.replace(folder / "run.json")
+
+
+def load_event(cache: Path, key: str, plugin: str) -> EventRun | None:
+    """A stored event run of the plugin shown as `plugin`, or None when missing or unreadable."""
+    from generator.kind_models.trigger import EventKey
+
+    folder = run_folder(cache, key)
+    try:
+        data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+        with contextlib.suppress(OSError):
+            os.utime(folder)
+        request = data["request"]
+        return EventRun(
+            event=EventKey(**data["event"]),
+            plugin=plugin,
+            example=data["example"],
+            request=Request(**{**request, "headers": tuple(tuple(pair) for pair in request["headers"])}),
+            properties=MappingProxyType(data["properties"]),
+            parameters=MappingProxyType(data["parameters"]),
+            dispatched=tuple(str(name) for name in data["dispatched"]),
+            variables=MappingProxyType(data["variables"]),
+            findings=tuple(
+                Finding(**{**d, "severity": Severity(d["severity"])}) for d in data["diagnostics"]
+            ),
+            result=RunResult(data["result"]),
+            duration=data["duration"],
+            python=data["python"],
+            stdout=data["stdout"],
+            stderr=data["stderr"],
+            cached=True,
+            description=I18n.of(data.get("description")),
+            detail=str(data.get("detail", "")),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

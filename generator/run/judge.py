@@ -23,6 +23,10 @@ STAGES = {
     "invoke": "running _invoke",
     "setup": "setting up the sandbox",
     "tape": "setting up the recording or its replay",
+    "load-trigger": "loading the trigger provider's module",
+    "dispatch": "running the trigger's _dispatch_event",
+    "load-event": "loading the event's module",
+    "event": "running the event's _on_event",
 }
 
 
@@ -34,12 +38,14 @@ CRASHED = rule(
     "{frames!s}",
     """
 The tool raised an exception while its module was imported, while its class was loaded, or while
-`_invoke` ran. In Dify the same error fails the workflow node. The hint gives the last frames of the
-traceback in the plugin's own files (file, line, code), innermost last. When the exception arose at
-the plugin's own line on an object of the SDK or of an installed library, used the same way whatever
-the input (an attribute its class does not have; `file.blob()` where the SDK's `File.blob` is a
-property holding bytes), the hint says so: the line fails on every input, so even a smoke run on
-invented inputs keeps the error.
+`_invoke` ran; for a trigger's example, while the provider's `_dispatch_event` or the event's
+`_on_event` ran (except `EventIgnoreError`, the SDK's way to skip a delivery). In Dify the same
+error fails the workflow node (for a trigger, the delivery starts no run). The hint gives the last
+frames of the traceback in the plugin's own files (file, line, code), innermost last. When the
+exception arose at the plugin's own line on an object of the SDK or of an installed library, used
+the same way whatever the input (an attribute its class does not have; `file.blob()` where the SDK's
+`File.blob` is a property holding bytes), the hint says so: the line fails on every input, so even a
+smoke run on invented inputs keeps the error.
 """,
 )
 

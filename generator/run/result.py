@@ -24,6 +24,9 @@ class RunResult(enum.StrEnum):
     TIME_LIMIT = "time-limit"  # a smoke run reached the time limit on invented inputs (named)
     ENVIRONMENT = "environment"  # a smoke run needed what Dify's environment has and the runner's not
     CRASHED = "crashed"  # a smoke run crashed in the plugin's code in a way no input can cause
+    # a trigger event's example: the event raised EventIgnoreError (Dify starts no workflow run); a
+    # result of its own, not a failure (R105 warns when the example does not expect it)
+    IGNORED = "ignored"
 
     @property
     def proven(self) -> bool:
@@ -92,6 +95,12 @@ LABELS: dict[RunResult, tuple[str, str, str, str]] = {
         "在插件代码中崩溃",
         "プラグインのコードでクラッシュ",
         "falhou no código do plugin",
+    ),
+    RunResult.IGNORED: (
+        "ignored: the event skipped this delivery",
+        "已忽略：事件跳过了这次投递",
+        "無視: イベントがこの配信をスキップ",
+        "ignorado: o evento descartou esta entrega",
     ),
 }
 

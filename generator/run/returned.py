@@ -85,9 +85,8 @@ def validate_against_schema(
     return [(m.path, m.message, m.note) for m in validate_output(schema, dict(outputs), known)]
 
 
-def declared_variables(tool: Tool) -> tuple[str, ...]:
-    """Variables `output_schema.properties` declares (the fixed outputs are not variables)."""
-    schema = tool.output_schema
+def declared_variables(schema: Any) -> tuple[str, ...]:
+    """Variables an `output_schema`'s `properties` declares (the fixed outputs are not variables)."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict):
         return ()
@@ -105,10 +104,33 @@ def check_run(
     schema_where: Location,
 ) -> Checked:
     """Every finding about the outputs of one completed run, at its rule's severity."""
+    checked = check_outputs(tool.output_schema, example, outputs, expect, schemas, where, schema_where)
+    metas = [m.meta if isinstance(m.meta, dict) else {} for m in messages if m.type == "blob"]
+    nameless = [meta.get("filename") or "(no name)" for meta in metas if not meta.get("mime_type")]
+    if not nameless:
+        return checked
+    blobs = Listing(nameless, most=MAX_LISTED)
+    return Checked(
+        (*checked.findings, BLOB_WITHOUT_MIME.at(where, example=example, filename=blobs)), checked.remarks
+    )
+
+
+def check_outputs(
+    output_schema: Any,
+    example: str,
+    outputs: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    schemas: SchemaSet | None,
+    where: Location,
+    schema_where: Location,
+) -> Checked:
+    """The findings about the variables one completed run returned (a tool's outputs, a trigger
+    event's variables): its `output_schema`, variables it does not declare, and the example's
+    expectations."""
     findings: list[Finding] = []
     remarks: list[Finding] = []
-    if isinstance(tool.output_schema, dict):
-        mismatches = validate_against_schema(tool.output_schema, outputs, schemas)
+    if isinstance(output_schema, dict):
+        mismatches = validate_against_schema(output_schema, outputs, schemas)
         # One finding for the failures and one for the remarks per example: an error path that sets
         # fourteen declared variables to None is one problem, listed path by path, not fourteen findings.
         for note in (False, True):
@@ -123,7 +145,7 @@ def check_run(
                 findings.append(mismatch)
                 if note:
                     remarks.append(mismatch)
-        declared = set(declared_variables(tool))
+        declared = set(declared_variables(output_schema))
         undeclared = [name for name in outputs if name not in FIXED_OUTPUTS and name not in declared]
         if undeclared:
             findings.append(
@@ -134,11 +156,6 @@ def check_run(
                     first=undeclared[0],
                 )
             )
-    metas = [m.meta if isinstance(m.meta, dict) else {} for m in messages if m.type == "blob"]
-    nameless = [meta.get("filename") or "(no name)" for meta in metas if not meta.get("mime_type")]
-    if nameless:
-        blobs = Listing(nameless, most=MAX_LISTED)
-        findings.append(BLOB_WITHOUT_MIME.at(where, example=example, filename=blobs))
     failures = failed_expectations(outputs, expect)
     if failures:
         what = Listing(failures, most=MAX_LISTED)

@@ -21,6 +21,7 @@ from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.build_failure import Missing, missing_library, summary
 from generator.run.environment import Environment, build_environment, describe_environment
+from generator.run.event_runs import EventJob, event_jobs, execute_event, plan_events
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.outcome import read_outcome
@@ -40,7 +41,7 @@ from generator.run.replay import (
 )
 from generator.run.result import in_words
 from generator.run.returned import check_run
-from generator.run.runtypes import RUN_SITE_URL, ExampleRun, RunOptions, RunReport
+from generator.run.runtypes import RUN_SITE_URL, EventRun, ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
 from generator.run.verdict import (
@@ -309,11 +310,13 @@ def _schemas_digest(schemas: SchemaSet | None) -> str:
 
 def plan(
     plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
-) -> tuple[list[Job], Found, Notes]:
-    """Every job to run, plus findings met while planning (environments, examples, recordings),
-    by plugin, and the smoke-run notes (R031) by tool, which say that a tool ran: `run_plugins`
-    adds each one once the run shows that the tool's code did run."""
+) -> tuple[list[Job], list[EventJob], Found, Notes]:
+    """Every job to run (tools' examples, trigger events' deliveries), plus findings met while
+    planning (environments, examples, recordings), by plugin, and the smoke-run notes (R031) by
+    tool, which say that a tool ran: `run_plugins` adds each one once the run shows that the tool's
+    code did run."""
     jobs: list[Job] = []
+    deliveries: list[EventJob] = []
     found: Found = {}
     notes: Notes = {}
     common = [
@@ -323,11 +326,16 @@ def plan(
         _schemas_digest(schemas),
     ]
     chosen_tools = [_tools_to_run(loaded, options) for loaded in plugins]
-    built = Stage.shown_if(options.progress, "environments", sum(map(bool, chosen_tools)))
-    for loaded, tools in zip(plugins, chosen_tools, strict=True):
+    chosen_events = [plan_events(loaded, options) for loaded in plugins]
+    needed = [
+        bool(tools or events.examples) for tools, events in zip(chosen_tools, chosen_events, strict=True)
+    ]
+    built = Stage.shown_if(options.progress, "environments", sum(needed))
+    for loaded, tools, events in zip(plugins, chosen_tools, chosen_events, strict=True):
         findings = found.setdefault(loaded.display, [])
+        findings.extend(events.findings)
         plugin = loaded.plugin
-        if plugin is None or not tools:
+        if plugin is None or not (tools or events.examples):
             findings.extend(nothing_ran(loaded) if options.tool is None else ())
             continue
         built.advance(loaded.display)
@@ -364,9 +372,15 @@ def plan(
                     ingredients = [digest, str(tool.key), example.name, repr(example.raw)]
                     key = cache.run_key([*common, *ingredients, environment.portable_key])
                     planned.append(Job(loaded, tool, example, environment, key, credentials, secret))
+        delivered = event_jobs(loaded, events, environment, common, digest)
         # A plugin whose every run is cached needs no environment (a build from a complete cache
         # runs nothing); otherwise it is built now, once for all its jobs.
-        complete = options.use_cache and not options.record and all(_cached(job, options) for job in planned)
+        complete = (
+            options.use_cache
+            and not options.record
+            and all(_cached(job, options) for job in planned)
+            and all(_cached_event(job, options) for job in delivered)
+        )
         if not complete:
             built.show(f"{loaded.display}: building its environment")
             environment = build_environment(environment, loaded.display_path)
@@ -377,8 +391,9 @@ def plan(
             recorded, problems = _recorded(replace(job, environment=environment), options, not complete)
             findings.extend(problems)
             jobs.append(recorded)
+        deliveries.extend(replace(job, environment=environment) for job in delivered)
     built.close()
-    return jobs, found, notes
+    return jobs, deliveries, found, notes
 
 
 def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
@@ -443,6 +458,10 @@ def _cached(job: Job, options: RunOptions) -> bool:
     return cache.load(options.cache_dir, job.key, job.loaded.display) is not None
 
 
+def _cached_event(job: EventJob, options: RunOptions) -> bool:
+    return cache.load_event(options.cache_dir, job.key, job.loaded.display) is not None
+
+
 def _recorded(job: Job, options: RunOptions, runs: bool = True) -> tuple[Job, list[Finding]]:
     """The job with its recording (replay), or set to record; unchanged for an offline run. A job
     that will not run (`runs` false: its result is cached) gets no recorder."""
@@ -490,7 +509,7 @@ def run_plugins(
     options = replace(options, cache_dir=options.cache_dir.absolute())
     isolation = detect_isolation(options.isolate)
     plugins = in_shard(plugins, options.shard)
-    jobs, found, notes = plan(plugins, options, isolation, schemas)
+    jobs, deliveries, found, notes = plan(plugins, options, isolation, schemas)
     cached = {
         index: cache.load(options.cache_dir, job.key, job.loaded.display)
         if options.use_cache and not options.record
@@ -510,6 +529,7 @@ def run_plugins(
         running = Stage.shown_if(options.progress, "runs", len(pending))
         fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
         running.close()
+        event_runs = _run_deliveries(deliveries, options, workers, schemas)
     every = [_published(cached[index] or next(fresh), options.site_url) for index in range(len(jobs))]
     by_tool: dict[str, list[tuple[str, Finding]]] = {}
     for job, run in zip(jobs, every, strict=True):
@@ -529,8 +549,40 @@ def run_plugins(
                     tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))
                 )
             )
+    for delivered in event_runs:
+        found[delivered.plugin].extend(delivered.findings)
     findings = {display: tuple(sort_findings(own)) for display, own in found.items()}
-    return RunReport(tuple(runs), MappingProxyType(findings))
+    return RunReport(tuple(runs), MappingProxyType(findings), event_runs)
+
+
+def _run_deliveries(
+    deliveries: Sequence[EventJob], options: RunOptions, workers: Workers, schemas: SchemaSet | None
+) -> tuple[EventRun, ...]:
+    """Every trigger event's example delivery, cached as tools' runs are, in the same workers."""
+    use = options.use_cache and not options.record
+    cached = [
+        cache.load_event(options.cache_dir, job.key, job.loaded.display) if use else None
+        for job in deliveries
+    ]
+    pending = [job for job, run in zip(deliveries, cached, strict=True) if run is None]
+
+    def work(job: EventJob, slot: int) -> EventRun:
+        run = execute_event(job, slot, options, workers, schemas)
+        cache.save_event(options.cache_dir, job.key, run)
+        return run
+
+    def describe(job: EventJob, run: EventRun) -> str:
+        return (
+            f"{job.event.key} {job.example.name}: {in_words(run.result, run.detail)} ({run.duration:.1f} s)"
+        )
+
+    def batch(job: EventJob) -> tuple[str, str]:
+        return str(job.loaded.root), job.environment.key
+
+    running = Stage.shown_if(options.progress, "deliveries", len(pending))
+    fresh = iter(run_parallel(pending, work, options.jobs, describe, running, batch=batch))
+    running.close()
+    return tuple(run or next(fresh) for run in cached)
 
 
 def all_findings(report: RunReport) -> list[Finding]:

@@ -7,13 +7,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.findings import Finding
 from generator.plugin_model import I18n, ToolKey
 from generator.published import SITE_URL
 from generator.run.result import RunResult
 from generator.run.shard import Shard
+
+if TYPE_CHECKING:
+    from generator.kind_models.trigger import EventKey
 
 DEFAULT_CACHE = Path(".dify-registry-cache")
 # The SDK release the registry's own plugins are written against; used when a plugin names no
@@ -136,6 +139,49 @@ class ExampleRun:
 
 
 @dataclass(frozen=True, slots=True)
+class Request:
+    """A webhook delivery as an event run shows it: the body's first bytes as text, and its size."""
+
+    method: str
+    target: str
+    headers: tuple[tuple[str, str], ...]
+    body: str
+    body_size: int
+    body_file: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EventRun:
+    """One run of a trigger event's example: a delivery through the provider's `_dispatch_event`
+    and, when the dispatch names the event, its `_on_event`."""
+
+    event: EventKey
+    plugin: str  # `LoadedPlugin.display`, as for `ExampleRun.plugin`
+    example: str
+    request: Request
+    properties: MappingProxyType[str, Any]
+    parameters: MappingProxyType[str, Any]
+    # the event names the dispatch returned, in its order (empty when it did not finish)
+    dispatched: tuple[str, ...]
+    # what `_on_event` returned (`Variables.variables`, as the SDK sends it to Dify)
+    variables: MappingProxyType[str, Any]
+    findings: tuple[Finding, ...]
+    result: RunResult
+    duration: float
+    python: str
+    stdout: str = ""
+    stderr: str = ""
+    cached: bool = False
+    description: I18n = field(default_factory=I18n)
+    detail: str = ""
+
+    @property
+    def reached(self) -> bool:
+        """True when the dispatch named this example's event, so that its `_on_event` ran."""
+        return self.event.event in self.dispatched
+
+
+@dataclass(frozen=True, slots=True)
 class RunReport:
     """Every run, and every finding of the run stage (each run's, and those of no single run:
     environments, examples files, recordings) by the plugin it belongs to."""
@@ -144,3 +190,5 @@ class RunReport:
     # `LoadedPlugin.display` of the plugin the stage was given -> its findings, sorted: the plugin
     # is named, never guessed from a finding's path (a registry's overlay files lie elsewhere).
     findings: Mapping[str, tuple[Finding, ...]]
+    # every run of a trigger event's example (their findings are in `findings` too)
+    event_runs: tuple[EventRun, ...] = ()

@@ -288,6 +288,27 @@ def weigh(
     return _one_per_cause(weighed)
 
 
+def weigh_event(findings: Sequence[Finding], remarks: Collection[Finding] = ()) -> list[Finding]:
+    """A trigger event run's findings weighed: the remarks of the output check are warnings, and
+    one finding per cause. Its example is always one an author wrote (a delivery cannot be
+    invented), so every other finding keeps its rule's severity."""
+    weighed = [replace(f, severity=Severity.WARNING) if f in remarks else f for f in findings]
+    return _one_per_cause(weighed)
+
+
+def event_result(
+    findings: Sequence[Finding], finished: bool, reached: bool, ignored: str | None
+) -> tuple[RunResult, str]:
+    """What an event run shows, as for an example of a tool: `failed` when it did not finish, the
+    dispatch did not name the event, or an error finding was made; `ignored` (with the error's
+    text) when the event skipped the delivery (EventIgnoreError); else `passed`."""
+    if not finished or not reached or any(f.severity is Severity.ERROR for f in findings):
+        return RunResult.FAILED, ""
+    if ignored is not None:
+        return RunResult.IGNORED, shorten(ignored, 300)
+    return RunResult.PASSED, ""
+
+
 def _error_path_outputs(
     finding: Finding,
     evidence: Evidence,
@@ -558,7 +579,8 @@ def reached_invoke(run: ExampleRun) -> bool:
 def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:
     """One finding naming the declared variables that no completed run of the tool sets."""
     completed = [run for run in runs if run.outputs]
-    unset = [name for name in declared_variables(tool) if not any(name in run.outputs for run in completed)]
+    declared = declared_variables(tool.output_schema)
+    unset = [name for name in declared if not any(name in run.outputs for run in completed)]
     if not completed or not unset:
         return []
     names = Listing(unset, most=MAX_LISTED)

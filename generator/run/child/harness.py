@@ -94,8 +94,11 @@ def run_example(
     allowed: list[int] = []
     recording = task.http is not None and task.http.mode == "record"
     guard_network(events, allowed, refuse=not namespaces and not recording, report=not recording)
+    from .trigger import run_event  # here: it reports errors with this module's `report_error`
+
+    run = run_tool if task.delivery is None else run_event
     if task.http is None:
-        run_tool(events, task, plugin_root, allowed, sdk)
+        run(events, task, plugin_root, allowed, sdk)
         return 0
     try:
         tape = recorder.tape(task.http, events.send)
@@ -104,7 +107,7 @@ def run_example(
         report_error(events, "tape", problem, plugin_root)
         return 0
     try:
-        run_tool(events, task, plugin_root, allowed, sdk)
+        run(events, task, plugin_root, allowed, sdk)
     finally:
         tape.__exit__(None, None, None)
     return 0

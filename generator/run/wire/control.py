@@ -69,6 +69,18 @@ class Http:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Delivery:
+    """A webhook delivery for a trigger: the request goes through the provider class (`provider`,
+    its source file) and, when the dispatch names `event`, through that event's class (the task's
+    `source`), as Dify's daemon hands them to the plugin."""
+
+    provider: str
+    event: str
+    request: bytes  # the raw HTTP request, as Dify passes it on (`raw_http_request`)
+    properties: dict[str, Any]  # the subscription's
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Task(Message):
     """One example for the worker to run in a fresh child (its descriptors are passed with it)."""
 
@@ -79,6 +91,8 @@ class Task(Message):
     files: dict[str, list[File] | File]
     upload_base: str
     http: Http | None = None
+    # set for a trigger event's example: `inputs` are then the event's parameters
+    delivery: Delivery | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

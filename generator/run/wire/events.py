@@ -183,6 +183,26 @@ class Recorded(Event):
     interactions: list[dict[str, Any]]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Dispatched(Event):
+    """What a trigger's `_dispatch_event` returned, as the SDK sends it to Dify: the event names, and
+    the payload handed on to `_on_event` (JSON)."""
+
+    KIND: ClassVar[str] = "dispatched"
+    events: list[str]
+    payload: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Variables(Event):
+    """What an event's `_on_event` returned, in the SDK's frame to Dify; `ignored` when it raised
+    `EventIgnoreError` (Dify cancels the workflow run), with the error's text in `frame`."""
+
+    KIND: ClassVar[str] = "variables"
+    frame: str
+    ignored: bool = False
+
+
 EVENTS = table(
     Started,
     Yielded,
@@ -199,6 +219,8 @@ EVENTS = table(
     Exchange,
     Unmatched,
     Recorded,
+    Dispatched,
+    Variables,
 )
 
 

@@ -1,0 +1,10 @@
+from werkzeug import Request
+
+from dify_plugin.entities.trigger import EventDispatch, Subscription
+from dify_plugin.interfaces.trigger import Trigger
+
+
+class GithubLikeTrigger(Trigger):
+    def _dispatch_event(self, subscription: Subscription, request: Request) -> EventDispatch:
+        while True:  # waits for a delivery that never ends
+            pass

@@ -1,0 +1,12 @@
+from collections.abc import Mapping
+from typing import Any
+
+from werkzeug import Request
+
+from dify_plugin.entities.trigger import Variables
+from dify_plugin.interfaces.trigger import Event
+
+
+class PingEvent(Event):
+    def _on_event(self, request: Request, parameters: Mapping[str, Any], payload: Mapping[str, Any]) -> Variables:
+        return Variables(variables={"zen": request.get_json()["zen"]})
