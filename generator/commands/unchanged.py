@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,8 +64,18 @@ def digest(config: MkDocsConfig, source: CatalogSource) -> str:
         "generator": _files(Path(__file__).resolve().parents[1], site_dir),
         "libraries": sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()),
     }
-    text = json.dumps(parts, sort_keys=True, default=str)
+    text = json.dumps(parts, sort_keys=True, default=_plain)
     return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
+
+
+def _plain(value: object) -> object:
+    """A value of the configuration as JSON that is the same in every process: a set's order and an
+    object's text (`repr`) may differ between two runs."""
+    if isinstance(value, set | frozenset):
+        return sorted(str(item) for item in value)
+    if isinstance(value, Mapping):
+        return {str(key): item for key, item in value.items()}
+    return str(value)
 
 
 def up_to_date(site_dir: Path, wanted: str) -> bool:
