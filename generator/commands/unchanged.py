@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 from collections.abc import Iterator, Mapping
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +51,8 @@ _SKIPPED = frozenset({"node_modules", "__pycache__"})
 
 def digest(config: MkDocsConfig, source: CatalogSource) -> str:
     """The digest of everything a build with `config` from `source` reads."""
+    from importlib import metadata  # here: every command imports this module, only build digests
+
     site_dir = Path(config.site_dir).resolve()
     folders = [*source.paths, source.schemas, *([source.overlays] if source.overlays else [])]
     parts: dict[str, Any] = {
