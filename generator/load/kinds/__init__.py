@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from generator.load.kinds import datasource
+
 if TYPE_CHECKING:
     from generator.load.crawl import Crawl
     from generator.load.yamlload import YamlDocument
@@ -32,4 +34,8 @@ class KindLoader(Protocol):
         ...
 
 
-LOADERS: Mapping[PluginKind, KindLoader] = MappingProxyType({})
+LOADERS: Mapping[PluginKind, KindLoader] = MappingProxyType(
+    {
+        "datasources": datasource,
+    }
+)
