@@ -82,6 +82,16 @@ BEYOND_SDK: tuple[Beyond, ...] = (
         "",
         "run time: the tool loads, and the SDK cannot create its class (abstract `_invoke`) on a call",
     ),
+    Beyond(
+        "B011",
+        "",
+        "start-up: the SDK executes the datasource's file and finds no subclass of its provider type's base",
+    ),
+    Beyond(
+        "B012",
+        "",
+        "run time: the datasource loads, and the SDK cannot create its class (an abstract method) on a call",
+    ),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )
@@ -114,9 +124,9 @@ def _mutations() -> list[dict[str, Any]]:
 
 
 def _mutated(mutation: dict[str, Any], target: Path) -> Subject:
-    """`validate/good/minimal` with the one change `mutation` describes."""
+    """A good validate case (`base`, `minimal` unless named) with the one change `mutation` describes."""
     folder = target / mutation["name"]
-    shutil.copytree(CASES / "good" / "minimal", folder)
+    shutil.copytree(CASES / "good" / mutation.get("base", "minimal"), folder)
     path = folder / mutation["file"]
     document = yaml.safe_load(path.read_text(encoding="utf-8"))
     *parents, last = mutation["at"]

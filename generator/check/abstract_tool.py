@@ -36,7 +36,7 @@ from its dependency files).
 """,
 )
 # Statements that leave a class body plainly readable: what it binds is what it defines.
-_PLAIN = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass)
+PLAIN = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass)
 # Methods people write in place of `_invoke`, named in the finding when the class has one.
 _INSTEAD = ("_invoke", "invoke", "run", "_run", "execute", "_execute", "call", "__call__")
 # The first SDK whose abstract method is `_invoke` (0.0.1b2 to 0.0.1b4 declare `invoke`).
@@ -71,13 +71,13 @@ def _abstract_classes(tree: ast.Module, needed: tuple[str, ...]) -> Iterator[ast
     node = derived[0]
     if len(node.bases) != 1 or node.keywords or node.decorator_list:
         return
-    if any(not isinstance(statement, _PLAIN) for statement in node.body):
+    if any(not isinstance(statement, PLAIN) for statement in node.body):
         return
-    if any(other is not node and _derives_from(other, node.name) for other in classes):
+    if any(other is not node and derives_from(other, node.name) for other in classes):
         return  # a subclass in the same file may be the one that runs
     if not class_members(node).keys() & set(needed):
         yield node
 
 
-def _derives_from(node: ast.ClassDef, name: str) -> bool:
+def derives_from(node: ast.ClassDef, name: str) -> bool:
     return any(isinstance(base, ast.Name) and base.id == name for base in node.bases)

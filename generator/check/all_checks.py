@@ -15,6 +15,7 @@ from generator.check import (
     CheckContext,
     abstract_tool,
     binaries,
+    datasource,
     dependencies,
     domains,
     examples,
@@ -72,6 +73,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "abstract_tool": abstract_tool,
         "sdk_file": sdk_file,
         "unparsed": unparsed,
+        "datasource": datasource,
     }
 )
 

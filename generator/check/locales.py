@@ -59,13 +59,16 @@ finding per plugin and key, at its first use, lists every place the key is used.
 """,
 )
 
+# The roles whose YAML holds i18n texts Dify shows (the crawl's roles, `generator/load/`).
+LOCALISED_ROLES = ("manifest", "tools provider", "tool", "datasources provider", "datasource")
+
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Every i18n mapping of every manifest, provider and tool YAML; a key Dify does not read is
     one finding per plugin and key, listing where it is used."""
     used: dict[str, list[tuple[str, Location]]] = {}
     for relative, document in loaded.documents.items():
-        if loaded.roles.get(relative) in ("manifest", "tools provider", "tool"):
+        if loaded.roles.get(relative) in LOCALISED_ROLES:
             for key, where in _walk(document):
                 used.setdefault(key, []).append((relative, where))
     order = {relative: index for index, relative in enumerate(loaded.documents)}

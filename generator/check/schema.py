@@ -22,7 +22,13 @@ from generator.schemas.validators import published_validator
 from generator.shorten import VALUE, shorten_json
 
 # Which published schema each loaded role is checked against.
-ROLE_SCHEMAS = {"manifest": "plugin_manifest", "tools provider": "tool_provider", "tool": "tool"}
+ROLE_SCHEMAS = {
+    "manifest": "plugin_manifest",
+    "tools provider": "tool_provider",
+    "tool": "tool",
+    "datasources provider": "datasource_provider",
+    "datasource": "datasource",
+}
 
 _E = Severity.ERROR
 MANIFEST_SCHEMA = rule(
@@ -60,6 +66,36 @@ TOOL_SCHEMA = rule(
 The tool YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`;
 `description` with `human` and `llm`; `extra.python.source`), or a field has the wrong type. The SDK
 cannot load the tool, so the whole provider fails to load.
+""",
+)
+DATASOURCE_PROVIDER_SCHEMA = rule(
+    "B001",
+    "datasource-provider-schema",
+    _E,
+    "datasource provider: {detail}",
+    "Compare with the published schema datasource_provider.json.",
+    """
+The datasource provider YAML lacks a field the SDK requires, or a field has the wrong type. The SDK
+reads it into `DatasourceProviderManifest` (`dify_plugin/entities/datasource_manifest.py`):
+`identity` with `author`, `name`, `description`, `icon` and `label` (all `Field(...)`), tags from
+`DatasourceLabelEnum`, `credentials_schema` and the OAuth `client_schema` / `credentials_schema` as
+lists of `ProviderConfig` (each with `name`, `type` and `label`), `datasources` a list of file paths
+("datasources should be a list", "datasource path should be a string"), and `extra.python.source`.
+A provider it cannot read stops the plugin at start-up.
+""",
+)
+DATASOURCE_SCHEMA = rule(
+    "B003",
+    "datasource-schema",
+    _E,
+    "datasource: {detail}",
+    "Compare with the published schema datasource.json.",
+    """
+The datasource YAML lacks a field the SDK requires, or a field has the wrong type. The SDK reads
+each file a provider lists into `DatasourceEntity` while it reads the provider ("Error loading
+datasource configuration"): `identity` with `author`, `name` and `label`, a `description`, an
+`output_schema` that is a mapping when given, and `extra.python.source`. One unreadable datasource
+stops the whole plugin at start-up.
 """,
 )
 BOOLEAN_WORD = rule(
@@ -281,11 +317,58 @@ The daemon limits every i18n text to 1023 characters and requires a non-empty `e
 translations may be empty (they then fall back to `en_US`) but must be text.
 """,
         ),
+        DATASOURCE_PROVIDER_SCHEMA,
+        rule(
+            "B002",
+            "invalid-datasource-provider-type",
+            _E,
+            "invalid datasource provider type: {detail}",
+            "Use online_document, website_crawl or online_drive.",
+            """
+`provider_type` says what a datasource provider reads and which class each of its datasources must
+subclass. The SDK knows three (`DatasourceProviderType`: `online_document`, `website_crawl`,
+`online_drive`) and the daemon registers the same three (`isDatasourceProviderType` in
+`pkg/entities/plugin_entities/datasource_declaration.go`). Dify's fourth datasource type,
+`local_file`, is its built-in upload node and cannot be declared by a plugin: the SDK refuses it.
+""",
+        ),
+        DATASOURCE_SCHEMA,
+        rule(
+            "B004",
+            "datasource-parameter-schema",
+            _E,
+            "datasource parameter: {detail}",
+            "Each parameter needs `name`, `label`, `description` and `type`; see datasource.json.",
+            """
+A datasource parameter lacks a field the SDK requires (`DatasourceParameter`: `name`, `label`,
+`type`, `description`, each `Field(...)`), or a field such as `required` (a boolean, never null),
+`min`, `max` or `options` (a list) has the wrong type. Unlike a tool parameter it has no `form` or
+`human_description`: its help text is `description`. The SDK refuses the datasource.
+""",
+        ),
+        rule(
+            "B005",
+            "invalid-datasource-parameter-type",
+            _E,
+            "invalid datasource parameter type: {detail}",
+            "Use one of: string, number, boolean, select, secret-input, file, files.",
+            """
+A datasource parameter's `type` comes from `DatasourceParameter.DatasourceParameterType` of the SDK:
+string, number, boolean, select, secret-input, file, files. Other values are refused when the
+datasource is loaded.
+""",
+        ),
         BOOLEAN_WORD,
     )
 }
 # The rule of a schema error whose subschema names none (`x-rule`).
-_FALLBACK = {"plugin_manifest": MANIFEST_SCHEMA, "tool_provider": PROVIDER_SCHEMA, "tool": TOOL_SCHEMA}
+_FALLBACK = {
+    "plugin_manifest": MANIFEST_SCHEMA,
+    "tool_provider": PROVIDER_SCHEMA,
+    "tool": TOOL_SCHEMA,
+    "datasource_provider": DATASOURCE_PROVIDER_SCHEMA,
+    "datasource": DATASOURCE_SCHEMA,
+}
 _ANY = "*"  # any key or index, in the paths below
 # Fields of the published schemas that neither the SDK's models nor the plugin daemon's structs have,
 # so both ignore whatever they hold (read from dify_plugin 0.10's pydantic models and the daemon's

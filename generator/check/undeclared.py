@@ -193,8 +193,9 @@ def sdk_names(tree: ast.Module, name: str = "Tool") -> set[str]:
     return names
 
 
-def is_tool_base(base: ast.expr, tool_names: set[str]) -> bool:
-    """True when a class base names dify_plugin's Tool (under a name the module imports it as)."""
+def is_tool_base(base: ast.expr, tool_names: set[str], name: str = "Tool") -> bool:
+    """True when a class base names dify_plugin's class `name` (Tool by default), under a name the
+    module imports it as or spelt out from `dify_plugin`."""
     if isinstance(base, ast.Name):
         return base.id in tool_names
     root: ast.expr = base
@@ -202,7 +203,7 @@ def is_tool_base(base: ast.expr, tool_names: set[str]) -> bool:
         root = root.value
     return (
         isinstance(base, ast.Attribute)
-        and base.attr == "Tool"
+        and base.attr == name
         and isinstance(root, ast.Name)
         and root.id == "dify_plugin"
     )
