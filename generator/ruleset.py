@@ -39,6 +39,8 @@ import generator.schemas.load
 import generator.schemas.lock
 import generator.workflow.check
 import generator.workflow.dsl
+import generator.workflow.pipeline
+import generator.workflow.pipeline_dsl
 from generator.check.all_checks import CHECKS
 from generator.rules import Rule
 
@@ -73,6 +75,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.diff.version,
     generator.workflow.dsl,
     generator.workflow.check,
+    generator.workflow.pipeline_dsl,
+    generator.workflow.pipeline,
 )
 
 

@@ -17,6 +17,8 @@ from generator.rules import Listing, rule
 from generator.workflow.catalog import Catalog, ParameterSpec, PluginSpec, ToolSpec
 from generator.workflow.dsl import Dsl
 from generator.workflow.legacy import legacy_map
+from generator.workflow.pipeline import pipeline_findings
+from generator.workflow.pipeline_dsl import PIPELINE_KIND
 from generator.workflow.uses import (
     Input,
     Pin,
@@ -176,6 +178,10 @@ def check(dsl: Dsl, catalog: Catalog) -> list[Finding]:
         target = by_node.get(reference.source)
         if target is not None:
             found.extend(_reference(reference, *target, pinned))
+    if dsl.kind == PIPELINE_KIND:
+        found.extend(
+            pipeline_findings(dsl, catalog, {node: spec for node, (_u, _p, spec) in by_node.items()})
+        )
     found.extend(_pins(pinned, catalog))
     return found
 
