@@ -53,7 +53,11 @@ DATASOURCE_UNKNOWN = rule(
     """
 A datasource node names a plugin, provider and datasource (`plugin_id`, `provider_name`,
 `datasource_name`) that the catalog does not have, or of another `provider_type` than the catalog's.
-Dify imports the pipeline and asks to install the plugin; the node fails when it runs without it.
+Dify runs the node through `DatasourceManager.get_datasource_runtime(provider_id=
+f"{node_data.plugin_id}/{node_data.provider_name}", datasource_name=node_data.datasource_name, ...,
+datasource_type=...)` (api/core/workflow/nodes/datasource/datasource_node.py), so each of the four
+must match the installed plugin. Dify imports the pipeline and asks to install a missing plugin; the
+node fails when it runs without a match.
 The catalog may not hold a plugin the workspace has, so this is a warning.
 """,
 )
