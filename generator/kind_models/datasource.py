@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.findings import Location
+from generator.kind_models.key import PartKey
 from generator.plugin_model import Credential, I18n, Parameter, PluginKind
 
 # The provider types a plugin may declare (`DatasourceProviderType` of dify_plugin 0.10); Dify's own
@@ -15,16 +16,8 @@ from generator.plugin_model import Credential, I18n, Parameter, PluginKind
 PROVIDER_TYPES: tuple[str, ...] = ("online_document", "website_crawl", "online_drive")
 
 
-@dataclass(frozen=True, slots=True)
-class DatasourceKey:
-    """The identity of a datasource in the registry."""
-
-    plugin: str
-    provider: str
-    datasource: str
-
-    def __str__(self) -> str:
-        return f"{self.plugin}/{self.provider}/{self.datasource}"
+# The identity of a datasource in the registry.
+DatasourceKey = PartKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +37,7 @@ class Datasource:
     @property
     def name(self) -> str:
         """The datasource's `identity.name`."""
-        return self.key.datasource
+        return self.key.name
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from generator.load.kinds import datasource
+from generator.load.kinds import agent_strategy, datasource, endpoint, model
 
 if TYPE_CHECKING:
     from generator.load.crawl import Crawl
@@ -37,5 +37,8 @@ class KindLoader(Protocol):
 LOADERS: Mapping[PluginKind, KindLoader] = MappingProxyType(
     {
         "datasources": datasource,
+        "models": model,
+        "agent_strategies": agent_strategy,
+        "endpoints": endpoint,
     }
 )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.datasource import Datasource, DatasourceKey, DatasourceProvider
 from generator.load.builders import as_list, build_credentials, build_parameters, text
+from generator.load.kinds.children import listed_children
 from generator.load.values import dig
 from generator.plugin_model import I18n
 
@@ -25,15 +26,10 @@ def load(
     identity = data.get("identity") if isinstance(data.get("identity"), dict) else {}
     provider_name = text(identity.get("name"))
     plugin_name = text(manifest.get("name"))
-    datasources = []
-    for index, entry in enumerate(as_list(data.get("datasources"))):
-        child = crawl.follow(document, ("datasources", index), entry, "datasource YAML")
-        if child is None:
-            continue
-        crawl.listed.add(child)
-        child_document = crawl.read(child, CHILD_ROLE)
-        if child_document is not None:
-            datasources.append(_datasource(child_document, child, plugin_name, provider_name))
+    datasources = [
+        _datasource(child_document, child, plugin_name, provider_name)
+        for child, child_document in listed_children(crawl, document, "datasources", CHILD_ROLE)
+    ]
     oauth = data.get("oauth_schema") if isinstance(data.get("oauth_schema"), dict) else {}
     return DatasourceProvider(
         name=provider_name,
