@@ -41,6 +41,19 @@ def _machine_paths(work: Path) -> list[str]:
     return [*(str(p) for p in named), tempfile.gettempdir() + "/"]
 
 
+# Tags whose address a browser fetches by itself when it shows the page (links to follow are not).
+_FETCHED = re.compile(
+    r"<(?:script|img|iframe|source|audio|video)\b[^>]*?\bsrc=\"([^\"]*)\""
+    r"|<link\b(?=[^>]*\brel=\"(?:stylesheet|preconnect|preload|icon|modulepreload|manifest)\")[^>]*?\bhref=\"([^\"]*)\""
+)
+
+
+def _third_party_requests(html: str, site_url: str) -> list[str]:
+    """The addresses outside the site that showing `html` makes the browser fetch."""
+    fetched = (src or href for src, href in _FETCHED.findall(html))
+    return [url for url in fetched if re.match(r"(?:https?:)?//", url) and not url.startswith(site_url)]
+
+
 def _output(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     code = main(list(argv))
     captured = capsys.readouterr()
@@ -114,9 +127,18 @@ def test_catalog_site_of_a_linked_collection_names_no_machine_path(
         page = (site / prefix / "plugins/word_counter/word_counter/count_words/index.html").read_text()
         assert "overlays/collection_cases/word_counter/tools/count_words.examples.yaml" in page
         assert 'class="dr-run__origin"' in page
+    # each home page introduces the catalog in its own language
+    homes = (("", "Search (top right)"), ("zh/", "搜索"), ("ja/", "検索（右上）"), ("pt/", "A busca"))
+    for prefix, words in homes:
+        assert words in (site / prefix / "index.html").read_text(encoding="utf-8"), prefix
     forbidden = _machine_paths(workdir)
     files = [f for f in site.rglob("*") if f.is_file()]
     assert len(files) > 100
+    for html_file in (f for f in files if f.suffix == ".html"):
+        requested = _third_party_requests(
+            html_file.read_text(encoding="utf-8"), "https://example.org/catalog/"
+        )
+        assert not requested, (html_file.relative_to(site), requested)
     for file in files:
         text = file.read_bytes().decode("utf-8", errors="replace")
         for path in forbidden:

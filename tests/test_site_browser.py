@@ -259,6 +259,35 @@ def test_search_box_and_index_agree_on_whole_labels(page: Any, site_url: str) ->
         )
 
 
+# Parts of labels (none a whole label) and the pages whose labels hold them
+# (tests/cases/site/registry): "文字" of 文字数 is also the Chinese label of the receipt reader.
+_KIT = "plugins/document_kit/documents/"
+PARTIAL_QUERIES = {
+    "文字数": (f"{_KIT}word_count/", f"{_KIT}receipt_ocr/"),
+    "字数": (f"{_KIT}word_count/",),
+    "抽出": (f"{_KIT}pdf_text/",),
+    "转文本": (f"{_KIT}pdf_text/",),
+}
+
+
+@pytest.mark.parametrize("folder", ["", "zh/", "ja/"], ids=["en", "zh", "ja"])
+def test_a_part_of_a_label_is_not_taken_for_a_whole_label(page: Any, site_url: str, folder: str) -> None:
+    """A query that is part of a label finds a page whose label holds it first, never a page whose
+    label starts a word the query's whole-label key begins with (the tool "Dr. Note": Pagefind answers
+    a key it lacks with the pages of the longest indexed word that begins it, here "dr")."""
+    page.goto(site_url + folder)
+    box = page.locator("input.dr-search__input")
+    wrong = {}
+    for query, targets in PARTIAL_QUERIES.items():
+        box.fill("")
+        box.fill(query)
+        page.wait_for_function(COUNTED, timeout=20_000)
+        first = page.evaluate(FIRST_RESULT)
+        if first not in {f"/{folder}{target}" for target in targets}:
+            wrong[query] = first
+    assert wrong == {}
+
+
 def test_light_frame_draws_its_icons_and_explains_the_english_mark(page: Any, site_url: str) -> None:
     """On a generated page the stylesheet draws the logo and the language icon, the top links show on
     a phone's width, and an English mark explains itself in the page's language."""

@@ -1,4 +1,5 @@
-"""The README's links, images and active HTML: what a page built from it would reach or run."""
+"""The README's links, images (Markdown and `<img>`) and active HTML: what a page built from it would
+reach or run."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from generator.load.crawl import PATH_ESCAPES, LoadedPlugin
 from generator.load.reader import MAX_DOCUMENT_BYTES
 from generator.markdown_tokens import parse_as_written
 from generator.media import MAX_IMAGE_BYTES, judge, local_target
+from generator.readme_html import image_sources
 from generator.rules import rule
 
 README_LINK_OUTSIDE = rule(
@@ -63,6 +65,7 @@ def _targets(tokens: Iterable[Token]) -> Iterator[tuple[str, str, int, str]]:
             line = token.map[0]
         if token.type == "html_block":
             yield "html", "", line, token.content
+            yield from (("image", src, line, "") for src in image_sources(token.content))
         for child in token.children or ():
             if child.type == "link_open":
                 yield "link", str(child.attrGet("href") or ""), line, ""
@@ -70,6 +73,7 @@ def _targets(tokens: Iterable[Token]) -> Iterator[tuple[str, str, int, str]]:
                 yield "image", str(child.attrGet("src") or ""), line, ""
             elif child.type == "html_inline":
                 yield "html", "", line, child.content
+                yield from (("image", src, line, "") for src in image_sources(child.content))
 
 
 def _locate(lines: list[str], start: int, needle: str, shown: str) -> Location:

@@ -45,14 +45,16 @@ MARKUP_IN_TEXT = rule(
     "H001",
     "markup-in-text",
     Severity.WARNING,
-    "{what} contains active HTML {sample!s}; it is shown as plain text",
+    "{what} contains active HTML {sample!s}; no page of the registry runs it",
     "Remove the markup: labels, descriptions and READMEs are shown as text, never run as HTML.",
     """
 A text that pages show (a label, a description, a README) contains HTML that would run code or load
 other content: a `<script>`, `<iframe>`, `<object>` or `<svg>` element, an event handler attribute
 such as `onerror=`, or a `javascript:` URL. The registry never renders it: the site escapes every
-string that comes from a plugin, and a README is rendered with raw HTML turned off. The markup then
-shows up literally, or it was an attempt to run a script on the registry's pages.
+string that comes from a plugin, and of a README's HTML it keeps only layout (paragraphs, line
+breaks, alignment, lists, tables, emphasis), images and http(s) links, rebuilt from checked values;
+scripts, embedded documents and styles are dropped with their content. The markup was then either
+shown on no page, or an attempt to run a script on the registry's pages.
 """,
 )
 UNSAFE_LINK = rule(

@@ -162,6 +162,10 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         languages = [Path(d) / "partials" / "languages" for d in config.theme.dirs]
         config.theme.dirs.extend(str(d) for d in languages if (d / "pt-BR.html").is_file())
         config.theme.dirs.insert(0, str(HERE / "overrides"))
+        # Material asks Google's servers for its web fonts on every page; the registry's pages make
+        # no request to a third party (a reader's privacy, and a site read offline), so every page
+        # uses the reader's system fonts, as the generated pages' light frame already does.
+        config.theme["font"] = False
         # Another language's build has its folder in site_url; the links name each language's root.
         root = (config.site_url or "/").removesuffix(language.folder)
         config.extra["alternate"] = [

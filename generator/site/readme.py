@@ -1,8 +1,10 @@
-"""README files rendered safely: CommonMark with raw HTML off, links only to http(s).
+"""README files rendered safely: CommonMark whose raw HTML passes only through `HtmlFilter`
+(`generator.readme_html`), links only to http(s).
 
-An image the README names inside its plugin is shown (`<img>`) when the site publishes it (see
-`generator.media`); an image at an http(s) address is a link, never fetched by the visitor's browser.
-Any other link or image target (a file of the plugin, `mailto:`, a script) shows as its text.
+An image the README names inside its plugin, in Markdown or in an `<img>`, is shown when the site
+publishes it (see `generator.media`); an image at an http(s) address is a link, never fetched by the
+visitor's browser. Any other link or image target (a file of the plugin, `mailto:`, a script) shows
+as its text.
 """
 
 from __future__ import annotations
@@ -17,22 +19,18 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from generator.markdown_tokens import Parsed, parse_as_written
+from generator.markdown_tokens import HTML_TOKENS, parse_as_written
 from generator.media import local_target
+from generator.readme_html import HEADING_SHIFT, IMAGE_START, REL, HtmlFilter, image_sources
 from generator.site.safe import safe_url
 
 MAX_README_CHARS = 200_000
-# The page has its own h1 and h2 sections: a README's headings start two levels lower.
-HEADING_SHIFT = 2
 # Set in the render environment when the tokens come from `parse_as_written`: their targets are still
 # as written, and the renderer normalizes them as this page's own parse would have.
 AS_WRITTEN = "dify_registry_as_written"
-REL = "nofollow noopener noreferrer"
 DROPPED = "dify_registry_link_dropped"
 IMAGES = "dify_registry_images"  # plugin-relative path -> where the site serves that image
-# How a README image starts: its source is relative to the site root, and each page puts the way
-# there in front of it (`rebased`). README text is escaped, so it can never write this itself.
-IMAGE_START = '<img class="dr-readme-image" src="'
+FILTER = "dify_registry_html"  # the HtmlFilter of one render
 
 
 def _target(value: object, env: EnvType) -> str:
@@ -77,6 +75,20 @@ def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options: Optio
     return f'<a href="{escapeHtml(src)}" rel="{REL}">{escaped}</a>'
 
 
+def _html(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    # A render without a filter of its own (markdown-it's `render`) gets one for the whole text.
+    html_filter: HtmlFilter = env.setdefault(FILTER, _html_filter(env.get(IMAGES, {})))
+    return html_filter.render(tokens[idx].content)
+
+
+def _html_filter(images: Mapping[str, str]) -> HtmlFilter:
+    def image(src: str) -> str | None:
+        named = local_target(src)
+        return images.get(named) if named else None
+
+    return HtmlFilter(image, safe_url)
+
+
 def _heading_open(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
@@ -95,8 +107,9 @@ def _shifted(heading: Token) -> int:
 
 
 def make_renderer() -> MarkdownIt:
-    """A CommonMark renderer (with tables) that passes no raw HTML and links only http(s)."""
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    """A CommonMark renderer (with tables) whose raw HTML passes through `HtmlFilter` and that links
+    only http(s)."""
+    md = MarkdownIt("commonmark", {"html": True, "linkify": False}).enable("table")
     # Every target is parsed as a link (so the page reads the text as the README check does); the
     # render rules drop those that are not http(s).
     md.validateLink = lambda url: True  # type: ignore[method-assign]
@@ -106,6 +119,8 @@ def make_renderer() -> MarkdownIt:
     rules("image", _image)
     rules("heading_open", _heading_open)
     rules("heading_close", _heading_close)
+    rules("html_block", _html)
+    rules("html_inline", _html)
     return md
 
 
@@ -115,33 +130,28 @@ def render_readme(
     """The README as HTML that contains no markup from the README itself; `images` maps the
     plugin-relative paths of the images the site publishes to their paths under the site root."""
     md = renderer or make_renderer()
-    text = text[:MAX_README_CHARS]
-    parsed = parse_as_written(text)
-    if _reads_the_same(parsed):
-        return str(
-            md.renderer.render(list(parsed.tokens), md.options, {AS_WRITTEN: True, IMAGES: images or {}})
-        )
-    return str(md.render(text, {IMAGES: images or {}}))
+    parsed = parse_as_written(text[:MAX_README_CHARS])
+    html_filter = _html_filter(images or {})
+    env = {AS_WRITTEN: True, IMAGES: images or {}, FILTER: html_filter}
+    return str(md.renderer.render(list(parsed.tokens), md.options, env)) + html_filter.finish()
 
 
 def image_paths(text: str) -> list[str]:
     """The plugin-relative paths of the images the README names inside its plugin."""
     found: list[str] = []
     for token in parse_as_written(text[:MAX_README_CHARS]).tokens:
-        for child in token.children or ():
-            named = local_target(str(child.attrGet("src") or "")) if child.type == "image" else None
-            if named and named not in found:
-                found.append(named)
+        for part in (token, *(token.children or ())):
+            if part.type == "image":
+                sources = [str(part.attrGet("src") or "")]
+            else:
+                sources = image_sources(part.content) if part.type in HTML_TOKENS else []
+            for source in sources:
+                named = local_target(source)
+                if named and named not in found:
+                    found.append(named)
     return found
 
 
 def rebased(html: str, root: str) -> str:
     """README HTML for a page whose way to the site root is `root` (for example `../../`)."""
     return html.replace(IMAGE_START, IMAGE_START + root)
-
-
-def _reads_the_same(parsed: Parsed) -> bool:
-    """True when this page's own parse (raw HTML off) would give the same tokens as the parse as
-    written, whose targets only differ in being normalized: when the text holds no raw HTML.
-    Otherwise the page parses the text itself."""
-    return not parsed.has_html()

@@ -110,6 +110,19 @@ document.addEventListener("DOMContentLoaded", function () {
     return words.search_other.replace("#", String(n));
   }
 
+  // Pagefind answers a word its index lacks with the pages of the longest indexed word that begins
+  // it: the key of a query that is no whole label found every page holding the word "dr" (a label
+  // "Dr. ..."). A page counts as the label's only when it holds the key itself, as a word.
+  function holding(answer, key) {
+    return Promise.all(answer.results.slice(0, SHOWN).map(function (r) {
+      return r.data().then(function (data) {
+        return data.content.split(/\s+/).indexOf(key) >= 0 ? r : null;
+      });
+    })).then(function (kept) {
+      return { results: kept.filter(Boolean) };
+    });
+  }
+
   function show(results, total) {
     return Promise.all(results.map(function (r) { return r.data(); })).then(function (data) {
       return { total: total, data: data };
@@ -134,12 +147,15 @@ document.addEventListener("DOMContentLoaded", function () {
     var early = null;
     var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
     var pf = null;
+    var key = whole(query);
     load().then(function (pagefind) {
       pf = pagefind;
       // The page whose label is the whole query is asked alone first (one index chunk) and shows
       // with only its fragment fetched; the other answers, which load the chunks of every word of
       // the query, follow and complete the list.
-      return pagefind.search(whole(query), catalog);
+      return pagefind.search(key, catalog);
+    }).then(function (answer) {
+      return holding(answer, key);
     }).then(function (exact) {
       if (mine !== asked) return null;
       if (exact.results.length) {
