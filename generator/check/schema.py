@@ -28,6 +28,8 @@ ROLE_SCHEMAS = {
     "tool": "tool",
     "datasources provider": "datasource_provider",
     "datasource": "datasource",
+    "models provider": "model_provider",
+    "model": "model",
 }
 
 _E = Severity.ERROR
@@ -96,6 +98,36 @@ each file a provider lists into `DatasourceEntity` while it reads the provider (
 datasource configuration"): `identity` with `author`, `name` and `label`, a `description`, an
 `output_schema` that is a mapping when given, and `extra.python.source`. One unreadable datasource
 stops the whole plugin at start-up.
+""",
+)
+MODEL_PROVIDER_SCHEMA = rule(
+    "N001",
+    "model-provider-schema",
+    _E,
+    "model provider: {detail}",
+    "Compare with the published schema model_provider.json.",
+    """
+The model provider YAML lacks a field the SDK requires, or a field has the wrong type. The SDK reads
+it into `ModelProviderConfiguration` (`dify_plugin/entities/model/provider.py`): `provider`,
+`label`, `supported_model_types` and `configurate_methods` from fixed lists, credential forms
+(`CredentialFormSchema`: `variable`, `label`, a `type` of text-input, secret-input, select, radio or
+switch, a `default` and option values that are texts), `models` a mapping ("models should be a glob
+path list") and `extra.python.provider_source`. A provider it cannot read stops the plugin.
+""",
+)
+MODEL_SCHEMA = rule(
+    "N002",
+    "model-schema",
+    _E,
+    "model: {detail}",
+    "Compare with the published schema model.json.",
+    """
+A model YAML that the provider's patterns find lacks a field the SDK requires, or a field has the
+wrong type. The SDK reads every such file into `AIModelEntity` while it reads the provider
+(`ProviderEntity.validate_models`): `model`, a `model_type` from `ModelType`, `model_properties`
+whose keys are `ModelPropertyKey` values (an unknown key is refused), `features` from
+`ModelFeature`, and `pricing` with decimal `input`, `unit` and a `currency`. One unreadable model
+stops the whole plugin.
 """,
 )
 BOOLEAN_WORD = rule(
@@ -358,6 +390,22 @@ string, number, boolean, select, secret-input, file, files. Other values are ref
 datasource is loaded.
 """,
         ),
+        MODEL_PROVIDER_SCHEMA,
+        MODEL_SCHEMA,
+        rule(
+            "N003",
+            "model-parameter-rule-schema",
+            _E,
+            "model parameter rule: {detail}",
+            "Give the rule a `type` (float, int, string, boolean, text), or a `use_template` of temperature, "
+            "top_p, top_k, presence_penalty, frequency_penalty, max_tokens, response_format or json_schema.",
+            """
+A model's parameter rule (`ParameterRule` of the SDK) needs a `name` and a `type`; a `use_template`
+naming a built-in rule (`DefaultParameterName`) gives both `type` and `label`, any other template is
+ignored (`with suppress(ValueError)`). `required` is a boolean, `min` and `max` numbers, `options` a
+list of texts (a number is refused). The SDK refuses the model, and with it the plugin.
+""",
+        ),
         BOOLEAN_WORD,
     )
 }
@@ -368,6 +416,8 @@ _FALLBACK = {
     "tool": TOOL_SCHEMA,
     "datasource_provider": DATASOURCE_PROVIDER_SCHEMA,
     "datasource": DATASOURCE_SCHEMA,
+    "model_provider": MODEL_PROVIDER_SCHEMA,
+    "model": MODEL_SCHEMA,
 }
 _ANY = "*"  # any key or index, in the paths below
 # Fields of the published schemas that neither the SDK's models nor the plugin daemon's structs have,
