@@ -30,6 +30,10 @@ ROLE_SCHEMAS = {
     "datasource": "datasource",
     "models provider": "model_provider",
     "model": "model",
+    "agent_strategies provider": "agent_strategy_provider",
+    "agent strategy": "agent_strategy",
+    "endpoints provider": "endpoint_group",
+    "endpoint": "endpoint",
 }
 
 _E = Severity.ERROR
@@ -128,6 +132,36 @@ wrong type. The SDK reads every such file into `AIModelEntity` while it reads th
 whose keys are `ModelPropertyKey` values (an unknown key is refused), `features` from
 `ModelFeature`, and `pricing` with decimal `input`, `unit` and a `currency`. One unreadable model
 stops the whole plugin.
+""",
+)
+AGENT_STRATEGY_SCHEMA = rule(
+    "G001",
+    "agent-strategy-schema",
+    _E,
+    "agent strategy: {detail}",
+    "Compare with the published schemas agent_strategy_provider.json and agent_strategy.json.",
+    """
+An agent strategy provider or strategy YAML lacks a field the SDK requires, or a field has the wrong
+type. The SDK reads the provider into `AgentStrategyProviderConfiguration`
+(`dify_plugin/entities/agent.py`: an `identity` as a tool provider's, `strategies` a list of paths,
+"strategies should be a list", "strategy path should be a string") and each strategy file as
+`AgentStrategyIdentity(**file["identity"])`, `I18nObject(**file["description"])`,
+`AgentStrategyConfigurationExtra(**file.get("extra", {}))` and features from
+`AgentStrategyFeature` ("Error loading agent strategy configuration"). The plugin does not start.
+""",
+)
+ENDPOINT_SCHEMA = rule(
+    "V001",
+    "endpoint-schema",
+    _E,
+    "endpoint: {detail}",
+    "Compare with the published schemas endpoint_group.json and endpoint.json.",
+    """
+An endpoint group or endpoint YAML lacks a field the SDK requires, or a field has the wrong type.
+The SDK reads the group into `EndpointProviderConfiguration` (`dify_plugin/entities/endpoint.py`:
+`settings` as `ProviderConfig` fields with `name`, `type` and `label`; `endpoints` a list, "endpoints
+should be a list") and each endpoint into `EndpointConfiguration`: `path`, `method` and
+`extra.python.source` required, `hidden` a boolean. The plugin does not start.
 """,
 )
 BOOLEAN_WORD = rule(
@@ -406,6 +440,22 @@ ignored (`with suppress(ValueError)`). `required` is a boolean, `min` and `max` 
 list of texts (a number is refused). The SDK refuses the model, and with it the plugin.
 """,
         ),
+        AGENT_STRATEGY_SCHEMA,
+        rule(
+            "G002",
+            "agent-strategy-parameter-schema",
+            _E,
+            "agent strategy parameter: {detail}",
+            "Each parameter needs `name`, `label` and a `type` of string, number, boolean, select, "
+            "secret-input, file, files, model-selector, app-selector, array[tools], any, object or array.",
+            """
+An agent strategy's parameter (`AgentStrategyParameter` of the SDK) needs `name`, `label` and a
+`type` from its list (string, number, boolean, select, secret-input, file, files, model-selector,
+app-selector, array[tools], any, object, array); `min`, `max` are numbers and `options` a list of
+`value` and `label`. Its help text is `help`. The SDK refuses the strategy, and the plugin.
+""",
+        ),
+        ENDPOINT_SCHEMA,
         BOOLEAN_WORD,
     )
 }
@@ -418,6 +468,10 @@ _FALLBACK = {
     "datasource": DATASOURCE_SCHEMA,
     "model_provider": MODEL_PROVIDER_SCHEMA,
     "model": MODEL_SCHEMA,
+    "agent_strategy_provider": AGENT_STRATEGY_SCHEMA,
+    "agent_strategy": AGENT_STRATEGY_SCHEMA,
+    "endpoint_group": ENDPOINT_SCHEMA,
+    "endpoint": ENDPOINT_SCHEMA,
 }
 _ANY = "*"  # any key or index, in the paths below
 # Fields of the published schemas that neither the SDK's models nor the plugin daemon's structs have,
