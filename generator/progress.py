@@ -48,6 +48,12 @@ class Stage:
             self.done += 1
             self._draw(what)
 
+    def reach(self, done: int, what: str = "") -> None:
+        """Set how many units are done (counted elsewhere) and redraw the line."""
+        with self.lock:
+            self.done = done
+            self._draw(what)
+
     def show(self, what: str) -> None:
         """Redraw the line with what is under way, without counting."""
         with self.lock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,13 +50,15 @@ def _on_terminal(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, 
 
 @pytest.mark.slow
 def test_build_draws_the_render_on_a_terminal(tmp_path: Path) -> None:
-    """The default language's pages one by one, then the other languages, each closed by a line."""
+    """The default language's pages one by one, then the other languages' pages, then the search
+    index, each closed by a line."""
     argv = ["build", str(CASE), "--no-run", "--site-dir", str(tmp_path / "site")]
     code, drawn = _on_terminal(argv, tmp_path, _environment(PYTHONPATH=str(REPO)))
     assert code == 0, drawn
     assert CLEAR + "pages (en) [1/" in drawn
     assert "\npages (en): " in drawn.replace(CLEAR, "\n")
-    assert "other languages: done in " in drawn
+    assert re.search(r"other languages: (\d+)/\1 in ", drawn), drawn
+    assert "search index: done in " in drawn
     assert "Building prefix dict" not in drawn  # jieba's start-up lines
 
 

@@ -1,6 +1,6 @@
 """The catalog of a registry larger than one screen, in headless Chromium: the first cards come with
-the page, the others from cards.json; without JavaScript the others are plain links; the tag filter
-keeps the count in the heading right."""
+the page, the others from cards.json a screen at a time as the reader scrolls; without JavaScript the
+others are plain links; the tag filter keeps the count in the heading right."""
 
 from __future__ import annotations
 
@@ -12,11 +12,16 @@ import pytest
 
 from benchmarks.synthetic import make_registry
 from generator.site.cards import FIRST_SCREEN
-from tests.conftest import LOCAL
+from tests.conftest import LOCAL, REPO
 from tests.sitebuild import BuiltSite, build_site, serve, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("site")]
-PLUGINS = FIRST_SCREEN + 7
+_SCRIPT = (REPO / "generator" / "site" / "assets" / "dify-registry.js").read_text(encoding="utf-8")
+_AT_ONCE = re.search(r"var CARDS_AT_ONCE = (\d+);", _SCRIPT)
+assert _AT_ONCE is not None
+CARDS_AT_ONCE = int(_AT_ONCE.group(1))
+# More than the first screen and two draws of cards: the last ones wait for the reader to scroll.
+PLUGINS = FIRST_SCREEN + 2 * CARDS_AT_ONCE + 7
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +42,21 @@ def _labels(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("folder", ["", "ja/"])
 def test_the_other_cards_load_and_the_filter_counts(page: Any, catalog_url: str, folder: str) -> None:
-    """Every plugin becomes a card in label order; a tag shows its plugins and the count says how many."""
+    """The count covers every plugin at once; the cards are drawn as the reader scrolls, until every
+    plugin is a card in label order, side by side in a grid; a tag shows its plugins and the count
+    says how many."""
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(catalog_url + folder)
+    page.wait_for_selector(".dr-cards__end", state="attached")
+    assert page.locator("[data-dr-count]").inner_text() == str(PLUGINS)
+    assert FIRST_SCREEN <= page.locator("li.dr-card").count() < PLUGINS
+    tops = page.evaluate("[...document.querySelectorAll('li.dr-card')].slice(0, 2).map(c => c.offsetTop)")
+    assert tops[0] == tops[1]  # two columns at least
+    for _ in range(20):
+        if page.locator("[data-dr-loaded]").count():
+            break
+        page.mouse.wheel(0, 20_000)
+        page.wait_for_timeout(200)
     page.wait_for_selector("[data-dr-loaded]")
     assert page.locator("li.dr-card").count() == PLUGINS
     assert page.locator("[data-dr-rest]").count() == 0

@@ -158,6 +158,12 @@ def test_index_json_carries_versions_the_workflow_check_reads(
         {"provider": "weather_station", "tool": "current_weather", "path": "humidity"}
     ]
     assert "parameter station of tool weather_station/current_weather was removed" in newest["breaking"]
+    # each version compared straight with the current one: what a workflow pinned to it meets
+    assert newest["upgrade_breaking"] == []
+    oldest = weather["versions"][-1]
+    assert oldest["version"] == "0.1.0"
+    assert oldest["upgrade_breaking"] == newest["breaking"]
+    assert oldest["upgrade_removed_outputs"] == newest["removed_outputs"]
     dsl = tmp_path / "app.yml"
     dsl.write_text(WORKFLOW, encoding="utf-8")
     out = subprocess.run(

@@ -4,6 +4,7 @@ and finds exactly what `expect.yaml` lists. Adding a case is adding a file and i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from generator.cli import main
 from generator.findings import Finding
 from generator.ruleset import all_rules
 from generator.schemas import shipped_schemas
-from generator.workflow.catalog import Catalog, load_catalog
+from generator.workflow.catalog import Catalog, Upgrade, load_catalog
 from generator.workflow.check import check
 from generator.workflow.dsl import read_dsl
 
@@ -43,6 +44,26 @@ def test_case_finds_exactly_what_is_expected(name: str, catalog: Catalog) -> Non
     found = [(d.rule, d.severity.value, d.line, d.column) for d in _found(name, catalog)]
     expected = [(r["rule"], r["severity"], r["line"], r["column"]) for r in EXPECT[name]]
     assert sorted(found) == sorted(expected)
+
+
+def test_findings_name_the_fix_and_every_node(catalog: Catalog) -> None:
+    """A former built-in name Dify resolves elsewhere names where its tools are now; repeated
+    findings of one plugin or tool are one finding naming every node; a file that is no DSL says so."""
+    moved = {d.line: d.hint for d in _found("dsl/legacy-moved.yml", catalog)}
+    assert moved[31] is not None
+    assert "set provider_id to `langgenius/openai_tool/openai`" in moved[31]
+    assert moved[43] is not None
+    assert "Dify looks for `dalle` in the plugin langgenius/dalle" in moved[43]
+    grouped = {d.line: d.message for d in _found("dsl/grouped-findings.yml", catalog)}
+    assert grouped[31].startswith("node 2000 (Search 1) and 2 more (2010 (Search 2), 2020 (Search 3)): ")
+    assert "plugin langgenius/tavily" in grouped[31]
+    assert "2040 (Find 2)" in grouped[67]
+    assert "no tool jina_search" in grouped[67]
+    (compose,) = _found("dsl/not-a-dsl.yml", catalog)
+    assert compose.message.startswith("this YAML is not a Dify app DSL")
+    (manifest,) = _found("dsl/not-a-dsl-manifest.yml", catalog)
+    assert manifest.hint is not None
+    assert "a plugin's manifest" in manifest.hint
 
 
 def test_every_case_file_is_listed() -> None:
@@ -74,6 +95,29 @@ def test_both_versions_make_one_plugin_with_a_release(catalog: Catalog) -> None:
     assert ("forecast", "daily", "summary.wind") in release.removed_outputs
     assert len(release.breaking) == 2
     assert spec.since("2.0.0") == []
+
+
+def test_a_pinned_version_is_compared_with_the_catalogs_directly(catalog: Catalog) -> None:
+    """mailer 1.1.0 broke what 1.2.0 restored: from 1.0.0 nothing breaks, from 1.1.0 the restored
+    parameter is now required; without the direct comparison (an older index) the releases in
+    between are added up, which is what made the reverted change look breaking."""
+    from generator.workflow.catalog import PluginSpec
+
+    spec = catalog.plugins["case_author/mailer"]
+    assert spec.version == "1.2.0"
+    assert spec.upgrade_from("1.0.0") == Upgrade((), frozenset(), True)
+    from_broken = spec.upgrade_from("1.1.0")
+    assert from_broken.direct
+    assert from_broken.breaking == ("breaking: tool mailer/send gained the required parameter subject",)
+    summed = PluginSpec(
+        spec.id,
+        spec.version,
+        spec.tools,
+        tuple(dataclasses.replace(r, upgrade=None, upgrade_removed=None) for r in spec.releases),
+    ).upgrade_from("1.0.0")
+    assert not summed.direct
+    assert len(summed.breaking) == 3
+    assert ("mailer", "send", "message_id") in summed.removed_outputs
 
 
 def test_an_index_json_is_a_catalog(tmp_path: Path, catalog: Catalog) -> None:
@@ -136,7 +180,6 @@ def test_the_legacy_map_is_derived_from_official_plugins(tmp_path: Path) -> None
     import shutil
 
     from generator.workflow.legacy import derive, legacy_map
-    from generator.workflow.uses import provider_parts
 
     official = tmp_path / "tools"
     shutil.copytree(CASES / "plugins" / "forecast-2.0.0", official / "weather_tools")
@@ -152,10 +195,37 @@ def test_the_legacy_map_is_derived_from_official_plugins(tmp_path: Path) -> None
     mapped = legacy_map()
     assert mapped["tavily"] == "langgenius/tavily/tavily"
     assert all(value.count("/") == 2 for value in mapped.values())
-    assert provider_parts("jina", mapped) == ("langgenius/jina_tool", "jina")
-    assert provider_parts("nobody_knows", mapped) == ("langgenius/nobody_knows", "nobody_knows")
-    assert provider_parts("plugin/provider", mapped) == ("langgenius/plugin", "provider")
-    assert provider_parts("../../etc", mapped) is None
+
+
+def test_provider_ids_resolve_as_dify_resolves_them() -> None:
+    """`ToolProviderID`: a bare name is `langgenius/P/P`, four `langgenius` providers live in `P_tool`
+    (in the bare and the full form), two parts or other characters are invalid."""
+    from generator.workflow.uses import provider_parts
+
+    assert provider_parts("jina") == ("langgenius/jina_tool", "jina")
+    assert provider_parts("langgenius/jina/jina") == ("langgenius/jina_tool", "jina")
+    assert provider_parts("acme/jina/jina") == ("acme/jina", "jina")
+    assert provider_parts("openai") == ("langgenius/openai", "openai")
+    assert provider_parts("nobody_knows") == ("langgenius/nobody_knows", "nobody_knows")
+    for invalid in ("plugin/provider", "../../etc", "Acme/x/y", "a/b/c/d", ""):
+        assert provider_parts(invalid) is None
+
+
+def test_the_legacy_map_agrees_with_dify_or_names_a_move() -> None:
+    """Every entry of the map is either where Dify's resolver finds the provider, or a move the
+    check names in its hint (`excel365`, `openai`, `dalle`, ...); the move never resolves a node."""
+    from generator.workflow.legacy import legacy_map, moved_to
+    from generator.workflow.uses import provider_parts
+
+    moves = {name: target for name, target in legacy_map().items() if moved_to(name)}
+    for name, target in legacy_map().items():
+        resolved = provider_parts(name)
+        assert resolved is not None
+        assert ("/".join(resolved) == target) != (name in moves), name
+    assert moves["dalle"] == moves["openai"] == "langgenius/openai_tool/openai"
+    assert moves["excel365"] == "langgenius/microsoft_excel365/excel365"
+    assert "tavily" not in moves
+    assert "jina" not in moves
 
 
 def test_any_value_of_any_shape_anywhere_never_raises(catalog: Catalog) -> None:

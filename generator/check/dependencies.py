@@ -13,6 +13,7 @@ from packaging.version import InvalidVersion, Version
 
 from generator.check import CheckContext
 from generator.check.common import submission_only
+from generator.check.precheck_lines import blocked_option, precheck_text, sdk_floor_read
 from generator.check.requirements import (
     EDITABLE,
     FIND_LINKS,
@@ -94,7 +95,11 @@ SDK_TOO_OLD = rule(
     "Require `dify_plugin>=0.9.0` (in requirements.txt or pyproject.toml).",
     """
 The marketplace accepts plugins built on `dify_plugin` 0.9.0 or newer: the dependency must be listed
-with a lower bound of at least 0.9.0.
+with a lower bound of at least 0.9.0. The pre-check reads that bound only after `>=` or `==`
+(`dify_plugin_lower_bound` in `toolkit/checks/dependencies.py` of
+`langgenius/dify-marketplace-toolkit`): `dify_plugin~=0.9.0`, `dify_plugin>0.9` and Poetry's
+`dify_plugin = "^0.9.0"`, which pip reads as 0.9.0 or later, are blocked all the same; the finding
+then says so and names the spelling it reads.
 """,
 )
 
@@ -146,12 +151,25 @@ PIP_OPTION = rule(
     "{option} {problem}",
     "{fix}",
     """
-The marketplace's pre-check blocks every `--no-index` and `--find-links` (`-f`) line of a
-requirements file. Dify installs a plugin's requirements in the plugin's folder from the package
-index: `--no-index` turns the index off, so every dependency must then come from a `--find-links`
-folder of the package, and `--find-links DIR` with a folder the package does not hold finds nothing.
-Either way the install that works on the author's machine is refused at the gate (and, for a missing
-folder, fails on Dify too).
+The marketplace's pre-check blocks a `--no-index` line of a requirements file. Dify installs a
+plugin's requirements in the plugin's folder from the package index: `--no-index` turns the index
+off, so every dependency must then come from a `--find-links` folder of the package. The install
+that works on the author's machine is refused at the gate. (`--find-links DIR`, written with a
+space, passes the pre-check: rule U032 says when its folder is missing.)
+""",
+)
+FIND_LINKS_MISSING = rule(
+    "U032",
+    "find-links-folder-missing",
+    Severity.WARNING,
+    "--find-links {value} names a folder the package does not hold",
+    "Ship the folder in the plugin (and not in .difyignore), or remove the line.",
+    """
+pip and uv read `--find-links DIR` beside the requirements file; a folder that is not there is
+skipped with a warning ("is neither a file nor a directory"), and the packages it was meant to hold
+come from the index, or not at all. The pre-check lets the line through (it ignores
+`--find-links ` lines), so nothing refuses the plugin, but the wheels the author meant to ship are
+not in it.
 """,
 )
 GATE_MISREADS = rule(
@@ -162,10 +180,19 @@ GATE_MISREADS = rule(
     "{fix}",
     """
 Some requirement lines that pip, uv and Dify read correctly are read differently by the
-marketplace's pre-check, which then blocks the package: `-i URL`, the short form of `--index-url`,
-and a local wheel named without `./` (`wheels/pkg.whl`) are taken for dependencies without a version
-constraint. The gate's reason is wrong, but the line still fails it: the finding names the spelling
-the pre-check understands (`--index-url URL`, `./wheels/pkg.whl`).
+marketplace's pre-check, which then blocks the package. It reads one physical line at a time, and
+an option only in a few spellings, each followed by a space (`-r`, `-c`, `-e`, `--index-url`,
+`--extra-index-url`, `--find-links`, `--trusted-host`, `--no-binary`, `--only-binary`,
+`--use-feature`, and `--use-pep517`); every other line without a version operator is taken for a
+dependency without a version constraint. So these are blocked: `-i URL` and `-f DIR` (short forms),
+`--index-url=URL`, `--extra-index-url=URL`, `--trusted-host=HOST`, `--find-links=DIR`,
+`--only-binary=:all:`, `--requirement=FILE` (spelt with `=`), `-rFILE`, flags such as `--pre`,
+`--prefer-binary` and `--require-hashes`, the `--hash=sha256:...` lines that continue a requirement
+(the layout `uv export` and `pip-compile --generate-hashes` write), and a local wheel named without
+`./` (`wheels/pkg.whl`). The gate's reason is wrong, but the line still fails it: the finding names
+the spelling the pre-check understands (`--index-url URL`, `./wheels/pkg.whl`, hashes on the
+requirement's own line). Read from `toolkit/checks/dependencies.py` of
+`langgenius/dify-marketplace-toolkit`.
 """,
 )
 PACKAGE_INDEX = rule(
@@ -175,7 +202,8 @@ PACKAGE_INDEX = rule(
     "dependencies are installed from {url}, not only from PyPI",
     "Make sure Dify's machines can reach this index without credentials; reviewers will ask.",
     """
-An `--index-url` or `--extra-index-url` other than PyPI names where some dependencies come from.
+An `--index-url`, `--extra-index-url` or `--find-links URL` other than PyPI names where some
+dependencies come from.
 Dify's install must reach it from its own network, and packages there are not reviewed releases of
 PyPI. The finding names the index (without any password in its URL).
 """,
@@ -194,8 +222,13 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         sdk_seen = sdk_seen or (_name(item.text) == SDK and not item.constraint)
     for option in found.missing:
         yield INCLUDE_MISSING.at(_at(loaded, option.place), option=option.option, value=option.value)
+    blocked: set[tuple[str, int]] = set()
+    for name, text in found.texts:
+        for finding in _precheck_lines(loaded, name, text):
+            blocked.add((name, finding.line))
+            yield finding
     for option in found.options:
-        yield from _pip_option(loaded, option, packaged)
+        yield from _pip_option(loaded, option, packaged, (option.place.file, option.place.line) in blocked)
     if not sdk_seen:
         yield SDK_TOO_OLD.at(
             Location(loaded.display_path("requirements.txt"), 1, 1),
@@ -237,8 +270,16 @@ def _judge(loaded: LoadedPlugin, item: Declared) -> Iterator[Finding]:
         yield UNPINNED.at(where, hint=hint, name=requirement.name)
     elif name in LARGE_FRAMEWORKS and _lower_bound_only(requirement):
         yield LOWER_BOUND_ONLY.at(where, name=requirement.name, text=item.text)
-    if name == SDK and not item.constraint and not _allows_only_new(requirement):
-        yield SDK_TOO_OLD.at(where, problem=f"is required as {item.text!r}, below 0.9.0")
+    if name == SDK and not item.constraint:
+        if not _allows_only_new(requirement):
+            yield SDK_TOO_OLD.at(where, problem=f"is required as {item.text!r}, below 0.9.0")
+        elif not sdk_floor_read(item.precheck or item.text):
+            problem = (
+                f"is required as {(item.precheck or item.text)!r}, which the marketplace's pre-check "
+                "does not read as 0.9.0 or later"
+            )
+            hint = "Write `dify_plugin>=0.9.0,<0.10`: the pre-check reads the floor only after `>=` or `==`."
+            yield SDK_TOO_OLD.at(where, hint=hint, problem=problem)
 
 
 def _lower_bound_only(requirement: Requirement) -> bool:
@@ -246,7 +287,26 @@ def _lower_bound_only(requirement: Requirement) -> bool:
     return bool(operators) and operators <= {">=", ">", "!="}
 
 
-def _pip_option(loaded: LoadedPlugin, option: Option, packaged: frozenset[str]) -> Iterator[Finding]:
+def _precheck_lines(loaded: LoadedPlugin, name: str, text: str) -> Iterator[Finding]:
+    """Option lines and continued lines of one requirements file that the pre-check blocks although
+    pip reads them (requirement lines are judged whole by `_judge`)."""
+    continued = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = precheck_text(raw)
+        if line.startswith("-") or continued:
+            found = blocked_option(line)
+            if found is not None:
+                where = _at(loaded, Place(name, number, len(raw) - len(raw.lstrip()) + 1))
+                shown = redacted(line) if len(line) <= 60 else redacted(line)[:57] + "..."
+                yield GATE_MISREADS.at(where, text=shown, reading=found.reading, fix=found.fix)
+        continued = raw.rstrip().endswith("\\") and not raw.lstrip().startswith("#")
+
+
+def _pip_option(
+    loaded: LoadedPlugin, option: Option, packaged: frozenset[str], blocked: bool
+) -> Iterator[Finding]:
+    """What an option line does to Dify's install; `blocked` when the pre-check blocks its spelling
+    (U031 said so: a second finding on where its folder is would name the same line twice)."""
     where = _at(loaded, option.place)
     if option.option == "--no-index":
         problem = (
@@ -255,24 +315,12 @@ def _pip_option(loaded: LoadedPlugin, option: Option, packaged: frozenset[str]) 
         )
         fix = "Remove --no-index and depend on releases published on PyPI."
         yield PIP_OPTION.at(where, option=option.option, problem=problem, fix=fix)
-    elif option.option in FIND_LINKS:
-        shown = f"{option.option} {option.value}".strip()
+    elif option.option in FIND_LINKS and option.value and not blocked:
         folder = posixpath.normpath(posixpath.join(posixpath.dirname(option.place.file), option.value))
-        local = bool(option.value) and not _REMOTE.match(option.value)
-        if local and not any(path.startswith(folder.rstrip("/") + "/") for path in packaged):
-            problem = (
-                "names a folder the package does not hold, and the marketplace's pre-check blocks the line"
-            )
-        else:
-            problem = "is blocked by the marketplace's pre-check, which accepts no --find-links line"
-        fix = "Remove the line and depend on releases published on PyPI."
-        yield PIP_OPTION.at(where, option=shown, problem=problem, fix=fix)
-    elif option.option == "-i" and option.value:
-        reading = "a dependency without a version constraint (it does not know the short form of --index-url)"
-        fix = f"Write `--index-url {redacted(option.value)}`, which the pre-check reads as an index."
-        text = f"-i {redacted(option.value)}"
-        yield GATE_MISREADS.at(where, text=text, reading=reading, fix=fix)
-        yield from _index(where, option.value)
+        if _REMOTE.match(option.value):
+            yield PACKAGE_INDEX.at(where, url=redacted(option.value))
+        elif not any(path.startswith(folder.rstrip("/") + "/") for path in packaged):
+            yield FIND_LINKS_MISSING.at(where, value=option.value)
     elif option.option in INDEXES and option.value:
         yield from _index(where, option.value)
 

@@ -39,6 +39,7 @@ class Declared:
     place: Place
     constraint: bool = False
     poetry_exact: bool = False
+    precheck: str = ""  # how the marketplace's pre-check spells a Poetry entry, when it differs
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,8 @@ class Dependencies:
     declared: list[Declared] = field(default_factory=list)
     options: list[Option] = field(default_factory=list)
     missing: list[Option] = field(default_factory=list)
+    # (file, text) of the requirements files the pre-check reads: requirements.txt and its `-r` includes
+    texts: list[tuple[str, str]] = field(default_factory=list)
 
 
 def read_dependencies(loaded: LoadedPlugin, packaged: frozenset[str]) -> Dependencies:
@@ -82,6 +85,8 @@ def _requirements(
     seen = {first}
     while pending and len(seen) <= MAX_FILES:
         name, body, constraint = pending.pop(0)
+        if not constraint:  # the pre-check reads what `-r` includes, never a `-c` file
+            found.texts.append((name, body))
         for number, line in reqlines.logical_lines(body):
             words = list(reqlines.tokens(line))
             if not words:
@@ -143,7 +148,9 @@ def _pyproject(text: str) -> Iterator[Declared]:
         for name, value in table.items():
             if name.lower() != "python":
                 requirement, exact = poetry_requirement(name, value)
-                yield Declared(requirement, _find(lines, name), poetry_exact=exact)
+                yield Declared(
+                    requirement, _find(lines, name), poetry_exact=exact, precheck=_precheck(name, value)
+                )
 
 
 def poetry_requirement(name: str, value: Any) -> tuple[str, bool]:
@@ -169,6 +176,17 @@ def poetry_requirement(name: str, value: Any) -> tuple[str, bool]:
         upper = f",<{int(major) + 1}" if major.isdigit() else ""
         return f"{name}>={lower}{upper}", False
     return f"{name}{spec}", False
+
+
+def _precheck(name: str, value: Any) -> str:
+    """The requirement the pre-check makes of a Poetry entry: the version glued to the name when it
+    starts with an operator, else after a space (`dify_plugin ^0.9.0`, which names no bound it reads)."""
+    if isinstance(value, dict):
+        version = value.get("version", "")
+        return f"{name}{version}" if isinstance(version, str) else name
+    if isinstance(value, str):
+        return f"{name}{value}" if value.startswith(("=", "<", ">", "~", "!")) else f"{name} {value}"
+    return name
 
 
 def _table(data: Any, key: str) -> dict[str, Any]:

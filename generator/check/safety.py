@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import every_node, submission_only
@@ -29,6 +29,13 @@ _OTHER_PARTS = frozenset(
 )
 # Calls whose result says something about a value without showing it.
 _HARMLESS = frozenset({"len", "bool", "type", "isinstance", "hash", "id"})
+# Words in the name of a helper that hides a value (`mask_key(api_key)`, `_redact(token)`).
+_HIDING = ("mask", "redact", "obfuscat", "anonymi", "censor", "scrub", "hide")
+# The words of a parser's names for a token (`token`, `current_token`, `tok`); `token_data`,
+# `access_token` and the like are credentials.
+_PARSER_PARTS = frozenset(
+    {"token", "tok", "current", "cur", "curr", "last", "prev", "previous", "first", "this", "peek"}
+)
 MOST_PER_FILE = 20
 
 NO_TIMEOUT = rule(
@@ -59,8 +66,12 @@ A logging call (`logger.info(...)`, `logging.error(...)`) or a raised exception'
 name such as `api_key`, `access_token`, `client_secret`, `password` or `credentials`. Dify keeps
 plugin logs, and shows exception messages in the workflow's run history to everyone who can open
 it. The pre-check warns about these by name too. Names that only look alike are left out:
-`max_tokens`, `token_url`, `next_page_token`, values wrapped in `len()` or `bool()`, and
-`credentials.keys()`, which shows the names of the entries and none of their values. Returned or
+`max_tokens`, `token_url`, `next_page_token`, values wrapped in `len()` or `bool()` or in a helper
+named for hiding them (`mask_key(api_key)`, `redact(token)`), a credential used only as a condition
+or in a comparison (`"set" if api_key else "missing"`, `token is None`), `credentials.keys()`, which
+shows the names of the entries and none of their values, and a parser's `token`: a name such as
+`token` or `current_token` that its function takes from a loop or from other data, never from
+credentials, the environment or a call named for a credential. Returned or
 yielded credentials, which the pre-check also lists, are not reported: an OAuth provider must return
 its tokens to Dify.
 """,
@@ -108,18 +119,19 @@ def _capped(shown: str, found: Iterator[tuple[Rule, ast.AST, dict[str, object]]]
 def _findings(tree: ast.Module) -> Iterator[tuple[Rule, ast.AST, dict[str, object]]]:
     clients = http_call_names(tree)
     constants = _module_constants(tree)
+    owners = _functions_of(tree)
     for node in every_node(tree):
         if isinstance(node, ast.Call):
             call = clients.get(dotted_name(node.func), "")
             if call and (problem := _waits_forever(call, node)):
                 yield NO_TIMEOUT, node, {"call": call, "problem": problem}
             if _is_log_call(node) and (
-                name := _secret_in(node.args + [k.value for k in node.keywords], constants)
+                name := _secret_in(node.args + [k.value for k in node.keywords], constants | owners(node))
             ):
                 yield CREDENTIAL_LEAK, node, {"what": "a log message", "name": name}
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             exc = node.exc
-            if name := _secret_in(exc.args + [k.value for k in exc.keywords], constants):
+            if name := _secret_in(exc.args + [k.value for k in exc.keywords], constants | owners(node)):
                 yield CREDENTIAL_LEAK, node, {"what": "an exception message", "name": name}
         elif isinstance(node, ast.ExceptHandler) and node.type is None and (does := _swallows(node)):
             yield BARE_EXCEPT, node, {"does": does}
@@ -171,9 +183,69 @@ def _module_constants(tree: ast.Module) -> frozenset[str]:
     return frozenset(names)
 
 
-def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
-    """The first name in `expressions` that looks like a credential, outside harmless calls and
-    the module's own constants."""
+def _functions_of(tree: ast.Module) -> Callable[[ast.AST], frozenset[str]]:
+    """For a node, the names its function binds to something other than a credential: a `token`
+    that a loop, a comprehension or an assignment from other data gives a value (a parser's
+    token), where nothing in the function reads it from credentials."""
+    owner: dict[int, ast.AST] = {}
+    for node in every_node(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            owner.update((id(inner), node) for inner in ast.walk(node))
+    plain: dict[int, frozenset[str]] = {}
+
+    def names(node: ast.AST) -> frozenset[str]:
+        function = owner.get(id(node))
+        if function is None:
+            return frozenset()
+        if id(function) not in plain:
+            plain[id(function)] = _plain_tokens(function)
+        return plain[id(function)]
+
+    return names
+
+
+def _plain_tokens(function: ast.AST) -> frozenset[str]:
+    bound: dict[str, bool] = {}  # name -> every binding is plain data
+    for node in ast.walk(function):
+        targets: list[tuple[ast.expr, ast.expr | None]] = []
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            targets.append((node.target, None))
+        elif isinstance(node, ast.Assign):
+            targets.extend((target, node.value) for target in node.targets)
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
+            targets.append((node.target, node.value))
+        for target, value in targets:
+            for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                if _parser_word(name):
+                    plain = value is None or not _reads_credential(value)
+                    bound[name] = bound.get(name, True) and plain
+    return frozenset(name for name, plain in bound.items() if plain)
+
+
+def _parser_word(name: str) -> bool:
+    """A name such as `token` or `current_token`, which a parser uses as often as an API client."""
+    parts = {p.lower() for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)}
+    return "token" in parts and parts <= _PARSER_PARTS
+
+
+def _reads_credential(value: ast.expr) -> bool:
+    """True when an expression may hold a credential: a lookup of a credential's key, anything
+    named like a credential, the environment, a call whose name speaks of one, or a response's
+    `.json()` (an OAuth token answer)."""
+    for node in ast.walk(value):
+        key = _looked_up(node)
+        if key is not None and secret_name(key):
+            return True
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+        if name and (secret_name(name) or name in ("environ", "getenv", "json")):
+            return True
+    return False
+
+
+def _secret_in(expressions: list[ast.expr], known: frozenset[str]) -> str:
+    """The first name in `expressions` that looks like a credential, outside harmless calls, the
+    tests of conditions and comparisons (they show a truth value), and the `known` names (the
+    module's own constants, a function's parser tokens)."""
     pending: list[ast.AST] = list(expressions)
     while pending:
         node = pending.pop(0)
@@ -182,8 +254,15 @@ def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
             if secret_name(key):
                 return key
             continue  # `credentials.get("max_tokens")` shows that entry only
+        if isinstance(node, ast.IfExp):
+            pending.extend((node.body, node.orelse))  # `"set" if api_key else "missing"`
+            continue
+        if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            continue  # `api_key is None`, `not token`: a truth value
         if isinstance(node, ast.Call):
-            if dotted_name(node.func) in _HARMLESS or _names_keys_only(node):
+            called = dotted_name(node.func)
+            hiding = any(word in called.rsplit(".", 1)[-1].lower() for word in _HIDING)
+            if called in _HARMLESS or hiding or _names_keys_only(node):
                 continue
             pending.extend(node.args + [k.value for k in node.keywords])
             if isinstance(node.func, ast.Attribute):
@@ -194,7 +273,7 @@ def _secret_in(expressions: list[ast.expr], constants: frozenset[str]) -> str:
             if secret_name(node.attr):
                 return node.attr
             continue
-        if isinstance(node, ast.Name) and node.id not in constants and secret_name(node.id):
+        if isinstance(node, ast.Name) and node.id not in known and secret_name(node.id):
             return node.id
         pending.extend(ast.iter_child_nodes(node))
     return ""

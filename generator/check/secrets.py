@@ -41,6 +41,26 @@ _PRECHECK_WORDS = re.compile(
     re.IGNORECASE,
 )
 # `OPENAI_KEY`, `service-key`: names that say "key" without a word of the pre-check's list.
+# The words the pre-check then requires in the name, as it spells them (`SECRET_KEYWORDS`): its
+# pattern also matches `api-key` and `accessKey`, which these words leave out.
+PRECHECK_KEYWORDS = (
+    "api_key",
+    "apikey",
+    "access_key",
+    "access_token",
+    "auth_token",
+    "client_secret",
+    "password",
+    "private_key",
+    "secret",
+    "token",
+)
+# The values it never calls secrets (`PLACEHOLDER_VALUES`, `NON_SECRET_VALUES`).
+_PRECHECK_PLACEHOLDERS = frozenset(
+    {"changeme", "dummy", "example", "fake", "none", "null", "placeholder", "test", "todo", "xxx", "xxxx"}
+    | {"your-api-key", "your_api_key", "your-key", "your-secret", "your-token"}
+    | {"true", "false", "yes", "no", "on", "off"}
+)
 _KEY_SUFFIX = re.compile(r"(^|[_.-])key$", re.IGNORECASE)
 # Names of digests and identifiers, which are long random-looking strings and not secrets.
 _NOT_SECRET_NAME = re.compile(r"hash|digest|checksum|sha\d*|md5|etag|fingerprint|_id$|_ids$", re.IGNORECASE)
@@ -92,17 +112,20 @@ SECRET_ASSIGNMENT = rule(
     "judges by the name.",
     """
 A long, random-looking literal is assigned to a name such as `API_KEY`, `access_token`,
-`CLIENT_SECRET` or `password`. The marketplace's pre-check blocks such an assignment when the name
-holds one of its words (api_key, access_key, access_token, auth_token, client_secret, password,
-private_key, secret, token), the value is at least 12 characters of a token alphabet, and its
-entropy reaches 3.0 bits per character for hexadecimal or 4.5 for other strings (the floors of
-detect-secrets). It is an error here when the value is at least 20 characters, mixes letters and
-digits and is not hexadecimal. Hexadecimal values (digests of test data look like this), values
-assigned to names of hashes or identifiers, and names that only end in `_KEY` are warnings: the
-pre-check may still block the first two. Placeholders (`your-api-key`, `<token>`, `xxxx`), numbers,
-URLs, paths and expressions that read a credential (`api_key = credentials["api_key"]`) are never
-reported. In Python files the syntax tree is read (assignments, keyword arguments, dictionary
-entries) plus the comments; other text files line by line.
+`CLIENT_SECRET` or `password`. The marketplace's pre-check (`toolkit/checks/secrets.py` of
+`langgenius/dify-marketplace-toolkit`, which reads every text file line by line) blocks such an
+assignment when the name holds one of its words (api_key, apikey, access_key, access_token,
+auth_token, client_secret, password, private_key, secret, token), the value is not one of its
+placeholders, is at least 12 characters of a token alphabet, and its entropy reaches 3.0 bits per
+character for hexadecimal or 4.5 for other strings (the floors of detect-secrets): all of that is
+an error here, hexadecimal digests included (rename what is not a secret). Where the pre-check does
+not see the assignment (a dictionary entry with a quoted key, an annotated assignment) it is an
+error when the value is at least 20 characters, mixes letters and digits and is not hexadecimal;
+other random-looking values under such names, and names that only end in `_KEY`, are warnings.
+Placeholders (`your-api-key`, `<token>`, `xxxx`), numbers, URLs, paths and expressions that read a
+credential (`api_key = credentials["api_key"]`) are not reported (a placeholder only when the
+pre-check takes it for one too). In Python files the syntax tree is read (assignments, keyword
+arguments, dictionary entries) plus the comments; other text files line by line.
 """,
 )
 
@@ -115,6 +138,9 @@ class Assigned:
     value: str
     line: int
     column: int
+    # False where the pre-check's line pattern does not see the assignment: a dictionary entry with
+    # a quoted key, an annotated assignment (`TOKEN: str = "..."`)
+    precheck: bool = True
 
 
 @submission_only
@@ -146,7 +172,7 @@ def secrets_in(loaded: LoadedPlugin, relative: str, text: str, tree: ast.Module 
     for assigned in assignments:
         if assigned.line in vendor_lines:
             continue  # the token was reported under its vendor's name
-        severity = judge(assigned.name, assigned.value)
+        severity = judge(assigned.name, assigned.value, assigned.precheck)
         if severity is not None:
             where = Location(loaded.display_path(relative), assigned.line, assigned.column)
             yield SECRET_ASSIGNMENT.at(
@@ -160,8 +186,11 @@ def secrets_in(loaded: LoadedPlugin, relative: str, text: str, tree: ast.Module 
             )
 
 
-def judge(name: str, value: str) -> Severity | None:
-    """How sure we are that `value` assigned to `name` is a credential: error, warning or not at all."""
+def judge(name: str, value: str, precheck: bool = True) -> Severity | None:
+    """How sure we are that `value` assigned to `name` is a credential: error, warning or not at all.
+    What the pre-check blocks is an error whatever we think of it (`precheck`: it sees the line)."""
+    if precheck and precheck_blocks(name, value):
+        return Severity.ERROR
     if _placeholder(value) or not _TOKEN.fullmatch(value) or len(value) < PRECHECK_MIN_LENGTH:
         return None
     hexadecimal = bool(_HEX.fullmatch(value))
@@ -180,6 +209,33 @@ def judge(name: str, value: str) -> Severity | None:
     if _KEY_SUFFIX.search(name) and not hexadecimal and len(value) >= CERTAIN_MIN_LENGTH:
         return Severity.WARNING
     return None
+
+
+def precheck_blocks(name: str, value: str) -> bool:
+    """True when the marketplace's pre-check blocks this literal assigned to this name: a word of its
+    list in the name, not one of its placeholders, and at least 12 characters of hexadecimal with 3.0
+    bits of entropy per character or of a token alphabet with 4.5 (`scan_text` and
+    `looks_like_secret_value` in toolkit/checks/secrets.py)."""
+    lowered = value.lower()
+    if not any(word in name.lower() for word in PRECHECK_KEYWORDS) or _precheck_placeholder(lowered):
+        return False
+    if len(value) < PRECHECK_MIN_LENGTH or lowered.startswith(("http://", "https://", "./", "../", "/")):
+        return False
+    if value.lstrip("-").replace(".", "", 1).isdigit():
+        return False
+    if _HEX.fullmatch(value):
+        return entropy(value) >= HEX_ENTROPY
+    return bool(_TOKEN.fullmatch(value)) and entropy(value) >= TOKEN_ENTROPY
+
+
+def _precheck_placeholder(lowered: str) -> bool:
+    return (
+        lowered in _PRECHECK_PLACEHOLDERS
+        or (lowered.startswith("<") and lowered.endswith(">"))
+        or lowered.startswith("${")
+        or ("your" in lowered and any(word in lowered for word in ("key", "secret", "token", "password")))
+        or set(lowered) <= set("x*-_")
+    )
 
 
 def entropy(value: str) -> float:
@@ -229,9 +285,10 @@ def _python_assignments(text: str, tree: ast.Module) -> Iterator[Assigned]:
     """String literals given to a name in code, and `name = value` in comments (a Python file that
     does not parse, and any other file, is read line by line)."""
     for node in every_node(tree):
+        seen = not isinstance(node, ast.Dict | ast.AnnAssign)
         for name, value in _named_values(node):
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                yield Assigned(name, value.value, value.lineno, value.col_offset + 2)
+                yield Assigned(name, value.value, value.lineno, value.col_offset + 2, seen)
     yield from _comment_assignments(text)
 
 

@@ -19,7 +19,12 @@ from generator.rules import rule
 RESERVED_AUTHORS = ("langgenius", "dify")
 MAX_FILES = 5000
 PRIVACY_TEMPLATE = "!!! Please fill in the privacy policy of the plugin."
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# The characters the pre-check counts (`CJK_RE` of toolkit/checks/readme.py): CJK ideographs, which
+# Chinese and Japanese write; kana and Hangul alone pass it.
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+# What it removes before counting: from one ``` to the next, anywhere (`CODE_BLOCK_RE`).
+_GATE_CODE = re.compile(r"```.*?```", re.DOTALL)
+_GATE_FENCE = re.compile(r"```")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$")
@@ -90,18 +95,29 @@ README_NOT_ENGLISH = rule(
     "U002",
     "readme-not-english",
     _E,
-    "README.md contains CJK text outside fenced code blocks: {text}",
+    "README.md contains CJK text outside ``` code blocks: {text}",
     "Write README.md in English; put translations into readme/README_<locale>.md.",
     """
-The marketplace requires README.md in English. Chinese, Japanese or Korean text outside code blocks
-gets a submission sent back; translated READMEs belong in `readme/README_<locale>.md`
-(for example `readme/README_zh_Hans.md`). The pre-check strips fenced code blocks only: CJK text in
-inline code (between backticks) counts as text and is blocked too.
+The marketplace requires README.md in English. Its pre-check (`toolkit/checks/readme.py` of
+`langgenius/dify-marketplace-toolkit`) blocks a README with CJK ideographs (the characters Chinese
+and Japanese write) outside code; translated READMEs belong in `readme/README_<locale>.md` (for
+example `readme/README_zh_Hans.md`). It removes only what lies between one ``` and the next,
+wherever they stand (a fence indented inside a list item is removed too), so CJK text in inline code
+(between single backticks), in a block fenced with `~~~`, and after a ``` fence that is never closed
+counts as text and is blocked. Kana and Hangul alone pass it, and pass here.
 """,
 )
 INLINE_CODE_HINT = (
     "The pre-check strips fenced code blocks only, so CJK text in inline code (`...`) counts too: move "
     "it into a fenced block, or into readme/README_<locale>.md."
+)
+TILDE_FENCE_HINT = (
+    "The pre-check strips only code fenced with ``` (three backticks), not ~~~: fence this block "
+    "with backticks, or move the text into readme/README_<locale>.md."
+)
+UNCLOSED_FENCE_HINT = (
+    "The ``` fence at line {line} is never closed, so the pre-check strips nothing after it: close "
+    "it with ```."
 )
 README_NO_SOURCE = rule(
     "U003",
@@ -283,19 +299,55 @@ def _readme(loaded: LoadedPlugin) -> Iterator[Finding]:
     shown = loaded.display_path("README.md")
     found = first_cjk_outside_code(text)
     if found is not None:
-        line, column, snippet, inline = found
-        hint = INLINE_CODE_HINT if inline else None
+        line, column, snippet, hint = found
         yield README_NOT_ENGLISH.at(Location(shown, line, column), hint=hint, text=snippet)
     repo = loaded.plugin.repo.strip().rstrip("/") if loaded.plugin else ""
     if not ((repo and repo in text) or _SOURCE_LINK.search(text)):
         yield README_NO_SOURCE.at(Location(shown, 1, 1))
 
 
-def first_cjk_outside_code(markdown: str) -> tuple[int, int, str, bool] | None:
-    """Line, column and a snippet of the first CJK character outside fenced code blocks (the only
-    code the pre-check strips), and whether it sits in inline code."""
+def first_cjk_outside_code(markdown: str) -> tuple[int, int, str, str | None] | None:
+    """Line, column and a snippet of the first Chinese character the pre-check counts, and the hint
+    that says why it counts when the author may think it sits in code.
+
+    The pre-check removes every span from one ``` to the next (`CODE_BLOCK_RE` in
+    toolkit/checks/readme.py, across lines and wherever they stand, a fence indented inside a list
+    item included), then counts CJK ideographs in what is left: text in `~~~` fences, in inline
+    code, and after a ``` that nothing closes counts."""
+    spans = [(found.start(), found.end()) for found in _GATE_CODE.finditer(markdown)]
+    start = 0
+    for begin, end in [*spans, (len(markdown), len(markdown))]:
+        hit = _CJK.search(markdown, start, begin)
+        if hit:
+            return _placed(markdown, hit.start())
+        start = end
+    return None
+
+
+def _placed(markdown: str, offset: int) -> tuple[int, int, str, str | None]:
+    line = markdown.count("\n", 0, offset) + 1
+    line_start = markdown.rfind("\n", 0, offset) + 1
+    text = markdown[line_start:].split("\n", 1)[0]
+    column = offset - line_start
+    snippet = text[column : column + 20]
+    if any(code.start() < column < code.end() for code in _INLINE_CODE.finditer(text)):
+        return line, column + 1, snippet, INLINE_CODE_HINT
+    before = markdown[:line_start]
+    if len(_GATE_FENCE.findall(_GATE_CODE.sub("", before))) % 2:
+        # spans replaced by their line breaks, so that offsets still count lines
+        kept = _GATE_CODE.sub(lambda m: "\n" * m.group().count("\n"), before)
+        number = kept.count("\n", 0, kept.rfind("```")) + 1
+        hint = UNCLOSED_FENCE_HINT.format(line=number)
+        return line, column + 1, snippet, hint
+    if _in_tilde_fence(before.splitlines()):
+        return line, column + 1, snippet, TILDE_FENCE_HINT
+    return line, column + 1, snippet, None
+
+
+def _in_tilde_fence(lines: list[str]) -> bool:
+    """True when the line after `lines` sits inside a `~~~` fence (as Markdown reads fences)."""
     fence = ""
-    for number, line in enumerate(markdown.splitlines(), start=1):
+    for line in lines:
         opened = _FENCE.match(line)
         if opened:
             marker = opened.group(1)
@@ -303,14 +355,7 @@ def first_cjk_outside_code(markdown: str) -> tuple[int, int, str, bool] | None:
                 fence = marker
             elif marker[0] == fence[0] and len(marker) >= len(fence):
                 fence = ""
-            continue
-        if fence:
-            continue
-        hit = _CJK.search(line)
-        if hit:
-            inline = any(code.start() < hit.start() < code.end() for code in _INLINE_CODE.finditer(line))
-            return number, hit.start() + 1, line[hit.start() : hit.start() + 20], inline
-    return None
+    return fence.startswith("~")
 
 
 def _privacy(loaded: LoadedPlugin) -> Iterator[Finding]:

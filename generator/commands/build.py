@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from generator.commands import unchanged
 from generator.commands.options import (
     PATH_HELP,
     add_output_options,
@@ -116,6 +118,13 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     if args.strict and code != EXIT_OK:
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
         return code
+    built_from = unchanged.digest(config, source)
+    site = Path(config.site_dir)
+    if unchanged.up_to_date(site, built_from):
+        print(
+            f"site in {display_root(site)} is up to date: nothing it is built from changed", file=sys.stderr
+        )
+        return EXIT_OK
     watcher = render_progress(progress_wanted(args.format))
     config.plugins["dify-registry-progress"] = watcher
     try:
@@ -123,23 +132,27 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     except MkDocsException as broken:
         raise BrokenRegistry(str(broken)) from None
     finally:
-        watcher.stage.close()
+        watcher.close()
+    unchanged.record(site, built_from)
     print(f"site built in {display_root(site_dir or Path(config.site_dir))}", file=sys.stderr)
     return EXIT_OK
 
 
 def render_progress(shown: bool) -> Any:
     """A MkDocs plugin drawing the render's progress: the default language's pages, one by one, then
-    the other languages (built in their own processes) until the build returns."""
+    the other languages (built in their own processes: counted by the pages they have written), then
+    the search index, until the build returns (`close`)."""
     from mkdocs.plugins import BasePlugin, event_priority
 
     class RenderProgress(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         def __init__(self) -> None:
             self.stage = Stage.shown_if(False, "", 0)
+            self.pages = 0
+            self.polling: LaterStages | None = None
 
         def on_files(self, files: Any, *, config: Any) -> Any:
-            pages = len(files.documentation_pages())
-            self.stage = Stage.shown_if(shown, f"pages ({config.theme['language']})", pages)
+            self.pages = len(files.documentation_pages())
+            self.stage = Stage.shown_if(shown, f"pages ({config.theme['language']})", self.pages)
             return files
 
         def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
@@ -149,7 +162,50 @@ def render_progress(shown: bool) -> Any:
         @event_priority(50)  # before the registry's plugin waits for the other languages
         def on_post_build(self, *, config: Any) -> None:
             self.stage.close()
-            self.stage = Stage.shown_if(shown, "other languages", 0)
-            self.stage.show("zh_Hans, ja_JP, pt_BR")
+            self.stage = Stage.shown_if(False, "", 0)
+            if shown:
+                self.polling = LaterStages(Path(config.site_dir), self.pages)
+                self.polling.start()
+
+        def close(self) -> None:
+            if self.polling is not None:
+                self.polling.stop()
+            self.stage.close()
 
     return RenderProgress()
+
+
+class LaterStages(threading.Thread):
+    """Draws what follows the default language's pages, which this process cannot count itself: the
+    other languages' pages (their folders' pages written so far), then the search index."""
+
+    INTERVAL = 1.0
+
+    def __init__(self, site: Path, pages: int) -> None:
+        super().__init__(daemon=True)
+        from generator.site.languages import LANGUAGE_SITES
+
+        self.folders = [site / language.prefix for language in LANGUAGE_SITES if language.prefix]
+        self.search = site / "pagefind"
+        self.stage = Stage.shown_if(True, "other languages", pages * len(self.folders))
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.wait(self.INTERVAL):
+            written = sum(sum(1 for _ in folder.rglob("index.html")) for folder in self.folders)
+            if written >= self.stage.total or self.search.exists():
+                break
+            self.stage.reach(written, " ".join(f.name for f in self.folders))
+        if self.stopping.is_set():
+            return
+        self.stage.reach(self.stage.total, "")
+        self.stage.close()
+        self.stage = Stage.shown_if(True, "search index", 0)
+        while not self.stopping.wait(self.INTERVAL):
+            self.stage.show("Pagefind, every language")
+
+    def stop(self) -> None:
+        """The build returned: close the stage under way."""
+        self.stopping.set()
+        self.join()
+        self.stage.close()

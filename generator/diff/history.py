@@ -39,6 +39,10 @@ class Release:
     # output paths of the version before that this one lost, as (provider, tool, path): what a
     # workflow's references to them meet on upgrade
     removed_outputs: frozenset[tuple[str, str, str]] = frozenset()
+    # this version compared directly with the current one: what upgrading a workflow pinned to it
+    # breaks (a change made and undone in between is no change), and the outputs it loses
+    upgrade: tuple[Finding, ...] = ()
+    upgrade_removed: frozenset[tuple[str, str, str]] = frozenset()
 
     @property
     def breaking(self) -> bool:
@@ -101,7 +105,11 @@ def _history(
         before = versions[index - 1] if index else None
         changes = compare(before, plugin, schemas).changes if before is not None else ()
         removed = removed_outputs(before, plugin, schemas) if before is not None else frozenset()
-        releases.append(Release(version, commit.date, commit.id, changes, before is None, removed))
+        upgrade = compare(plugin, loaded, schemas).changes
+        lost = removed_outputs(plugin, loaded, schemas)
+        releases.append(
+            Release(version, commit.date, commit.id, changes, before is None, removed, upgrade, lost)
+        )
     shown = releases[-MAX_RELEASES:]
     current = loaded.plugin.version if loaded.plugin else ""
     previous = next(

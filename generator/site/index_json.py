@@ -4,9 +4,11 @@ checksums, page URLs per language), described by `schemas/v2/registry_index.json
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from generator.diff.changes import Change, class_of
+from generator.findings import Finding
 from generator.plugin_model import I18n, Parameter
 from generator.published import SCHEMA_BASE
 from generator.run.result import RunResult
@@ -127,15 +129,10 @@ class _Indexer:
                 {
                     "version": release.version,
                     "date": release.date,
-                    "breaking": [
-                        d.message.removeprefix("breaking: ")
-                        for d in release.changes
-                        if class_of(d) is Change.BREAKING
-                    ],
-                    "removed_outputs": [
-                        {"provider": provider, "tool": tool, "path": path}
-                        for provider, tool, path in sorted(release.removed_outputs)
-                    ],
+                    "breaking": _breaking(release.changes),
+                    "removed_outputs": _paths(release.removed_outputs),
+                    "upgrade_breaking": _breaking(release.upgrade),
+                    "upgrade_removed_outputs": _paths(release.upgrade_removed),
                 }
                 for release in history.releases
             ]
@@ -151,6 +148,14 @@ class _Indexer:
             }
             for entry in self.model.schemas
         ]
+
+
+def _breaking(changes: Iterable[Finding]) -> list[str]:
+    return [d.message.removeprefix("breaking: ") for d in changes if class_of(d) is Change.BREAKING]
+
+
+def _paths(paths: Iterable[tuple[str, str, str]]) -> list[dict[str, str]]:
+    return [{"provider": provider, "tool": tool, "path": path} for provider, tool, path in sorted(paths)]
 
 
 def registry_index(model: SiteModel, site_url: str) -> dict[str, Any]:

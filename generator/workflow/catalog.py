@@ -10,7 +10,6 @@ index's `versions`.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,11 +58,26 @@ class ToolSpec:
 @dataclass(frozen=True, slots=True)
 class Release:
     """A version and what changed from the version before it: its breaking changes (as the diff
-    engine words them) and the output paths it removed, as (provider, tool, path)."""
+    engine words them) and the output paths it removed, as (provider, tool, path); and, when known,
+    the same for an upgrade from this version straight to the catalog's (`upgrade`,
+    `upgrade_removed`), which is what a workflow pinned to it meets."""
 
     version: str
     breaking: tuple[str, ...]
     removed_outputs: frozenset[tuple[str, str, str]]
+    upgrade: tuple[str, ...] | None = None
+    upgrade_removed: frozenset[tuple[str, str, str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """What upgrading from a pinned version to the catalog's breaks, and the outputs it loses;
+    `direct` when the pinned version itself was compared with the catalog's, else added up from the
+    releases in between (which overstates a change that a later release undid)."""
+
+    breaking: tuple[str, ...]
+    removed_outputs: frozenset[tuple[str, str, str]]
+    direct: bool
 
 
 @dataclass(frozen=True)
@@ -81,6 +95,19 @@ class PluginSpec:
         if low is None or high is None:
             return []
         return [r for r in self.releases if _between(r.version, low, high)]
+
+    def upgrade_from(self, pinned: str) -> Upgrade:
+        """What upgrading from `pinned` to the catalog's version breaks: the pinned version compared
+        with the catalog's when the catalog holds it, else the releases in between added up."""
+        low, high = parse_version(pinned), parse_version(self.version)
+        if low is None or high is None or low >= high:
+            return Upgrade((), frozenset(), True)
+        for release in self.releases:
+            if parse_version(release.version) == low and release.upgrade is not None:
+                return Upgrade(release.upgrade, release.upgrade_removed or frozenset(), True)
+        between = self.since(pinned)
+        removed = frozenset(path for release in between for path in release.removed_outputs)
+        return Upgrade(tuple(m for release in between for m in release.breaking), removed, False)
 
 
 def _between(version: str, low: Version, high: Version) -> bool:
@@ -152,11 +179,18 @@ def from_loaded(plugins: Sequence[LoadedPlugin], schemas: SchemaSet, history: bo
 
 
 def _pairs(found: list[tuple[Version, LoadedPlugin, Face]], schemas: SchemaSet) -> Iterator[Release]:
+    """Every version present, with its changes from the one before and straight to the newest."""
     from generator.diff.history import removed_outputs
 
-    for (_, old, _face), (number, new, _next) in itertools.pairwise(found):
-        changes = compare(old, new, schemas).changes
-        yield Release(str(number), _breaking(changes), removed_outputs(old, new, schemas))
+    newest = found[-1][1]
+    previous: LoadedPlugin | None = None
+    for number, loaded, _face in found:
+        changes = compare(previous, loaded, schemas).changes if previous is not None else ()
+        removed = removed_outputs(previous, loaded, schemas) if previous is not None else frozenset()
+        upgrade = _breaking(compare(loaded, newest, schemas).changes)
+        lost = removed_outputs(loaded, newest, schemas)
+        yield Release(str(number), _breaking(changes), removed, upgrade, lost)
+        previous = loaded
 
 
 def _history(loaded: LoadedPlugin, schemas: SchemaSet) -> Iterator[Release]:
@@ -165,7 +199,13 @@ def _history(loaded: LoadedPlugin, schemas: SchemaSet) -> Iterator[Release]:
 
     found = history_of(loaded, schemas)
     for release in reversed(found.releases if found else ()):
-        yield Release(release.version, _breaking(release.changes), release.removed_outputs)
+        yield Release(
+            release.version,
+            _breaking(release.changes),
+            release.removed_outputs,
+            _breaking(release.upgrade),
+            release.upgrade_removed,
+        )
 
 
 def load_catalog(paths: Sequence[Path], schemas: SchemaSet) -> Catalog:
@@ -246,15 +286,23 @@ def _index_plugin(plugin: Any) -> PluginSpec | None:
     releases = tuple(
         Release(
             str(r.get("version")),
-            tuple(str(m) for m in r.get("breaking", []) if isinstance(m, str)),
-            frozenset(
-                (str(o.get("provider")), str(o.get("tool")), str(o.get("path")))
-                for o in _dicts(r.get("removed_outputs"))
-            ),
+            _texts(r.get("breaking")),
+            _paths(r.get("removed_outputs")),
+            # absent from indexes written before the direct comparison: added up instead
+            _texts(r["upgrade_breaking"]) if "upgrade_breaking" in r else None,
+            _paths(r["upgrade_removed_outputs"]) if "upgrade_removed_outputs" in r else None,
         )
         for r in reversed(list(_dicts(plugin.get("versions"))))
     )
     return PluginSpec(f"{author}/{name}", str(version), tools, releases)
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    return tuple(m for m in (value if isinstance(value, list) else []) if isinstance(m, str))
+
+
+def _paths(value: Any) -> frozenset[tuple[str, str, str]]:
+    return frozenset((str(o.get("provider")), str(o.get("tool")), str(o.get("path"))) for o in _dicts(value))
 
 
 def _dicts(value: Any) -> Iterator[dict[str, Any]]:

@@ -10,13 +10,14 @@ output the tool does not declare reads None unless the tool sets that variable w
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from generator.findings import Finding, Severity
-from generator.rules import Listing, rule
+from generator.rules import Listing, Rule, rule
 from generator.workflow.catalog import Catalog, ParameterSpec, PluginSpec, ToolSpec
 from generator.workflow.dsl import Dsl
-from generator.workflow.legacy import legacy_map
+from generator.workflow.legacy import moved_to
 from generator.workflow.pipeline import pipeline_findings
 from generator.workflow.pipeline_dsl import PIPELINE_KIND
 from generator.workflow.uses import (
@@ -129,12 +130,14 @@ OUTPUT_REMOVED = rule(
     "W021",
     "output-removed-on-upgrade",
     Severity.WARNING,
-    "node {node} reads {reference}: tool {tool} had it in {pinned}, and version {removed_in} removed it",
+    "node {node} reads {reference}: tool {tool} had it in {pinned}, and {version} does not",
     "Before upgrading {plugin} to {version}, read another output in this node.",
     """
 The workflow pins an older version of the plugin whose tool produced the variable this node
-reads; a later version removed it. The workflow works with the pinned version and silently reads
-None after the upgrade.
+reads; the catalog's version does not have it. The workflow works with the pinned version and
+silently reads None after the upgrade. The pinned version is compared with the catalog's directly
+when the catalog holds it (an output removed by one release and restored by a later one is no
+loss); otherwise the outputs the releases in between removed are added up.
 """,
 )
 PINNED_BREAKING = rule(
@@ -144,9 +147,29 @@ PINNED_BREAKING = rule(
     "{plugin} is pinned to {pinned}; {version} has breaking changes since: {changes}",
     "Read the changes before upgrading, and adjust the nodes that use {plugin}.",
     """
-The file pins a plugin version older than the catalog's, and the versions between them change the
+The file pins a plugin version older than the catalog's, and the catalog's version changes the
 interface in ways that break existing workflows (the `diff` engine's breaking class: a parameter
-removed or made required, an output removed, ...).
+removed or made required, an output removed, ...). The pinned version is compared with the catalog's
+directly, as an upgrade replaces one with the other: a change that a later release undid (a
+parameter removed by a broken release and restored by the next) breaks nothing. Only when the
+catalog does not hold the pinned version itself (an `index.json` written before this comparison, a
+version missing from the history) are the breaking changes of the releases in between added up.
+""",
+)
+
+PROVIDER_ID_INVALID = rule(
+    "W016",
+    "provider-id-invalid",
+    Severity.ERROR,
+    "node {node}: provider_id {provider_id!r} is not an id Dify can read",
+    "Write the provider as `author/plugin/provider` (as the plugin's page names it), or a former "
+    "built-in provider's bare name.",
+    """
+Dify reads a tool's `provider_id` with `ToolProviderID` (api/models/provider_ids.py): three parts,
+`organization/plugin/provider`, or one, a former built-in name `P` read as `langgenius/P/P`; each
+part lower-case letters, digits, `_` and `-`. Anything else, a two-part `plugin/provider` too,
+raises "Invalid plugin id": the node fails every time it runs, and the import cannot say which
+plugin to install.
 """,
 )
 
@@ -167,13 +190,15 @@ def check(dsl: Dsl, catalog: Catalog) -> list[Finding]:
         return found
     pinned = pins(dsl)
     by_node: dict[str, tuple[ToolUse, PluginSpec, ToolSpec]] = {}
+    misses: dict[tuple[str, str], list[_Miss]] = {}
     for use in tool_uses(dsl, pinned):
-        resolved = _resolve(use, catalog, found)
+        resolved = _resolve(use, catalog, misses)
         if resolved is not None:
             plugin, spec = resolved
             found.extend(_inputs(use, spec, plugin))
             if not use.agent:
                 by_node.setdefault(use.node.id, (use, plugin, spec))
+    found.extend(_grouped(misses))
     for reference in references(dsl):
         target = by_node.get(reference.source)
         if target is not None:
@@ -190,33 +215,79 @@ def _node(use: ToolUse) -> str:
     return f"{use.node.id} ({use.node.title})" if use.node.title else use.node.id
 
 
-def _resolve(use: ToolUse, catalog: Catalog, found: list[Finding]) -> tuple[PluginSpec, ToolSpec] | None:
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Miss:
+    """A tool use the catalog cannot check: the rule, its values besides the node, and a hint."""
+
+    use: ToolUse
+    rule: Rule
+    values: dict[str, object]
+    hint: str | None = None
+
+
+def _resolve(
+    use: ToolUse, catalog: Catalog, misses: dict[tuple[str, str], list[_Miss]]
+) -> tuple[PluginSpec, ToolSpec] | None:
+    """The plugin and tool a use names, as Dify resolves its `provider_id`; else None, with the miss
+    kept in `misses` under what it is about (one finding per plugin, tool or provider id)."""
+
+    def missed(key: str, miss: _Miss) -> None:
+        misses.setdefault((miss.rule.code, key), []).append(miss)
+
     if not use.from_plugin:
         if use.provider_type in _CUSTOM_KINDS:
-            found.append(
-                TOOL_NOT_CHECKED.at(use.where, node=_node(use), kind=use.provider_type, tool=use.tool)
-            )
+            values: dict[str, object] = {"kind": use.provider_type, "tool": use.tool}
+            missed(f"{use.provider_type}:{use.provider_id}:{use.tool}", _Miss(use, TOOL_NOT_CHECKED, values))
         return None
     if use.provider_id in DIFY_BUILTIN_PROVIDERS:
-        found.append(TOOL_NOT_CHECKED.at(use.where, node=_node(use), kind="Dify's built-in", tool=use.tool))
+        values = {"kind": "Dify's built-in", "tool": use.tool}
+        missed(f"builtin:{use.provider_id}:{use.tool}", _Miss(use, TOOL_NOT_CHECKED, values))
         return None
-    parts = provider_parts(use.provider_id, legacy_map())
+    parts = provider_parts(use.provider_id)
     if parts is None:
-        found.append(
-            TOOL_UNKNOWN.at(use.where, node=_node(use), what=f"provider_id {use.provider_id!r} is unreadable")
-        )
+        missed(use.provider_id, _Miss(use, PROVIDER_ID_INVALID, {"provider_id": use.provider_id}))
         return None
     plugin_id, provider = parts
     plugin = catalog.plugins.get(plugin_id)
     if plugin is None:
-        what = f"plugin {plugin_id} (provider {use.provider_id}) is not in the catalog"
+        key, what = plugin_id, f"plugin {plugin_id} (provider {use.provider_id}) is not in the catalog"
     else:
         spec = plugin.tools.get((provider, use.tool))
         if spec is not None:
             return plugin, spec
+        key = f"{plugin_id}/{provider}/{use.tool}"
         what = f"plugin {plugin_id} {plugin.version} has no tool {use.tool} in provider {provider}"
-    found.append(TOOL_UNKNOWN.at(use.where, node=_node(use), what=what))
+    missed(key, _Miss(use, TOOL_UNKNOWN, {"what": what}, _moved_hint(use, plugin_id, catalog)))
     return None
+
+
+def _moved_hint(use: ToolUse, plugin_id: str, catalog: Catalog) -> str | None:
+    """Where the tools of a former built-in provider are now, when Dify looks for them elsewhere."""
+    target = moved_to(use.provider_id)
+    if not target:
+        return None
+    author, name, provider = target.split("/")
+    held = catalog.plugins.get(f"{author}/{name}")
+    where = (
+        ""
+        if held is None or (provider, use.tool) in held.tools
+        else f" (the catalog's {held.version} has no tool {use.tool})"
+    )
+    return (
+        f"Dify looks for `{use.provider_id}` in the plugin {plugin_id} (ToolProviderID); its tools are "
+        f"now in {author}/{name}{where}: set provider_id to `{target}`."
+    )
+
+
+def _grouped(misses: dict[tuple[str, str], list[_Miss]]) -> Iterator[Finding]:
+    """One finding per missing plugin, tool or provider id, at its first use, naming every node."""
+    for group in misses.values():
+        first = group[0]
+        nodes = [_node(miss.use) for miss in group]
+        shown = (
+            nodes[0] if len(nodes) == 1 else f"{nodes[0]} and {len(nodes) - 1} more ({Listing(nodes[1:], 8)})"
+        )
+        yield first.rule.at(first.use.where, None, first.hint, node=shown, **first.values)
 
 
 def _inputs(use: ToolUse, spec: ToolSpec, plugin: PluginSpec) -> Iterator[Finding]:
@@ -330,22 +401,18 @@ def _reference(
     node = f"{reference.node.id} ({reference.node.title})" if reference.node.title else reference.node.id
     pin = use.pin or pinned.get(plugin.id)
     if pin is not None:
-        for release in plugin.since(pin.version):
-            if any(
-                (spec.provider, spec.name) == (p, t) and _normal(o) == path
-                for p, t, o in release.removed_outputs
-            ):
-                yield OUTPUT_REMOVED.at(
-                    reference.where,
-                    node=node,
-                    reference=shown,
-                    tool=use.tool,
-                    pinned=pin.version,
-                    removed_in=release.version,
-                    plugin=plugin.id,
-                    version=plugin.version,
-                )
-                return
+        removed = plugin.upgrade_from(pin.version).removed_outputs
+        if any((spec.provider, spec.name) == (p, t) and _normal(o) == path for p, t, o in removed):
+            yield OUTPUT_REMOVED.at(
+                reference.where,
+                node=node,
+                reference=shown,
+                tool=use.tool,
+                pinned=pin.version,
+                plugin=plugin.id,
+                version=plugin.version,
+            )
+            return
     known = Listing(sorted(spec.outputs), 12)
     yield OUTPUT_UNKNOWN.at(
         reference.where, node=node, reference=shown, tool=use.tool, path=path, known=known
@@ -378,11 +445,8 @@ def _pins(pinned: dict[str, Pin], catalog: Catalog) -> Iterator[Finding]:
         plugin = catalog.plugins.get(pin.plugin)
         if plugin is None:
             continue
-        breaking = [
-            message.removeprefix("breaking: ")
-            for release in plugin.since(pin.version)
-            for message in release.breaking
-        ]
+        upgrade = plugin.upgrade_from(pin.version)
+        breaking = list(dict.fromkeys(message.removeprefix("breaking: ") for message in upgrade.breaking))
         if breaking:
             yield PINNED_BREAKING.at(
                 pin.where,

@@ -39,10 +39,10 @@ DSL_REFUSED = rule(
     "Export the app again from Dify, or fix the header: `kind: app`, a quoted `version`, "
     "`app.mode` and a `workflow` mapping.",
     """
-Dify's import (`AppDslService.import_app`) fails for a document that is not a mapping, a
-`version` that is not a string (an unquoted `0.1` is read as a number), a missing `app` or
-`app.mode`, and a workflow or advanced-chat app without a `workflow` mapping. Nothing of such a file
-reaches a workspace, so nothing else in it is checked.
+Dify's import (`AppDslService.import_app`) fails for a `version` that is not a string (an
+unquoted `0.1` is read as a number), a missing `app` or `app.mode`, and a workflow or advanced-chat
+app without a `workflow` mapping. Nothing of such a file reaches a workspace, so nothing else in it
+is checked. (A file that is no app DSL at all, a list or a Compose file, is rule W004.)
 """,
 )
 DSL_NOT_WORKFLOW = rule(
@@ -68,6 +68,22 @@ or one of an older major version, leaves the import pending until the user confi
 reads the file as it is.
 """,
 )
+NOT_A_DSL = rule(
+    "W004",
+    "not-an-app-dsl",
+    Severity.ERROR,
+    "this YAML is not a Dify app DSL: {why}",
+    "{fix}",
+    """
+The file reads as YAML but is no app that Dify exports ("Export DSL" writes a mapping with
+`kind: app`, a `version`, the `app` and, for workflows and chatflows, the `workflow` graph). A
+list, a scalar, a mapping whose `kind` is something else (a Kubernetes or Compose file), or a
+mapping with none of `kind: app`, `app` and `workflow` is something else: Dify's import refuses it,
+and nothing in it is checked. A plugin's own YAML (a manifest, a provider or a tool) is named as
+such: `dify-registry validate` checks those.
+""",
+)
+_PLUGIN_KEYS = {"plugins": "a plugin's manifest", "tools": "a provider YAML", "parameters": "a tool YAML"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +128,14 @@ def read_dsl(raw: bytes, path: str) -> Dsl:
         return Dsl(document, document.findings, ())
     data = document.data
     start = Location(path, 1, 1, "")
-    if not isinstance(data, dict):
-        return Dsl(document, (*document.findings, DSL_REFUSED.at(start, problem="it is not a mapping")), ())
-    if data.get("kind") == PIPELINE_KIND:
+    if isinstance(data, dict) and data.get("kind") == PIPELINE_KIND:
         return _pipeline(document, data)
+    why = _not_a_dsl(data)
+    if why:
+        fix = "Give the check a file made by an app's Export DSL in Dify."
+        if isinstance(data, dict) and (named := next((v for k, v in _PLUGIN_KEYS.items() if k in data), "")):
+            fix = f"This looks like {named}: check the plugin with `dify-registry validate`."
+        return Dsl(document, (*document.findings, NOT_A_DSL.at(start, why=why, fix=fix)), ())
     header = list(_header(document, data))
     if any(d.severity is Severity.ERROR for d in header) or any(
         d.rule == DSL_NOT_WORKFLOW.code for d in header
@@ -124,22 +144,31 @@ def read_dsl(raw: bytes, path: str) -> Dsl:
     return Dsl(document, (*document.findings, *header), tuple(_nodes(data)))
 
 
+def _not_a_dsl(data: Any) -> str:
+    """Why a document is no app DSL at all, or "" when it claims to be one."""
+    if not isinstance(data, dict):
+        return f"it is {'a list' if isinstance(data, list) else 'a single value'}, not a mapping"
+    kind = data.get("kind")
+    if kind is not None and kind != "app":
+        return f"its kind is {str(kind)[:40]!r}, not 'app'"
+    if kind is None and "app" not in data and "workflow" not in data:
+        keys = ", ".join(str(key)[:30] for key in list(data)[:6]) or "none"
+        return f"it has none of `kind: app`, `app` and `workflow` (its keys: {keys})"
+    return ""
+
+
 def _pipeline(document: YamlDocument, data: dict[str, Any]) -> Dsl:
     """A knowledge pipeline: its own header (`RagPipelineDslService.import_rag_pipeline`), then the
     nodes as for an app."""
     version = data.get("version", "0.1.0") or "0.1.0"
     problem = _version_problem(version)
     if problem:
-        return Dsl(
-            document, (*document.findings, DSL_REFUSED.at(document.at("version"), problem=problem)), ()
-        )
+        refusal = DSL_REFUSED.at(document.at("version"), problem=problem)
+        return Dsl(document, (*document.findings, refusal), ())
     refused = pipeline_header(document, data)
     if refused:
-        where = (
-            document.at("rag_pipeline")
-            if "rag_pipeline" in refused
-            else document.at("workflow", "graph", "nodes")
-        )
+        nodes = ("workflow", "graph", "nodes")
+        where = document.at("rag_pipeline") if "rag_pipeline" in refused else document.at(*nodes)
         return Dsl(document, (*document.findings, PIPELINE_REFUSED.at(where, problem=refused)), ())
     found = list(document.findings)
     why = _confirmation(Version(version), CURRENT_PIPELINE_VERSION)

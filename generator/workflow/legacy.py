@@ -1,16 +1,24 @@
-"""Legacy built-in provider names (`provider_id: tavily` in DSL files written before plugins) and the
-official plugin that replaced each: `tavily` -> `langgenius/tavily/tavily`.
+"""Where the tools of Dify's former built-in providers live now, for the hints of the workflow check.
 
-The map is data (`legacy_providers.json` beside this module), derived from Dify's official tool
-plugins (the `tools/` folder of langgenius/dify-official-plugins): each provider `P` of a plugin
-`langgenius/X` maps `P` to `langgenius/X/P`. Regenerate it (from the repository root) with
+Dify resolves a bare `provider_id` such as `tavily` only one way (`ToolProviderID`, read by
+`generator.workflow.uses.provider_parts`): `langgenius/tavily/tavily`. That is right for most
+providers, whose official plugin carries their name; for the others (`excel365` is in
+`langgenius/microsoft_excel365`, `openai`'s tools in `langgenius/openai_tool`) Dify looks for a
+plugin that does not exist, or that holds no tools, and the node fails. The map says where such a
+provider's tools are now, so that the finding can name the `provider_id` to write; it never makes a
+node resolve where Dify would not.
+
+The map is data (`legacy_providers.json` beside this module). `providers` is derived from Dify's
+official tool plugins (the `tools/` folder of langgenius/dify-official-plugins): each provider `P`
+of a plugin `langgenius/X` maps `P` to `langgenius/X/P`. Regenerate it (from the repository root)
+with
 
     python -m generator.workflow.legacy PATH/TO/dify-official-plugins/tools \
         > generator/workflow/legacy_providers.json
 
-A name the map lacks is read as Dify reads it (`ToolProviderID` in api/models/provider_ids.py):
-`langgenius/P/P`, except `jina`, `siliconflow`, `stepfun` and `gitee_ai`, whose plugins are
-`P_tool`.
+`moved` is written by hand and kept by the regeneration: former built-in providers whose tools now
+belong to a provider of another name (`dalle`: DALL-E 2 and 3 are tools of `langgenius/openai_tool`'s
+provider `openai`).
 """
 
 from __future__ import annotations
@@ -21,20 +29,26 @@ from functools import cache
 from pathlib import Path
 
 from generator.load.crawl import load_plugin
+from generator.workflow.uses import provider_parts
 
 DATA = Path(__file__).with_name("legacy_providers.json")
-# Dify's own exceptions to `langgenius/P/P` (ToolProviderID).
-DIFY_TOOL_SUFFIXED = ("jina", "siliconflow", "stepfun", "gitee_ai")
 
 
 @cache
 def legacy_map() -> dict[str, str]:
-    """Legacy provider name -> `author/plugin/provider` of the official plugin that replaced it."""
+    """Former built-in provider name -> `author/plugin/provider` where its tools are now."""
     data = json.loads(DATA.read_text(encoding="utf-8"))
-    mapped: dict[str, str] = dict(data["providers"])
-    for name in DIFY_TOOL_SUFFIXED:
-        mapped.setdefault(name, f"langgenius/{name}_tool/{name}")
-    return mapped
+    return {**data["providers"], **data.get("moved", {})}
+
+
+def moved_to(provider_id: str) -> str:
+    """The `author/plugin/provider` that now holds the tools of a former built-in provider, when Dify
+    resolves its bare name elsewhere (`openai` -> `langgenius/openai_tool/openai`); else ""."""
+    target = legacy_map().get(provider_id, "")
+    resolved = provider_parts(provider_id)
+    if not target or resolved is None or target == "/".join(resolved):
+        return ""
+    return target
 
 
 def derive(tools: Path) -> dict[str, object]:
@@ -54,10 +68,13 @@ def derive(tools: Path) -> dict[str, object]:
                 if plugin.name != provider.name:
                     continue
             providers[provider.name] = target
+    kept = json.loads(DATA.read_text(encoding="utf-8")).get("moved", {}) if DATA.is_file() else {}
     return {
         "about": "Legacy built-in tool provider names and the official plugin that replaced each; "
-        "made by `python -m generator.workflow.legacy` from Dify's official tool plugins.",
+        "made by `python -m generator.workflow.legacy` from Dify's official tool plugins. `moved` "
+        "(kept as written): former built-in providers whose tools belong to a provider of another name.",
         "providers": dict(sorted(providers.items())),
+        "moved": kept,
         "clashes": dict(sorted(clashes.items())),
     }
 

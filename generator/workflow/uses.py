@@ -26,6 +26,8 @@ TEMPLATE = re.compile(r"\{\{#([a-zA-Z0-9_]{1,50}(?:\.[a-zA-Z_][a-zA-Z0-9_]{0,29}
 PLUGIN_PROVIDER_TYPES = ("builtin", "plugin")
 _IDENTIFIER = re.compile(r"^([^/:@\s]+/[^/:@\s]+):([^@\s]+)")
 _NAME = re.compile(r"^[a-z0-9_-]+$")
+# Dify's own exceptions to `langgenius/P/P` (ToolProviderID): these providers' plugins are `P_tool`.
+DIFY_TOOL_SUFFIXED = ("jina", "siliconflow", "stepfun", "gitee_ai")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,24 +189,19 @@ def _agent_input(dsl: Dsl, parts: tuple[str | int, ...], name: str, given: Any) 
     return Input(name, "plain", given, dsl.at(*parts), key)
 
 
-def provider_parts(provider_id: str, legacy: dict[str, str]) -> tuple[str, str] | None:
-    """(plugin id, provider name) of a `provider_id`: the plugin form `author/plugin/provider`, the
-    short form `plugin/provider` (Dify reads it as `langgenius/plugin/provider`), or a legacy
-    built-in name, mapped to the official plugin that replaced it."""
+def provider_parts(provider_id: str) -> tuple[str, str] | None:
+    """(plugin id, provider name) of a `provider_id`, exactly as Dify's `ToolProviderID` reads it
+    (api/models/provider_ids.py): `organization/plugin/provider`, or a bare name `P` read as
+    `langgenius/P/P`; for `langgenius`, the providers `jina`, `siliconflow`, `stepfun` and `gitee_ai`
+    live in the plugin `P_tool`. Anything else (`plugin/provider` in two parts, capitals, other
+    characters) is None: Dify raises "Invalid plugin id"."""
     parts = provider_id.split("/")
-    if not all(_NAME.match(part) for part in parts):
-        return None  # Dify refuses it too (GenericProviderID: "Invalid plugin id")
-    if len(parts) == 3:
-        return f"{parts[0]}/{parts[1]}", parts[2]
-    if len(parts) == 2:
-        return f"langgenius/{parts[0]}", parts[1]
-    if len(parts) == 1:
-        mapped = legacy.get(provider_id)
-        if mapped is not None:
-            author, plugin, provider = mapped.split("/")
-            return f"{author}/{plugin}", provider
-        return f"langgenius/{provider_id}", provider_id
-    return None
+    if len(parts) not in (1, 3) or not all(_NAME.match(part) for part in parts):
+        return None
+    organization, plugin, provider = parts if len(parts) == 3 else ("langgenius", provider_id, provider_id)
+    if organization == "langgenius" and provider in DIFY_TOOL_SUFFIXED:
+        plugin = f"{provider}_tool"
+    return f"{organization}/{plugin}", provider
 
 
 def references(dsl: Dsl) -> Iterator[Reference]:

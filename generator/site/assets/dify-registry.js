@@ -1,6 +1,6 @@
 // The catalog on the home page: the first cards come with the page, the others from cards.json (its
-// texts are written as text, never as HTML); the tag filter shows the plugins carrying a tag and
-// keeps the count in the heading right. The translation page's lists of missing texts load when opened.
+// texts are written as text, never as HTML) as the reader scrolls; the tag filter shows the plugins
+// carrying a tag and keeps the count in the heading right. The translation page's lists of missing texts load when opened.
 document.addEventListener("DOMContentLoaded", function () {
   var catalog = document.querySelector("[data-dr-cards]");
   if (catalog) catalogPage(catalog);
@@ -87,19 +87,30 @@ function card(data, item) {
   return li;
 }
 
+// The cards past the first screen are drawn a screen at a time as the reader nears the end of the
+// list (a catalog of thousands of plugins draws only what is read); the filter and the count cover
+// every plugin, drawn or not.
+var CARDS_AT_ONCE = 48;
+
 function catalogPage(catalog) {
   var list = catalog.querySelector(".dr-cards");
   var count = catalog.querySelector("[data-dr-count]");
   var rest = catalog.querySelector("[data-dr-rest]");
   var chosen = "";
+  var pending = []; // cards.json entries not drawn yet, in catalog order
+  var data = null;
+  function matches(tags) {
+    return chosen === "" || tags.indexOf(chosen) >= 0;
+  }
   function filter() {
     var visible = 0;
     catalog.querySelectorAll(".dr-card, [data-dr-rest] li").forEach(function (item) {
-      var tags = (item.getAttribute("data-tags") || "").split(" ");
-      item.hidden = chosen !== "" && tags.indexOf(chosen) < 0;
+      item.hidden = !matches((item.getAttribute("data-tags") || "").split(" "));
       if (!item.hidden) visible += 1;
     });
+    pending.forEach(function (item) { if (matches(item.tags || [])) visible += 1; });
     if (count) count.textContent = String(visible);
+    more();
   }
   catalog.querySelectorAll("button[data-tag]").forEach(function (button) {
     button.addEventListener("click", function () {
@@ -114,15 +125,34 @@ function catalogPage(catalog) {
     catalog.setAttribute("data-dr-loaded", "");
     return;
   }
+  var end = element("div", "dr-cards__end");
+  // Draws the next cards that the filter shows while the end of the list is within a screen.
+  function more() {
+    if (!data) return;
+    while (pending.length && end.getBoundingClientRect().top < window.innerHeight * 2) {
+      var drawn = 0;
+      while (pending.length && drawn < CARDS_AT_ONCE) {
+        var item = pending.shift();
+        var node = card(data, item);
+        node.hidden = !matches(item.tags || []);
+        if (!node.hidden) drawn += 1;
+        list.appendChild(node);
+      }
+    }
+    if (!pending.length) catalog.setAttribute("data-dr-loaded", "");
+  }
   var first = Number(catalog.getAttribute("data-dr-first"));
   fetch(catalog.getAttribute("data-dr-cards"))
     .then(function (response) { return response.json(); })
-    .then(function (data) {
-      data.cards.slice(first).forEach(function (item) { list.appendChild(card(data, item)); });
+    .then(function (loaded) {
+      data = loaded;
+      pending = loaded.cards.slice(first);
       rest.remove();
       rest = null;
+      list.after(end);
+      new IntersectionObserver(more, { rootMargin: "100% 0px" }).observe(end);
+      window.addEventListener("scroll", more, { passive: true });
       filter();
-      catalog.setAttribute("data-dr-loaded", "");
     })
     .catch(function () { /* the plain links stay */ });
 }
