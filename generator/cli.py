@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Protocol, TypeAlias
 
 from generator import __version__
-from generator.commands import build, cache, check_site, diff, run, schemas, serve, validate, workflow
+from generator.commands import build, cache, check_site, diff, init, run, schemas, serve, validate, workflow
 from generator.errors import EXIT_BROKEN, EXIT_USAGE, BrokenRegistry
 from generator.inputs import InputError
 
@@ -41,6 +41,7 @@ COMMANDS: Mapping[str, CommandModule] = MappingProxyType(
         "cache": cache,
         "check-site": check_site,
         "workflow": workflow,
+        "init": init,
     }
 )
 

@@ -99,7 +99,7 @@ def broken_links(root: Path, page: Path) -> list[str]:
     return broken
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         return None
 
@@ -112,14 +112,17 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve(root: Path) -> Iterator[str]:
-    """A built site served on localhost by a thread: its base URL, while the context lasts."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
+def serve(
+    root: Path, handler_class: type[http.server.SimpleHTTPRequestHandler] | None = None, folder: str = "/"
+) -> Iterator[str]:
+    """A built site served on localhost by a thread: its base URL (`folder` of the server, where
+    `handler_class` serves it), while the context lasts."""
+    handler = functools.partial(handler_class or QuietHandler, directory=str(root))
     server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}{folder}"
     finally:
         server.shutdown()
         server.server_close()

@@ -1,6 +1,7 @@
 """Runs spread over machines: three shards run at once in separate processes with separate caches,
-their caches merged, and the site built from the merged cache without running anything is the
-site of one unsharded build (build times, dates and run durations aside)."""
+their caches merged, and the site built from the merged cache without running anything, for
+another site URL than the runs were made with, is the site of one unsharded build (build times,
+dates and run durations aside)."""
 
 from __future__ import annotations
 
@@ -107,15 +108,21 @@ def test_three_shards_merged_build_the_site_of_one_build(tmp_path: Path) -> None
     runs_before = sorted(p.name for p in (merged / "runs").iterdir())
     assert len(runs_before) == sum(len(list((c / "runs").iterdir())) for c in caches)
 
+    # The shards ran without a site URL of their own; the site goes elsewhere than mkdocs.yml says.
+    elsewhere = ["--site-url", "https://example.github.io/registry/"]
     from_shards = tmp_path / "site-shards"
-    done = command("build", ".", "--site-dir", str(from_shards), "--cache-dir", str(merged), cwd=registry)
+    done = command(
+        "build", ".", "--site-dir", str(from_shards), "--cache-dir", str(merged), *elsewhere, cwd=registry
+    )
     assert done.returncode == 0, done.stderr
     # Nothing ran: no environment was built, no run was added to the cache.
     assert not (merged / "envs").exists()
     assert sorted(p.name for p in (merged / "runs").iterdir()) == runs_before
 
     one = tmp_path / "site-one"
-    done = command("build", ".", "--site-dir", str(one), "--cache-dir", str(tmp_path / "one"), cwd=registry)
+    done = command(
+        "build", ".", "--site-dir", str(one), "--cache-dir", str(tmp_path / "one"), *elsewhere, cwd=registry
+    )
     assert done.returncode == 0, done.stderr
     assert _index(from_shards) == _index(one)
     pages = _tool_pages(one)
@@ -145,3 +152,27 @@ def test_a_cached_run_names_no_folder_of_the_machine(tmp_path: Path) -> None:
     for place in (str(root.resolve()), str(cache.resolve()), str(Path.home()) + "/", str(tmp_path)):
         assert place not in saved
         assert place not in text + run.stderr
+
+
+def test_a_run_is_cached_for_every_site_url(tmp_path: Path) -> None:
+    """Where the site is published changes no run: the runs made for one site URL are read from
+    the cache for another (no environment built, nothing run again), and show their files at the
+    second site's address, never at the first's."""
+    root = tmp_path / "badge_maker"
+    shutil.copytree(REPO / "plugins" / "badge_maker", root)
+    cache = tmp_path / "cache"
+    first, second = "https://one.example/", "https://example.github.io/registry/"
+    ran = run_plugins([load_plugin(root)], RunOptions(cache_dir=cache, jobs=1, site_url=first))
+    assert ran.runs
+    assert not any(run.cached for run in ran.runs)
+    stored = sorted(p.name for p in (cache / "runs").iterdir())
+    shutil.rmtree(cache / "envs")  # a run that is not cached would need its environment again
+    again = run_plugins([load_plugin(root)], RunOptions(cache_dir=cache, jobs=1, site_url=second))
+    assert all(run.cached for run in again.runs)
+    assert sorted(p.name for p in (cache / "runs").iterdir()) == stored
+    assert not (cache / "envs").exists()
+    shared = next(run for run in again.runs if run.tool.tool == "share_badge")
+    (badge,) = shared.outputs["files"]
+    assert badge["url"].startswith(second + "files/badge_maker/"), badge
+    assert shared.outputs["badge"]["url"] == badge["url"]
+    assert first not in json.dumps([dict(run.outputs) for run in again.runs])

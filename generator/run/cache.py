@@ -12,7 +12,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -86,14 +86,14 @@ def _longest(item: tuple[str, str]) -> int:
     return -len(item[0])
 
 
-def without_places(value: Any, places: Places) -> Any:
-    """A JSON-like value with every place in its texts replaced by its label."""
+def each_text(value: Any, change: Callable[[str], str]) -> Any:
+    """A JSON-like value with `change` applied to each of its texts (not to keys)."""
     if isinstance(value, str):
-        return places.rewrite(value)
+        return change(value)
     if isinstance(value, dict):
-        return {key: without_places(item, places) for key, item in value.items()}
+        return {key: each_text(item, change) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [without_places(item, places) for item in value]
+        return [each_text(item, change) for item in value]
     return value
 
 

@@ -39,7 +39,7 @@ from generator.run.replay import (
 )
 from generator.run.result import in_words
 from generator.run.returned import check_run
-from generator.run.runtypes import ExampleRun, RunOptions, RunReport
+from generator.run.runtypes import RUN_SITE_URL, ExampleRun, RunOptions, RunReport
 from generator.run.sandbox import Isolation, detect_isolation
 from generator.run.shard import in_shard
 from generator.run.verdict import never_set, nothing_ran, run_result, weigh
@@ -139,7 +139,7 @@ def _execute(
         inputs=dict(example.inputs),
         credentials=credentials,
         files=_task_files(example.files),
-        upload_base=options.site_url + prefix,
+        upload_base=RUN_SITE_URL + prefix,
         http=http_job(job.http, job.overlay, hidden, job.recording) if job.http and job.overlay else None,
     )
     where = _where(job.loaded, tool, example)
@@ -158,7 +158,7 @@ def _execute(
     outputs: dict[str, Any] = {}
     remarks: tuple[Finding, ...] = ()
     if outcome.finished:
-        assembly = assemble(outcome.messages, where, outcome.files, options.site_url)
+        assembly = assemble(outcome.messages, where, outcome.files, RUN_SITE_URL)
         findings.extend(assembly.findings)
         outputs = assembly.outputs
         checked = check_run(
@@ -236,7 +236,18 @@ def _placeless(run: ExampleRun, job: Job, options: RunOptions) -> ExampleRun:
         [environment.python.parent.parent, environment.interpreter.path.parent.parent, options.cache_dir],
         EXAMPLE_FOLDER,
     )
-    return _rewritten(run, lambda value: cache.without_places(value, places))
+    return _rewritten(run, lambda value: cache.each_text(value, places.rewrite))
+
+
+def _published(run: ExampleRun, site_url: str) -> ExampleRun:
+    """The run as the site at `site_url` shows it: its files at their address there."""
+    if site_url == RUN_SITE_URL:
+        return run
+
+    def moved(text: str) -> str:
+        return text.replace(RUN_SITE_URL, site_url)
+
+    return _rewritten(run, lambda value: cache.each_text(value, moved))
 
 
 def _rewritten(run: ExampleRun, change: Callable[[Any], Any]) -> ExampleRun:
@@ -270,7 +281,6 @@ def plan(
     common = [
         cache.runner_version(),
         isolation.description,
-        options.site_url,
         repr(options.limits),
         _schemas_digest(schemas),
     ]
@@ -430,7 +440,7 @@ def run_plugins(
         running = Stage.shown_if(options.progress, "runs", len(pending))
         fresh = iter(run_parallel(pending, work, options.jobs, _describe, running, batch=_batch))
         running.close()
-    every = [cached[index] or next(fresh) for index in range(len(jobs))]
+    every = [_published(cached[index] or next(fresh), options.site_url) for index in range(len(jobs))]
     for job, run in zip(jobs, every, strict=True):
         found[job.loaded.display].extend(run.findings)
     # The run with only the required parameters is a probe: its findings count, the run is not shown.

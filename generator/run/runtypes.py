@@ -19,6 +19,11 @@ DEFAULT_CACHE = Path(".dify-registry-cache")
 # The SDK release the registry's own plugins are written against; used when a plugin names no
 # requirements at all.
 DEFAULT_REQUIREMENTS = ("dify_plugin==0.10.2",)
+# The address a run's files have while it runs and in the cache (a reserved `.invalid` name that
+# never resolves). A run's result cannot depend on where a site is published, so runs are made and
+# keyed with this address, and the site's own URL replaces it only when a run is shown
+# (`runner.run_plugins`): shards run with any site URL merge into one cache that every site reuses.
+RUN_SITE_URL = "https://files.dify-registry.invalid/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,8 @@ class RunOptions:
     """How to run: where the cache lives, limits, parallelism, which tools and examples."""
 
     cache_dir: Path = DEFAULT_CACHE
+    # Where the site serves the runs' files: it names them in the runs shown, never in what is run
+    # or cached (RUN_SITE_URL).
     site_url: str = SITE_URL
     limits: Limits = field(default_factory=Limits)
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)

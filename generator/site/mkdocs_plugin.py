@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -112,6 +113,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         self.frozen = False  # this build set its catalog aside from the garbage collector
         # A language built under the default one's site: it uses the theme's assets at the root.
         self.shares_assets = False
+        self.root_path = "/"  # the path of the site's root on its server (`/registry/`)
 
     @property
     def language(self) -> SiteLanguage:
@@ -168,6 +170,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         config.theme["font"] = False
         # Another language's build has its folder in site_url; the links name each language's root.
         root = (config.site_url or "/").removesuffix(language.folder)
+        self.root_path = urlsplit(root).path or "/"
         config.extra["alternate"] = [
             {"name": lang.name, "lang": lang.hreflang, "folder": lang.folder, "link": root + lang.folder}
             for lang in LANGUAGE_SITES
@@ -282,7 +285,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
 
     def _lighter(self, html: str) -> str:
         html = compact(html)
-        return shared_assets(html, self.language.prefix) if self.shares_assets else html
+        return shared_assets(html, self.language.prefix, self.root_path) if self.shares_assets else html
 
     # Last: the search index reads the pages every other plugin has finished writing.
     @event_priority(-100)

@@ -25,11 +25,13 @@ def compact(html: str) -> str:
     )
 
 
-def shared_assets(html: str, prefix: str) -> str:
+def shared_assets(html: str, prefix: str, root: str = "/") -> str:
     """A page of the language in folder `prefix` that loads the theme's assets from the site root's
-    copy, one folder up, instead of its own."""
+    copy, one folder up, instead of its own. `root` is the path of the site's root on its server
+    (`/registry/` for a site served from a folder): the theme's 404 page, served at any address,
+    names its assets from there."""
     html = _RELATIVE_ASSET.sub(lambda m: f"{m[1]}{m[2]}../assets/", html)
-    return html.replace(f'"/{prefix}/assets/', '"/assets/')
+    return html.replace(f'"{root}{prefix}/assets/', f'"{root}assets/')
 
 
 # Material's own stylesheets as its base template links them (their names carry a hash that
