@@ -512,8 +512,11 @@ def validator(name: str, context: CheckContext | None = None) -> FastValidator:
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Every schema error of every manifest, provider and tool YAML of the plugin."""
     for role, name in ROLE_SCHEMAS.items():
+        found = list(documents(loaded, role))
+        if not found:
+            continue  # a schema is compiled only for a run that has its kind of file
         checker = validator(name, context)
-        for _relative, document in documents(loaded, role):
+        for _relative, document in found:
             yield from schema_findings(document, checker, _FALLBACK[name], name)
 
 
