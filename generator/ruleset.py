@@ -17,6 +17,7 @@ import generator.diff.tools
 import generator.diff.version
 import generator.load.crawl
 import generator.load.examples
+import generator.load.kinds.trigger
 import generator.load.package
 import generator.load.recordings
 import generator.load.registry_examples
@@ -53,6 +54,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.load.examples,
     generator.load.recordings,
     generator.load.registry_examples,
+    generator.load.kinds.trigger,
     generator.run.runner,
     generator.run.assemble,
     generator.run.returned,

@@ -5,7 +5,7 @@ the file named by its argument (stdout is the SDK's logger's).
 What it runs is the SDK's own start-up, up to the point where plugin code would execute:
 `PluginRegistration._load_plugin_configuration` (the manifest, every provider and every tool or
 datasource YAML, read into the SDK's pydantic models), then, for every `extra.python.source` of a
-tool provider, tool, datasource provider and datasource, the module lookup of
+tool provider, tool, datasource provider, datasource, trigger provider and event, the module lookup of
 `import_module_from_source`: `importlib.util.find_spec` of the module name the SDK derives (suffix
 dropped, `/` to `.`), else `spec_from_file_location` on the file, which must exist for
 `exec_module` to succeed. Executing the modules is the runner's part, not the validator's.
@@ -50,6 +50,9 @@ def _sources(registration: PluginRegistration) -> list[str]:
     for source_provider in registration.datasource_configuration:
         named.append(source_provider.extra.python.source)
         named.extend(datasource.extra.python.source for datasource in source_provider.datasources)
+    for trigger_provider in registration.triggers_configuration:
+        named.append(trigger_provider.extra.python.source)
+        named.extend(event.extra.python.source for event in trigger_provider.events)
     return named
 
 

@@ -64,6 +64,8 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("M015", "", "daemon: starts the plugin with `python -m <entrypoint>`, which fails without it"),
     Beyond("P002", "does not match", "daemon: provider identity.name matches ^[a-zA-Z0-9_-]+$"),
     Beyond("T002", "does not match", "daemon: tool identity.name matches ^[a-zA-Z0-9_-]+$"),
+    Beyond("E002", "required field `icon`", "daemon: TriggerProviderIdentity.icon is validate:required"),
+    Beyond("E007", "does not match", "daemon: trigger provider and event names match ^[a-zA-Z0-9_-]+$"),
     Beyond("A001", "name has 0 characters", "daemon: a parameter name has 1 to 1023 characters"),
     Beyond("A001", 'must be a boolean, not "', "daemon: yaml.v3 reads only y/yes/on/n/no/off as a bool"),
     Beyond("L002", "en_US has 0 characters", "daemon: en_US has 1 to 1023 characters"),
@@ -93,6 +95,13 @@ BEYOND_SDK: tuple[Beyond, ...] = (
         "",
         "run time: the datasource loads, and the SDK cannot create its class (an abstract method) on a call",
     ),
+    Beyond("E009", "", "daemon: decoder CheckAssetsValid, 'trigger icon not found'"),
+    Beyond(
+        "E014",
+        "",
+        "start-up: _resolve_trigger_providers finds no class, or several, once it executes the module",
+    ),
+    Beyond("E015", "", "run time: the SDK cannot create the class (an abstract method) on a delivery"),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )
@@ -125,7 +134,7 @@ def _mutations() -> list[dict[str, Any]]:
 
 
 def _mutated(mutation: dict[str, Any], target: Path) -> Subject:
-    """A good validate case (`base`, `minimal` unless named) with the one change `mutation` describes."""
+    """`validate/good/<base>` (`minimal` unless named) with the one change `mutation` describes."""
     folder = target / mutation["name"]
     shutil.copytree(CASES / "good" / mutation.get("base", "minimal"), folder)
     path = folder / mutation["file"]

@@ -31,7 +31,7 @@ COVERED_ELSEWHERE = {
     "K003": "test_validate_package.py::test_package_over_the_size_limit",
     "U027": "test_compile_check.py::test_a_missing_python_is_a_note_not_an_error",
 }
-OUR_PREFIXES = ("M", "P", "T", "A", "L", "U", "Y", "F", "K")
+OUR_PREFIXES = ("M", "P", "T", "A", "L", "U", "Y", "F", "K", "E")
 
 
 def expected(folder: Path) -> list[dict[str, object]]:

@@ -10,8 +10,8 @@ from packaging.version import Version
 
 from generator.check import CheckContext
 from generator.check.common import tool_modules
+from generator.check.sdk_classes import plain_subclass, unbound
 from generator.check.sdk_index import installed_sdk
-from generator.check.undeclared import class_members, is_tool_base, sdk_names
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
@@ -35,8 +35,6 @@ the plugin could bring `_invoke`), whose body is plain methods and assignments, 
 from its dependency files).
 """,
 )
-# Statements that leave a class body plainly readable: what it binds is what it defines.
-PLAIN = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass)
 # Methods people write in place of `_invoke`, named in the finding when the class has one.
 _INSTEAD = ("_invoke", "invoke", "run", "_run", "execute", "_execute", "call", "__call__")
 # The first SDK whose abstract method is `_invoke` (0.0.1b2 to 0.0.1b4 declare `invoke`).
@@ -61,23 +59,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 
 
 def _abstract_classes(tree: ast.Module, needed: tuple[str, ...]) -> Iterator[ast.ClassDef]:
-    """The module's one class deriving from the SDK's Tool alone, when it plainly binds none of
-    `needed`."""
-    tool_names = sdk_names(tree)
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    derived = [node for node in classes if any(is_tool_base(base, tool_names) for base in node.bases)]
-    if len(derived) != 1:
-        return  # none, or several (the SDK then refuses the file for another reason)
-    node = derived[0]
-    if len(node.bases) != 1 or node.keywords or node.decorator_list:
-        return
-    if any(not isinstance(statement, PLAIN) for statement in node.body):
-        return
-    if any(other is not node and derives_from(other, node.name) for other in classes):
-        return  # a subclass in the same file may be the one that runs
-    if not class_members(node).keys() & set(needed):
+    """The module's one plain class deriving from the SDK's Tool alone (`plain_subclass`), when it
+    binds none of `needed`."""
+    node = plain_subclass(tree, "Tool")
+    if node is not None and len(unbound(node, needed)) == len(needed):
         yield node
-
-
-def derives_from(node: ast.ClassDef, name: str) -> bool:
-    return any(isinstance(base, ast.Name) and base.id == name for base in node.bases)

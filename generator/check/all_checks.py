@@ -34,6 +34,7 @@ from generator.check import (
     submission,
     texts,
     tool,
+    trigger,
     undeclared,
     unparsed,
     unyielded,
@@ -73,6 +74,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "abstract_tool": abstract_tool,
         "sdk_file": sdk_file,
         "unparsed": unparsed,
+        "trigger": trigger,
         "datasource": datasource,
     }
 )

@@ -125,15 +125,20 @@ def check_source(
     return []
 
 
-def tool_module_tree(loaded: LoadedPlugin, tool: Tool) -> tuple[str, ast.Module] | None:
-    """The file the SDK executes for `tool` (not always the one its source names, rule T007) and
-    its syntax tree; None when there is none to read (the source rules report why) or it does not
-    parse."""
-    module = module_of(loaded.reader, tool.source) if tool.source else None
+def module_tree(loaded: LoadedPlugin, source: str) -> tuple[str, ast.Module] | None:
+    """The file the SDK executes for a class file named `source` (not always the one named, rule
+    T007) and its syntax tree; None when there is none to read (the source rules report why) or it
+    does not parse."""
+    module = module_of(loaded.reader, source) if source else None
     if module is None or not module.loaded:
         return None
     tree = loaded.reader.source_tree(module.loaded)
     return (module.loaded, tree) if tree is not None else None
+
+
+def tool_module_tree(loaded: LoadedPlugin, tool: Tool) -> tuple[str, ast.Module] | None:
+    """`module_tree` of a tool's class file."""
+    return module_tree(loaded, tool.source)
 
 
 def tool_modules(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[tuple[str, ast.Module, Tool]]:

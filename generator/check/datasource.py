@@ -7,9 +7,9 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.abstract_tool import PLAIN, derives_from
 from generator.check.common import SourceRules, check_asset, check_source, documents
-from generator.check.undeclared import class_members, is_tool_base, sdk_names
+from generator.check.sdk_classes import plain_subclass, unbound
+from generator.check.undeclared import is_tool_base, sdk_names
 from generator.findings import Finding, Location, Severity
 from generator.kind_models.datasource import Datasource, DatasourceProvider
 from generator.load.crawl import LoadedPlugin
@@ -174,20 +174,14 @@ def _classes(loaded: LoadedPlugin, provider: DatasourceProvider, datasource: Dat
                     wanted=wanted,
                 )
         return
-    if len(derived[wanted]) != 1:
-        return  # several: the SDK refuses the file for that ("Multiple subclasses")
-    node = derived[wanted][0]
-    if len(node.bases) != 1 or node.keywords or node.decorator_list:
-        return  # a mixin or a metaclass may bring the methods
-    if any(not isinstance(statement, PLAIN) for statement in node.body):
-        return
-    if any(other is not node and derives_from(other, node.name) for other in classes):
-        return  # a subclass in the same file may be the one that runs
-    lacking = [name for name in methods if name not in class_members(node)]
-    if lacking:
-        where = Location(display, node.lineno, node.col_offset + 1)
+    chosen = plain_subclass(tree, wanted)  # one plain class: what it binds is what it defines
+    lacking = unbound(chosen, methods) if chosen is not None else ()
+    if chosen is not None and lacking:
+        where = Location(display, chosen.lineno, chosen.col_offset + 1)
         shown = " or ".join(f"`{name}`" for name in lacking)
-        yield MISSING_METHOD.at(where, name=node.name, base=wanted, methods=shown, datasource=datasource.name)
+        yield MISSING_METHOD.at(
+            where, name=chosen.name, base=wanted, methods=shown, datasource=datasource.name
+        )
 
 
 def _derives(node: ast.ClassDef, tree: ast.Module, base_name: str) -> bool:

@@ -29,6 +29,16 @@ _LANGUAGE_SET = frozenset(LANGUAGES)
 _LOCALE_SHAPE = re.compile(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4}){0,2}$")
 # A well-formed BCP 47-like key in Dify's style (language_Script or language_REGION).
 _WELL_FORMED = re.compile(r"^[a-z]{2,3}(_[A-Z][a-z]{3})?(_[A-Z]{2}|_\d{3})?$")
+# The documents whose texts Dify shows.
+_ROLES = (
+    "manifest",
+    "tools provider",
+    "tool",
+    "triggers provider",
+    "event",
+    "datasources provider",
+    "datasource",
+)
 # JSON Schemas inside a tool YAML describe data, not texts.
 _SKIPPED = ("output_schema", "input_schema")
 
@@ -59,16 +69,13 @@ finding per plugin and key, at its first use, lists every place the key is used.
 """,
 )
 
-# The roles whose YAML holds i18n texts Dify shows (the crawl's roles, `generator/load/`).
-LOCALISED_ROLES = ("manifest", "tools provider", "tool", "datasources provider", "datasource")
-
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """Every i18n mapping of every manifest, provider and tool YAML; a key Dify does not read is
+    """Every i18n mapping of every manifest, provider, tool and event YAML; a key Dify does not read is
     one finding per plugin and key, listing where it is used."""
     used: dict[str, list[tuple[str, Location]]] = {}
     for relative, document in loaded.documents.items():
-        if loaded.roles.get(relative) in LOCALISED_ROLES:
+        if loaded.roles.get(relative) in _ROLES:
             for key, where in _walk(document):
                 used.setdefault(key, []).append((relative, where))
     order = {relative: index for index, relative in enumerate(loaded.documents)}

@@ -1,4 +1,4 @@
-"""Lint every tool's and datasource's inline `output_schema`, resolving its `$ref`s offline."""
+"""Lint every tool's, datasource's and event's inline `output_schema`, resolving its `$ref`s offline."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from generator.schemas.inline import lint_output_schema
 from generator.schemas.lint import INLINE, NULLABLE
 from generator.schemas.walk import Locator, Parts
 
-ROLES_WITH_OUTPUT_SCHEMA = ("tool", "datasource")
+ROLES_WITH_OUTPUT_SCHEMA = ("tool", "datasource", "event")
 MAX_REMEMBERED = 32 * 1024  # characters of a schema's JSON; larger ones are linted each time
 Places = tuple[tuple[Parts, bool], ...]
 Linted = tuple[list[Finding], Places]
@@ -34,7 +34,7 @@ def _locator(document: YamlDocument) -> Locator:
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterator[Finding]:
-    """Findings on each `output_schema` of the plugin's tool and datasource YAMLs."""
+    """Findings on each `output_schema` of the plugin's tool, datasource and event YAMLs."""
     schemas: SchemaSet = context.schemas or shipped_schemas()
     nullable: list[tuple[str, Finding]] = []
     for relative, role in loaded.roles.items():

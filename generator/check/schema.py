@@ -34,6 +34,8 @@ ROLE_SCHEMAS = {
     "agent strategy": "agent_strategy",
     "endpoints provider": "endpoint_group",
     "endpoint": "endpoint",
+    "triggers provider": "trigger_provider",
+    "event": "trigger_event",
 }
 
 _E = Severity.ERROR
@@ -162,6 +164,40 @@ The SDK reads the group into `EndpointProviderConfiguration` (`dify_plugin/entit
 `settings` as `ProviderConfig` fields with `name`, `type` and `label`; `endpoints` a list, "endpoints
 should be a list") and each endpoint into `EndpointConfiguration`: `path`, `method` and
 `extra.python.source` required, `hidden` a boolean. The plugin does not start.
+""",
+)
+TRIGGER_PROVIDER_SCHEMA = rule(
+    "E002",
+    "trigger-provider-schema",
+    _E,
+    "trigger provider: {detail}",
+    "Compare with the published schema trigger_provider.json.",
+    """
+The trigger provider YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`,
+`description`; `extra.python.source`), or a field has the wrong type. The SDK reads it into
+`TriggerProviderConfiguration` (`dify_plugin/entities/trigger.py`) when the plugin starts: `events`
+must be a list of paths ("event path should be a string"), `subscription_schema` a list of fields,
+`subscription_constructor` a mapping ("subscription_constructor should be defined as a mapping")
+whose `parameters` and `oauth_schema` lists hold mappings, and `credentials_schema` a list or a
+mapping ("credentials_schema should be a list or dict"). Any other shape stops the plugin from
+starting. The daemon also requires `identity.icon` (`TriggerProviderIdentity`: `validate:"required"`).
+""",
+)
+EVENT_SCHEMA = rule(
+    "E003",
+    "event-schema",
+    _E,
+    "event: {detail}",
+    "Compare with the published schema trigger_event.json.",
+    """
+The event YAML lacks a field the SDK requires, or a field has the wrong type. The SDK's
+`TriggerProviderConfiguration.validate_events` reads every listed event with
+`EventConfiguration(identity=EventIdentity(**file["identity"]), parameters=[...],
+description=I18nObject(**file["description"]), extra=EventConfigurationExtra(**file.get("extra", {})),
+output_schema=file.get("output_schema", None))`: `identity` (`author`, `name`, `label`),
+`description` (one i18n text: the `human`/`llm` pair of tools has no `en_US` and is refused) and
+`extra.python.source` are required, `output_schema` is a mapping or null. A failure is raised as
+"Error loading event configuration", and the whole plugin fails to start.
 """,
 )
 BOOLEAN_WORD = rule(
@@ -456,6 +492,76 @@ app-selector, array[tools], any, object, array); `min`, `max` are numbers and `o
 """,
         ),
         ENDPOINT_SCHEMA,
+        TRIGGER_PROVIDER_SCHEMA,
+        EVENT_SCHEMA,
+        rule(
+            "E004",
+            "invalid-trigger-tag",
+            _E,
+            "invalid trigger provider tag: {detail}",
+            "Leave `identity.tags` out: the manifest's `tags` categorise the plugin.",
+            """
+The SDK reads a trigger provider's `identity.tags` as `list[EventLabelEnum]`, whose only value is
+`webhooks`; any other tag stops the plugin from starting. (The daemon, for its part, checks these
+tags against the manifest's tag list, which has no `webhooks`, and fills empty tags from the
+manifest's: leaving them out is the one form both accept.)
+""",
+        ),
+        rule(
+            "E005",
+            "event-parameter-schema",
+            _E,
+            "parameter: {detail}",
+            "Each parameter needs `name`, `label` and `type`; see trigger_event.json.",
+            """
+A parameter of an event or of a subscription constructor lacks a field the SDK's `EventParameter`
+requires (`name`, `label`, `type`), or a field such as `required`, `multiple`, `min`, `max`,
+`default` or `options` has the wrong type. The SDK refuses the provider when the plugin starts.
+Unlike a tool's parameter, an event parameter has no `form`, `human_description` or
+`llm_description`: its help text is `description`.
+""",
+        ),
+        rule(
+            "E006",
+            "invalid-event-parameter-type",
+            _E,
+            "invalid parameter type: {detail}",
+            "Use one of: string, number, boolean, select, checkbox, file, files, model-selector, "
+            "app-selector, object, array, dynamic-select.",
+            """
+An event parameter's `type` comes from the SDK's `EventParameter.EventParameterType` (string,
+number, boolean, select, checkbox, file, files, model-selector, app-selector, object, array,
+dynamic-select; the daemon's `isEventParameterType` lists the same). `secret-input`, `any` and the
+date types of tools are not among them; the SDK refuses the provider.
+""",
+        ),
+        rule(
+            "E007",
+            "invalid-trigger-name",
+            _E,
+            "invalid name: {detail}",
+            "Use letters, digits, `_` and `-` only.",
+            """
+The daemon requires a trigger provider's and an event's `identity.name` to match
+`^[a-zA-Z0-9_-]+$` (`tool_provider_identity_name` and `event_identity_name` in
+`pkg/entities/plugin_entities/trigger_declaration.go`). The event name is also what the provider's
+`_dispatch_event` returns to pick the event.
+""",
+        ),
+        rule(
+            "E008",
+            "invalid-subscription-field",
+            _E,
+            "invalid field: {detail}",
+            "Each field needs `name`, `label` and a `type`: secret-input, text-input, select, boolean, "
+            "model-selector, app-selector or array[tools].",
+            """
+The entries of `subscription_schema`, `subscription_constructor.credentials_schema` and
+`oauth_schema`'s lists are the SDK's `ProviderConfig`: a `name`, a `type` from secret-input,
+text-input, select, boolean, model-selector, app-selector, array[tools], a `label` with `en_US`,
+`required` a boolean (not null), option values strings. The SDK refuses the provider otherwise.
+""",
+        ),
         BOOLEAN_WORD,
     )
 }
@@ -472,6 +578,8 @@ _FALLBACK = {
     "agent_strategy": AGENT_STRATEGY_SCHEMA,
     "endpoint_group": ENDPOINT_SCHEMA,
     "endpoint": ENDPOINT_SCHEMA,
+    "trigger_provider": TRIGGER_PROVIDER_SCHEMA,
+    "trigger_event": EVENT_SCHEMA,
 }
 _ANY = "*"  # any key or index, in the paths below
 # Fields of the published schemas that neither the SDK's models nor the plugin daemon's structs have,
@@ -483,6 +591,8 @@ IGNORED_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "tool": (("identity", "icon"), ("parameters", _ANY, "placeholder")),
     "tool_provider": (("credentials_for_provider", _ANY, "options", _ANY, "icon"),),
     "plugin_manifest": (),
+    "trigger_provider": (),
+    "trigger_event": (),
 }
 # Fields only the daemon reads, into a Go string (the SDK's models lack them): yaml.v3 decodes any
 # scalar into a string field as its text, so a number or a boolean there is read as that text.
@@ -490,6 +600,8 @@ DAEMON_STRINGS: dict[str, tuple[tuple[str, ...], ...]] = {
     "plugin_manifest": (("privacy",),),
     "tool_provider": (),
     "tool": (),
+    "trigger_provider": (),
+    "trigger_event": (),
 }
 # The YAML 1.1 words that yaml.v3 decodes into a typed bool (and pydantic accepts as well).
 _BOOLEAN_WORDS = {
@@ -514,7 +626,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     for role, name in ROLE_SCHEMAS.items():
         found = list(documents(loaded, role))
         if not found:
-            continue  # a schema is compiled only for a run that has its kind of file
+            continue  # a schema is compiled only for a run that has documents of its role
         checker = validator(name, context)
         for _relative, document in found:
             yield from schema_findings(document, checker, _FALLBACK[name], name)

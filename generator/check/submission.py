@@ -239,7 +239,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Submission findings, only when asked for."""
     for _relative, manifest in documents(loaded, "manifest"):
         yield from _manifest(loaded, manifest)
-    for role in ("tools provider", "tool"):
+    for role in ("tools provider", "tool", "triggers provider", "event"):
         for _relative, document in documents(loaded, role):
             author = dig(document.data, "identity", "author")
             if reserved_author(author):

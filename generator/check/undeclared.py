@@ -194,8 +194,8 @@ def sdk_names(tree: ast.Module, name: str = "Tool") -> set[str]:
 
 
 def is_tool_base(base: ast.expr, tool_names: set[str], name: str = "Tool") -> bool:
-    """True when a class base names dify_plugin's class `name` (Tool by default), under a name the
-    module imports it as or spelt out from `dify_plugin`."""
+    """True when a class base names dify_plugin's class `name` (Tool, Event...), under a name the
+    module imports it as (`tool_names`, from `sdk_names`) or spelt from `dify_plugin` down."""
     if isinstance(base, ast.Name):
         return base.id in tool_names
     root: ast.expr = base

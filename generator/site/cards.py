@@ -4,14 +4,16 @@ into the home page and every card in a compact JSON file the page loads (`cards.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from generator.plugin_model import I18n
+from generator.plugin_model import PLUGIN_KINDS, I18n
 from generator.site.site_model import PluginEntry
 from generator.site.untrusted import word_cut
 
 CARDS_JSON = "cards.json"
+# The kinds whose pages the site shows (the site's words name each: `kind_<kind>`).
+SHOWN_KINDS = ("tools", "triggers")
 # Cards the home page holds as HTML: a screen and more, so the page works without JavaScript and
 # shows something before the file arrives; the rest come from `cards.json`.
 FIRST_SCREEN = 24
@@ -65,6 +67,13 @@ def _counted(count: int, one: str, several: str, words: Mapping[str, str]) -> st
     return f"{count} {words[one if count == 1 else several]}"
 
 
+def catalog_kinds(entries: Iterable[PluginEntry]) -> list[str]:
+    """The plugin kinds the catalog's plugins offer, in the manifest's order of kinds (what the
+    catalog filters by, and what a card shows in the site's words)."""
+    found = {kind for entry in entries for kind in entry.kinds}
+    return [kind for kind in PLUGIN_KINDS if kind in found and kind in SHOWN_KINDS]
+
+
 def cards(plugins: tuple[PluginEntry, ...], language: str, words: Mapping[str, str]) -> list[Card]:
     """Every plugin's card, sorted by its label in `language` (then by its page, for ties)."""
     made = [
@@ -96,6 +105,7 @@ def cards_json(
             "cut": words["truncated"],
         },
         "tags": {tag: tag_label(tag, words) for tag in tags},
+        "kinds": {kind: words[f"kind_{kind}"] for kind in catalog_kinds(card.entry for card in shown)},
         "cards": [
             {
                 "href": links[card.entry.src],
@@ -107,6 +117,8 @@ def cards_json(
                 "descriptionEn": card.description.fallback,
                 "descriptionCut": card.description.cut,
                 "tags": list(card.entry.plugin.tags),
+                "kinds": list(card.entry.kinds),
+                "counts": [[words[f"children_{kind}"], count] for kind, count in card.entry.child_counts],
                 "author": card.entry.plugin.author,
                 "version": card.entry.plugin.version,
                 "tools": len(card.entry.tools),

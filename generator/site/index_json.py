@@ -12,11 +12,12 @@ from generator.findings import Finding
 from generator.plugin_model import I18n, Parameter
 from generator.published import SCHEMA_BASE
 from generator.run.result import RunResult
+from generator.site.kinds import PAGES
 from generator.site.languages import LANGUAGE_SITES
 from generator.site.llms import LLMS_TXT
 from generator.site.site_model import PluginEntry, SiteModel, ToolEntry
 from generator.site.texts import texts_for
-from generator.site.views import fixed_rows
+from generator.site.views import OutputRow, fixed_rows
 
 INDEX_SCHEMA = SCHEMA_BASE + "v2/registry_index.json"
 INDEX_VERSION = 2
@@ -54,6 +55,8 @@ def _parameter(parameter: Parameter) -> dict[str, Any]:
 
 
 class _Indexer:
+    """Builds the index; a kind's pages (`site.kinds`) use it as their `Index`."""
+
     def __init__(self, model: SiteModel, site_url: str) -> None:
         self.model = model
         self.site_url = site_url if site_url.endswith("/") else site_url + "/"
@@ -65,6 +68,15 @@ class _Indexer:
         """The URL in each language of a file served as it is (`llms.txt`, a page's Markdown)."""
         return {code: self.site_url + where for code, where in self.model.served(path, path).items()}
 
+    def i18n(self, text: I18n) -> dict[str, str]:
+        return _i18n(text)
+
+    def parameter(self, parameter: Parameter) -> dict[str, Any]:
+        return _parameter(parameter)
+
+    def outputs(self, rows: tuple[OutputRow, ...]) -> list[dict[str, Any]]:
+        return [{"path": r.path, "type": r.type, "required": r.required, "ref": r.ref} for r in rows]
+
     def tool(self, entry: ToolEntry) -> dict[str, Any]:
         tool = entry.tool
         return {
@@ -74,10 +86,7 @@ class _Indexer:
             "description": _i18n(tool.description),
             "llm_description": tool.llm_description,
             "parameters": [_parameter(p) for p in tool.parameters],
-            "output_variables": [
-                {"path": r.path, "type": r.type, "required": r.required, "ref": r.ref}
-                for r in (*FIXED_VARIABLES, *entry.outputs)
-            ],
+            "output_variables": self.outputs((*FIXED_VARIABLES, *entry.outputs)),
             "schema_refs": sorted(entry.references),
             "checksum": entry.checksum,
             "examples": [
@@ -115,8 +124,18 @@ class _Indexer:
             "pages": self.pages(entry.src),
             "markdown": self.markdown(entry.src),
             "tools": [self.tool(tool) for tool in entry.tools],
+            "kinds": list(entry.kinds),
+            **self.kinds(entry),
             **self.versions(entry),
         }
+
+    def kinds(self, entry: PluginEntry) -> dict[str, Any]:
+        """The plugin's providers of other kinds, under their kind's key (`triggers`...), as each
+        kind's pages index them."""
+        found: dict[str, list[dict[str, Any]]] = {}
+        for section in entry.sections:
+            found.setdefault(section.kind, []).append(PAGES[section.kind].indexed(section, self))
+        return found
 
     def versions(self, entry: PluginEntry) -> dict[str, Any]:
         """The plugin's releases with what each breaks (absent outside git): what the workflow check

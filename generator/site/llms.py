@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 
 from generator.plugin_model import I18n
+from generator.site.kinds import ChildEntry
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage
 from generator.site.safe import safe_url
 from generator.site.site_model import PluginEntry, SiteModel, ToolEntry
@@ -84,6 +85,10 @@ class LlmsText:
             for tool in entry.tools:
                 if tool.src not in self.english_only:
                     yield tool.src, self.tool(entry, tool)
+            for section in entry.sections:
+                for child in section.children:
+                    if child.src not in self.english_only:
+                        yield child.src, self.child(entry, child)
 
     def _text(self, value: I18n | str, limit: int = MAX_LINE) -> str:
         return inline(value, self.language.code, limit)
@@ -117,6 +122,11 @@ class LlmsText:
                 tool_label = self._label(tool.tool.label, tool.tool.name)
                 target = self._target(tool.src)
                 lines.append(f"  - {_link(tool_label, target)}: {self._text(tool.tool.description)}")
+            for child in (child for section in entry.sections for child in section.children):
+                child_label = self._label(child.label, child.name)
+                lines.append(
+                    f"  - {_link(child_label, self._target(child.src))}: {self._text(child.description)}"
+                )
         return "\n".join(lines) + "\n"
 
     def _root(self, other: SiteLanguage) -> str:
@@ -153,6 +163,53 @@ class LlmsText:
             label = self._label(tool.tool.label, tool.tool.name)
             target = self._target(tool.src, entry.src)
             lines.append(f"- {_link(label, target)}: {self._text(tool.tool.description)}")
+        for section in entry.sections:
+            lines += [
+                "",
+                f"## {self._w(f'kind_{section.kind}')}: {self._label(section.part.label, section.part.name)}",
+                "",
+            ]
+            for child in section.children:
+                label = self._label(child.label, child.name)
+                lines.append(
+                    f"- {_link(label, self._target(child.src, entry.src))}: {self._text(child.description)}"
+                )
+        return "\n".join(lines) + "\n"
+
+    def child(self, plugin: PluginEntry, entry: ChildEntry) -> str:
+        """A page below a provider of another kind (an event) as Markdown: its parameters and output
+        variables, and how it was checked."""
+        words, lang = self.words, self.language.code
+        lines = [
+            f"# {self._label(entry.label, entry.name)}",
+            "",
+            f"- {self._w('plugin')}: "
+            + _link(
+                self._label(plugin.plugin.label, plugin.plugin.name), self._target(plugin.src, entry.src)
+            ),
+            f"- {self._w('name')}: {code(entry.key)}",
+            f"- {self._w('description')}: {self._text(entry.description, 2000)}",
+            "",
+            f"## {self._w('parameters')}",
+            "",
+        ]
+        if not entry.parameters:
+            lines.append(self._w("no_parameters"))
+        for p in entry.parameters:
+            required = words["yes"] if p.required else words["no"]
+            options = ", ".join(code(str(o.value)) for o in p.options)
+            lines.append(
+                f"- {code(p.name)} ({inline(p.type, lang)}, {self._w('required')}: {inline(required, lang)})"
+                f"{': ' + options if options else ''} — "
+                + self._text(p.human_description if p.human_description.en else p.label)
+            )
+        lines += ["", f"## {self._w('event_outputs')}", ""]
+        lines += [self._output(row) for row in entry.outputs]
+        if not entry.outputs:
+            lines.append(self._w("no_event_output_schema"))
+        lines += ["", f"## {self._w('examples')}", ""]
+        if not entry.runs:
+            lines.append(self._w("static_only"))
         return "\n".join(lines) + "\n"
 
     def tool(self, plugin: PluginEntry, entry: ToolEntry) -> str:

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from generator.plugin_model import I18n
 from generator.schemas import CATALOG_PATH
-from generator.site.cards import CARDS_JSON, FIRST_SCREEN, Card, cards, cards_json
+from generator.site.cards import CARDS_JSON, FIRST_SCREEN, Card, cards, cards_json, catalog_kinds
+from generator.site.kinds import ChildEntry, KindSection
 from generator.site.languages import SiteLanguage
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
@@ -81,6 +82,9 @@ class SitePages:
             yield self.plugin_page(entry)
             for tool in entry.tools:
                 yield self.tool_page(entry, tool)
+            for section in entry.sections:
+                for child in section.children:
+                    yield self.child_page(entry, section, child)
         yield from self.schema_pages()
         yield from self.rule_pages()
         yield self.coverage_page()
@@ -99,6 +103,7 @@ class SitePages:
             rest=shown[FIRST_SCREEN:],
             total=len(shown),
             tags=self.model.tags,
+            kinds=catalog_kinds(self.model.plugins),
             cards_json=CARDS_JSON,
         )
 
@@ -131,6 +136,20 @@ class SitePages:
             schemas_loaded=self.model.schema_set is not None,
         )
         return self._found_by_label("tool", entry.src, entry.tool.label, entry.tool.name, html)
+
+    def child_page(self, plugin: PluginEntry, section: KindSection, entry: ChildEntry) -> GeneratedPage:
+        """The page of one page below a provider of another kind (an event...), by its kind's template."""
+        if entry.src in self.english_only:
+            return self._stub("child", entry.src, entry.label, entry.name, entry.description)
+        html = render(
+            section.child_template,
+            self.context(entry.src),
+            plugin=plugin,
+            section=section,
+            entry=entry,
+            schemas_loaded=self.model.schema_set is not None,
+        )
+        return self._found_by_label("child", entry.src, entry.label, entry.name, html)
 
     def _found_by_label(self, kind: str, src: str, label: I18n, name: str, html: str) -> GeneratedPage:
         """A page titled by its label in this language (its name when it has none), which search

@@ -22,7 +22,7 @@ from generator.plugin_model import LANGUAGES, I18n
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 
 # What a page is, as the search box's filter reads it: catalog pages (these) come first.
-KINDS = ("plugin", "tool")
+KINDS = ("plugin", "tool", "child")
 # Pagefind's largest weight; a page's title (h1) weighs 7, its text 1.
 LABEL_WEIGHT = 10
 MAX_LABEL = 300

@@ -26,12 +26,13 @@ from generator.findings import Finding, Severity, count_by_severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import examples_origin, examples_path
 from generator.media import MAX_IMAGE_BYTES, Image, judge
-from generator.plugin_model import Plugin, Tool, ToolKey
+from generator.plugin_model import KindPart, Plugin, Tool, ToolKey
 from generator.rules import Rule
 from generator.ruleset import all_rules
 from generator.schemas import HostedSchema, SchemaSet, flatten_properties, referenced_ids, referencing_tools
 from generator.schemas.properties import type_text
 from generator.site.coverage import Coverage, coverage_of, texts_of, tool_texts, written_in
+from generator.site.kinds import PAGES, KindSection
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
 from generator.site.readme import image_paths, make_renderer, render_readme
 from generator.site.reencode import ICON_WIDTH, README_WIDTH, for_the_page
@@ -106,6 +107,22 @@ class PluginEntry:
     releases: tuple[ReleaseView, ...]  # its version history, newest first (none outside git)
     checksum: str  # of its manifest
     tools: tuple[ToolEntry, ...]
+    # Its providers of other kinds (triggers...), each with the pages below it, in manifest order.
+    sections: tuple[KindSection, ...] = ()
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The plugin kinds it offers (manifest keys: `tools`, `triggers`...), tools first."""
+        own = ("tools",) if self.tools else ()
+        return tuple(dict.fromkeys((*own, *(section.kind for section in self.sections))))
+
+    @property
+    def child_counts(self) -> tuple[tuple[str, int], ...]:
+        """Per kind other than tools, the pages below its providers (its events...)."""
+        counts: dict[str, int] = {}
+        for section in self.sections:
+            counts[section.kind] = counts.get(section.kind, 0) + len(section.children)
+        return tuple(counts.items())
 
     @property
     def slug(self) -> str:
@@ -226,6 +243,12 @@ def english_only_pages(
             for code in codes:
                 if code not in tool_languages:
                     found[code].add(tool.src)
+        for section in entry.sections:
+            for child in section.children:
+                child_languages = written_in(child.texts, codes) if plugin_languages else frozenset()
+                found.update(
+                    {code: found[code] | {child.src} for code in codes if code not in child_languages}
+                )
         for code in codes:
             if code not in plugin_languages:
                 found[code].add(entry.src)
@@ -248,7 +271,7 @@ class _Builder:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.sitemap = SiteMap.of(catalog.plugins)
+        self.sitemap = SiteMap.of(catalog.plugins, _child_names)
         self.renderer = make_renderer()
         schemas = catalog.schemas
         self.users: Mapping[str, tuple[ToolKey, ...]] = (
@@ -330,6 +353,18 @@ class _Builder:
             tools=tuple(
                 self.tool(loaded, index, tool, findings, history) for index, tool in enumerate(plugin.tools)
             ),
+            sections=self.sections(loaded, plugin, findings),
+        )
+
+    def sections(
+        self, loaded: LoadedPlugin, plugin: Plugin, findings: tuple[Finding, ...]
+    ) -> tuple[KindSection, ...]:
+        """The sections of the plugin's providers of other kinds, made by their kinds' pages."""
+        build = _PluginBuild(self, loaded, findings)
+        return tuple(
+            PAGES[part.kind].section(part, index, build)
+            for index, part in enumerate(plugin.parts)
+            if part.kind in PAGES
         )
 
     def icon(self, loaded: LoadedPlugin, plugin: Plugin) -> str:
@@ -370,10 +405,15 @@ class _Builder:
         )
 
     def outputs(self, tool: Tool) -> tuple[OutputRow, ...]:
+        return self.schema_rows(tool.output_schema)
+
+    def schema_rows(self, schema: Any) -> tuple[OutputRow, ...]:
+        """The output-variable rows of an `output_schema` (none when the hosted schemas are not
+        loaded, or it is not a mapping)."""
         schemas = self.catalog.schemas
         if schemas is None:
             return ()
-        flat = flatten_properties(tool.output_schema, schemas) if isinstance(tool.output_schema, dict) else ()
+        flat = flatten_properties(schema, schemas) if isinstance(schema, dict) else ()
         return tuple(property_rows(flat, schemas))
 
     def references(self, tool: Tool) -> frozenset[str]:
@@ -423,6 +463,38 @@ class _Builder:
                 )
             )
         return tuple(entries)
+
+
+class _PluginBuild:
+    """What the model offers a kind's pages while they build one plugin's sections (`kinds.Build`)."""
+
+    def __init__(self, builder: _Builder, loaded: LoadedPlugin, findings: tuple[Finding, ...]) -> None:
+        self.builder = builder
+        self.loaded = loaded
+        self.findings = findings
+
+    def child_src(self, part: int, child: int) -> str:
+        return self.builder.sitemap.children[(self.loaded.display, part, child)]
+
+    def outputs(self, schema: Any) -> tuple[OutputRow, ...]:
+        return self.builder.schema_rows(schema)
+
+    def references(self, schema: Any) -> frozenset[str]:
+        schemas = self.builder.catalog.schemas
+        return frozenset(referenced_ids(schema, schemas) if schemas is not None else ())
+
+    def findings_in(self, *files: str) -> tuple[FindingView, ...]:
+        shown = {self.loaded.display_path(file) for file in files}
+        return finding_views(d for d in self.findings if d.file in shown)
+
+    def checksum_of(self, file: str) -> str:
+        document = self.loaded.documents.get(file)
+        return checksum(document.data if document else None)
+
+
+def _child_names(part: KindPart) -> tuple[str, ...]:
+    pages = PAGES.get(part.kind)
+    return pages.children(part) if pages is not None else ()
 
 
 def _references_by_key(users: Mapping[str, tuple[ToolKey, ...]]) -> Mapping[ToolKey, frozenset[str]]:

@@ -17,6 +17,68 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "tools": ("Tools", "工具", "ツール", "Ferramentas"),
     "tool": ("Tool", "工具", "ツール", "Ferramenta"),
     "tool_count": ("Tools", "工具数", "ツール数", "Ferramentas"),
+    # plugin kinds (the manifest's `plugins:` keys), on cards and in the catalog's filter
+    "kind_tools": ("Tool", "工具", "ツール", "Ferramenta"),
+    "kind_triggers": ("Trigger", "触发器", "トリガー", "Gatilho"),
+    "filter_by_kind": ("Kind", "类型", "種類", "Tipo"),
+    # what a card counts below a kind's providers
+    "children_triggers": ("Events", "事件数", "イベント数", "Eventos"),
+    "triggers": ("Triggers", "触发器", "トリガー", "Gatilhos"),
+    "events": ("Events", "事件", "イベント", "Eventos"),
+    "event": ("Event", "事件", "イベント", "Evento"),
+    "subscribe": ("How to subscribe", "如何订阅", "サブスクリプションの作り方", "Como assinar"),
+    "subscription_fields": (
+        "Subscription fields (a subscription made by hand)",
+        "订阅字段（手动创建订阅）",
+        "サブスクリプションの項目（手動で作成する場合）",
+        "Campos da assinatura (assinatura feita à mão)",
+    ),
+    "constructor_parameters": (
+        "Parameters when Dify creates the subscription",
+        "由 Dify 创建订阅时的参数",
+        "Dify がサブスクリプションを作成するときのパラメータ",
+        "Parâmetros quando o Dify cria a assinatura",
+    ),
+    "constructor_credentials": (
+        "Credentials for creating the subscription",
+        "创建订阅所需的凭据",
+        "サブスクリプション作成用の認証情報",
+        "Credenciais para criar a assinatura",
+    ),
+    "oauth_client": ("OAuth client", "OAuth 客户端", "OAuth クライアント", "Cliente OAuth"),
+    "oauth_credentials": ("OAuth credentials", "OAuth 凭据", "OAuth 認証情報", "Credenciais OAuth"),
+    "no_constructor": (
+        "Dify cannot create the subscription for you: set up the webhook in the service yourself.",
+        "Dify 无法为你创建订阅：请在服务中自行设置 Webhook。",
+        "Dify はサブスクリプションを作成できません。サービス側で Webhook を自分で設定してください。",
+        "O Dify não cria a assinatura para você: configure o webhook no serviço.",
+    ),
+    "no_fields": ("None.", "无。", "なし。", "Nenhum."),
+    "no_events": ("No events.", "没有事件。", "イベントはありません。", "Nenhum evento."),
+    "event_outputs": ("Output variables", "输出变量", "出力変数", "Variáveis de saída"),
+    "no_event_output_schema": (
+        "The event declares no output_schema: a workflow cannot pick its variables.",
+        "此事件没有声明 output_schema：工作流无法选择它的变量。",
+        "このイベントは output_schema を宣言していないため、ワークフローで変数を選べません。",
+        "O evento não declara output_schema: um fluxo de trabalho não pode escolher suas variáveis.",
+    ),
+    "in_workflow_event_intro": (
+        "The nodes after the trigger read each variable with this syntax, the trigger node's id in "
+        "place of node_id:",
+        "触发器之后的节点用以下语法读取各个变量，把 node_id 换成触发器节点的 ID：",
+        "トリガーの後のノードは次の構文で各変数を読み取ります。"
+        "node_id はトリガーノードの ID に置き換えます：",
+        "Os nós depois do gatilho leem cada variável com esta sintaxe, com o id do nó do gatilho no "
+        "lugar de node_id:",
+    ),
+    "static_only": (
+        "No example deliveries: this event was checked statically only (its YAML, its schema and "
+        "its code read without running them), never run.",
+        "没有示例推送：此事件仅经过静态检查（读取其 YAML、Schema 和代码，但未运行），从未运行过。",
+        "配信例がないため、このイベントは静的にのみ検査されました（YAML、スキーマ、コードを読むだけで実行していません）。",
+        "Sem entregas de exemplo: este evento foi verificado apenas estaticamente (YAML, schema e "
+        "código lidos sem executá-los), nunca executado.",
+    ),
     "filter_by_tag": ("Filter by tag", "按标签筛选", "タグで絞り込む", "Filtrar por etiqueta"),
     "all_tags": ("All", "全部", "すべて", "Todos"),
     "tags": ("Tags", "标签", "タグ", "Etiquetas"),

@@ -5,12 +5,15 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from generator.load.crawl import LoadedPlugin
+from generator.plugin_model import KindPart
 from generator.schemas import HostedSchema
 
+# The names of the pages below a provider of a kind other than tools (its events...).
+ChildNames = Callable[[KindPart], tuple[str, ...]]
 _SAFE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
@@ -62,12 +65,20 @@ class SiteMap:
 
     plugins: dict[str, str]  # LoadedPlugin.display -> plugin page source
     tools: dict[tuple[str, int], str]  # (display, index in Plugin.tools) -> tool page source
+    # (display, index in Plugin.parts, index of the page below that provider) -> page source
+    children: dict[tuple[str, int, int], str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, plugins: Iterable[LoadedPlugin]) -> SiteMap:
-        """Distinct pages for every plugin and tool, even when names repeat or are unsafe."""
+    def of(
+        cls,
+        plugins: Iterable[LoadedPlugin],
+        child_names: Callable[[KindPart], tuple[str, ...]] = lambda _: (),
+    ) -> SiteMap:
+        """Distinct pages for every plugin, tool and page below a provider of another kind
+        (`child_names` names them: an event...), even when names repeat or are unsafe."""
         plugin_pages: dict[str, str] = {}
         tool_pages: dict[tuple[str, int], str] = {}
+        child_pages: dict[tuple[str, int, int], str] = {}
         taken: set[str] = set()
         for loaded in plugins:
             name = loaded.plugin.name if loaded.plugin else ""
@@ -77,7 +88,12 @@ class SiteMap:
             for index, tool in enumerate(tools):
                 stem = f"{base}/{slug(tool.key.provider)}/{slug(tool.key.tool)}"
                 tool_pages[(loaded.display, index)] = _unique(stem, taken, str(index)) + ".md"
-        return cls(plugin_pages, tool_pages)
+            for part_index, part in enumerate(loaded.plugin.parts if loaded.plugin else ()):
+                for index, child in enumerate(child_names(part)):
+                    stem = f"{base}/{slug(part.name)}/{slug(child)}"
+                    salt = f"{part_index}.{index}"
+                    child_pages[(loaded.display, part_index, index)] = _unique(stem, taken, salt) + ".md"
+        return cls(plugin_pages, tool_pages, child_pages)
 
 
 def _unique(stem: str, taken: set[str], salt: str) -> str:

@@ -145,7 +145,7 @@ document.addEventListener("DOMContentLoaded", function () {
     output.hidden = false;
     if (!list.children.length) status.textContent = words.search_loading;
     var early = null;
-    var catalog = { filters: { kind: { any: ["plugin", "tool"] } } };
+    var catalog = { filters: { kind: { any: ["plugin", "tool", "child"] } } };
     var pf = null;
     var key = whole(query);
     load().then(function (pagefind) {

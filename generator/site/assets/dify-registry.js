@@ -44,10 +44,15 @@ function cut(words) {
   return mark;
 }
 
+// What the catalog's filter matches a card by: its tags and its kinds (`kind:triggers`).
+function filterTags(item) {
+  return item.tags.concat(item.kinds.map(function (kind) { return "kind:" + kind; }));
+}
+
 function card(data, item) {
   var words = data.words;
   var li = element("li", "dr-card");
-  li.setAttribute("data-tags", item.tags.join(" "));
+  li.setAttribute("data-tags", filterTags(item).join(" "));
   li.setAttribute("data-plugin", item.slug);
   var title = element("a", "dr-card__title");
   title.href = item.href;
@@ -69,6 +74,12 @@ function card(data, item) {
   if (item.descriptionCut) description.appendChild(cut(words));
   li.appendChild(description);
   var meta = element("p", "dr-card__meta");
+  item.kinds.forEach(function (kind) {
+    // A kind is one of the site's own words (the manifest's plugin keys it shows).
+    if (!Object.prototype.hasOwnProperty.call(data.kinds, kind)) return;
+    meta.appendChild(element("span", "dr-chip dr-kind", String(data.kinds[kind])));
+    meta.appendChild(document.createTextNode(" "));
+  });
   item.tags.forEach(function (tag) {
     // A tag is a stranger's word: only the site's own translations are looked up, never a property
     // every object has (a tag named "constructor").
@@ -76,7 +87,10 @@ function card(data, item) {
     meta.appendChild(element("span", "dr-chip", String(known)));
     meta.appendChild(document.createTextNode(" "));
   });
-  [[words.author, item.author], [words.version, item.version], [words.tools, String(item.tools)]].forEach(
+  var counted = [[words.author, item.author], [words.version, item.version]];
+  if (item.tools || !item.counts.length) counted.push([words.tools, String(item.tools)]);
+  item.counts.forEach(function (pair) { counted.push([pair[0], String(pair[1])]); });
+  counted.forEach(
     function (pair) {
       meta.appendChild(element("span", "", pair[0] + ": " + pair[1]));
       meta.appendChild(document.createTextNode(" · "));
@@ -108,7 +122,7 @@ function catalogPage(catalog) {
       item.hidden = !matches((item.getAttribute("data-tags") || "").split(" "));
       if (!item.hidden) visible += 1;
     });
-    pending.forEach(function (item) { if (matches(item.tags || [])) visible += 1; });
+    pending.forEach(function (item) { if (matches(filterTags(item))) visible += 1; });
     if (count) count.textContent = String(visible);
     more();
   }
@@ -134,7 +148,7 @@ function catalogPage(catalog) {
       while (pending.length && drawn < CARDS_AT_ONCE) {
         var item = pending.shift();
         var node = card(data, item);
-        node.hidden = !matches(item.tags || []);
+        node.hidden = !matches(filterTags(item));
         if (!node.hidden) drawn += 1;
         list.appendChild(node);
       }

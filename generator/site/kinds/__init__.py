@@ -1,0 +1,123 @@
+"""The pages of plugin kinds other than tools, named once in `PAGES`.
+
+Each kind is a module of this package that satisfies `KindPages` (as the loaders satisfy
+`load.kinds.KindLoader`): it says which pages lie below one of its providers (an event, a
+datasource, a model...) and builds the provider's section of the plugin page with those pages'
+entries. What every kind shares stays here and in the site model: the output-variable table
+(`Build.outputs`, the tools' renderer), `$ref` links, findings, checksums, the page paths. Each
+kind names its two templates: its provider's section (`templates/<kind>_provider.html.j2`, shown
+on the plugin page) and its child page (`templates/<kind>_<child>.html.j2`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from generator.plugin_model import I18n, KindPart, Parameter, PluginKind
+from generator.site.kinds import trigger
+from generator.site.views import FindingView, OutputRow
+
+
+@dataclass(frozen=True, slots=True)
+class ChildEntry:
+    """One page below a provider of a kind (an event...), as every page and file shows it."""
+
+    src: str  # its page
+    kind: PluginKind
+    name: str
+    key: str  # plugin/provider/name
+    label: I18n
+    description: I18n
+    item: Any  # the kind's own dataclass (an Event...), which its template reads
+    parameters: tuple[Parameter, ...]
+    outputs: tuple[OutputRow, ...]  # its output_schema's properties, `$ref`s resolved
+    has_schema: bool
+    references: frozenset[str]  # the hosted `$id`s its output_schema references
+    findings: tuple[FindingView, ...]  # those in its YAML file
+    checksum: str  # of its YAML document
+    # Every translatable text it shows, named (what decides whether a language writes the page).
+    texts: tuple[tuple[str, I18n], ...]
+    # Its runs, for a kind that runs (none yet: the page says it was checked statically only).
+    runs: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class KindSection:
+    """One provider of a kind, shown as a section of its plugin's page, and its pages."""
+
+    kind: PluginKind
+    part: KindPart
+    template: str  # the section of the plugin page
+    child_template: str  # the page of each child
+    children: tuple[ChildEntry, ...]
+
+
+class Build(Protocol):
+    """What the site model offers a kind while it builds one plugin's sections."""
+
+    def child_src(self, part: int, child: int) -> str:
+        """The page of the `child`-th page below the plugin's `part`-th provider of another kind."""
+        ...
+
+    def outputs(self, schema: Any) -> tuple[OutputRow, ...]:
+        """The rows of the output-variable table of an `output_schema` (hosted `$ref`s followed)."""
+        ...
+
+    def references(self, schema: Any) -> frozenset[str]:
+        """The hosted `$id`s an `output_schema` references."""
+        ...
+
+    def findings_in(self, *files: str) -> tuple[FindingView, ...]:
+        """The plugin's findings in the files named (relative to the plugin)."""
+        ...
+
+    def checksum_of(self, file: str) -> str:
+        """The checksum of one of the plugin's YAML documents (relative to the plugin)."""
+        ...
+
+
+class Index(Protocol):
+    """What `index.json` offers a kind for its entries: the shared shapes of the index."""
+
+    def pages(self, src: str) -> dict[str, str]:
+        """The URL of the page at `src` for a reader of each language."""
+        ...
+
+    def i18n(self, text: I18n) -> dict[str, str]:
+        """A text in the site's languages."""
+        ...
+
+    def parameter(self, parameter: Parameter) -> dict[str, Any]:
+        """A parameter as the index describes one."""
+        ...
+
+    def outputs(self, rows: tuple[OutputRow, ...]) -> list[dict[str, Any]]:
+        """Output-variable rows as the index lists them."""
+        ...
+
+
+class KindPages(Protocol):
+    """How the providers of one plugin kind show on the site."""
+
+    def children(self, part: KindPart) -> tuple[str, ...]:
+        """The names of the pages below the provider, in order (their paths are made from them)."""
+        ...
+
+    def section(self, part: KindPart, index: int, build: Build) -> KindSection:
+        """The provider's section of the plugin page, with its child pages (`index`: the provider's
+        place among the plugin's parts, for `Build.child_src`)."""
+        ...
+
+    def indexed(self, section: KindSection, index: Index) -> dict[str, Any]:
+        """The provider as `index.json` lists it under the plugin's key of its kind."""
+        ...
+
+
+PAGES: Mapping[PluginKind, KindPages] = MappingProxyType(
+    {
+        "triggers": trigger,
+    }
+)

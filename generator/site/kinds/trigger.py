@@ -1,0 +1,122 @@
+"""The trigger kind on the site: a trigger provider's section of its plugin page (how to subscribe,
+its events) and one page per event (its parameters, its output variables, how a workflow reads
+them, its runs)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from generator.kind_models.trigger import Event, TriggerProvider
+from generator.plugin_model import Credential, I18n, KindPart
+
+if TYPE_CHECKING:
+    from generator.site.kinds import Build, ChildEntry, Index, KindSection
+
+PROVIDER_TEMPLATE = "triggers_provider.html.j2"
+EVENT_TEMPLATE = "triggers_event.html.j2"
+
+
+def _provider(part: KindPart) -> TriggerProvider:
+    if not isinstance(part, TriggerProvider):
+        raise TypeError(f"not a trigger provider: {part!r}")
+    return part
+
+
+def children(part: KindPart) -> tuple[str, ...]:
+    """The events' names, in the provider's order."""
+    return tuple(event.name for event in _provider(part).events)
+
+
+def section(part: KindPart, index: int, build: Build) -> KindSection:
+    """The provider's section and its events' pages."""
+    from generator.site.kinds import KindSection
+
+    provider = _provider(part)
+    events = tuple(
+        _event(event, build.child_src(index, number), build) for number, event in enumerate(provider.events)
+    )
+    return KindSection("triggers", provider, PROVIDER_TEMPLATE, EVENT_TEMPLATE, events)
+
+
+def _event(event: Event, src: str, build: Build) -> ChildEntry:
+    from generator.site.kinds import ChildEntry
+
+    schema = event.output_schema
+    return ChildEntry(
+        src=src,
+        kind="triggers",
+        name=event.name,
+        key=str(event.key),
+        label=event.label,
+        description=event.description,
+        item=event,
+        parameters=event.parameters,
+        outputs=build.outputs(schema),
+        has_schema=isinstance(schema, dict),
+        references=build.references(schema),
+        findings=build.findings_in(event.file),
+        checksum=build.checksum_of(event.file),
+        texts=tuple(event_texts(event)),
+    )
+
+
+def event_texts(event: Event) -> Iterator[tuple[str, I18n]]:
+    """Every translatable text an event's page shows, named."""
+    at = event.name
+    yield f"{at}.label", event.label
+    yield f"{at}.description", event.description
+    for parameter in event.parameters:
+        yield f"{at}.{parameter.name}.label", parameter.label
+        yield f"{at}.{parameter.name}.description", parameter.human_description
+        for option in parameter.options:
+            yield f"{at}.{parameter.name}.options.{option.value}", option.label
+
+
+def indexed(section: KindSection, index: Index) -> dict[str, Any]:
+    """A trigger provider in `index.json`: how to subscribe, and each event with its variables."""
+    provider = _provider(section.part)
+
+    def fields(found: tuple[Credential, ...]) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": f.name,
+                "type": f.type,
+                "required": f.required,
+                "label": index.i18n(f.label),
+                "help": index.i18n(f.help),
+            }
+            for f in found
+        ]
+
+    constructor = (
+        {
+            "parameters": [index.parameter(p) for p in provider.constructor_parameters],
+            "credentials": fields(provider.constructor_credentials),
+            "oauth": bool(provider.oauth_client or provider.oauth_credentials),
+        }
+        if provider.has_constructor
+        else None
+    )
+    return {
+        "name": provider.name,
+        "label": index.i18n(provider.label),
+        "description": index.i18n(provider.description),
+        "subscription_schema": fields(provider.subscription_schema),
+        "constructor": constructor,
+        "events": [
+            {
+                "provider": provider.name,
+                "name": child.name,
+                "label": index.i18n(child.label),
+                "description": index.i18n(child.description),
+                "parameters": [index.parameter(p) for p in child.parameters],
+                "output_variables": index.outputs(child.outputs),
+                "schema_refs": sorted(child.references),
+                "checksum": child.checksum,
+                "checked_by": "examples" if child.runs else "static",
+                "pages": index.pages(child.src),
+            }
+            for child in section.children
+        ],
+    }
