@@ -42,6 +42,8 @@ import generator.schemas.load
 import generator.schemas.lock
 import generator.workflow.check
 import generator.workflow.dsl
+import generator.workflow.pipeline
+import generator.workflow.pipeline_dsl
 from generator.check.all_checks import CHECKS
 from generator.rules import Rule
 
@@ -79,6 +81,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.workflow.check,
     generator.load.event_examples,
     generator.run.event_runs,
+    generator.workflow.pipeline_dsl,
+    generator.workflow.pipeline,
 )
 
 

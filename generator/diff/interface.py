@@ -98,7 +98,14 @@ def _permissions(manifest: YamlDocument) -> Iterator[tuple[str, Location]]:
 
 
 def _outputs(tool: Tool, document: YamlDocument | None, schemas: SchemaSet) -> Iterator[tuple[str, Output]]:
-    schema = tool.output_schema
+    return schema_outputs(tool.output_schema, document, schemas)
+
+
+def schema_outputs(
+    schema: Any, document: YamlDocument | None, schemas: SchemaSet
+) -> Iterator[tuple[str, Output]]:
+    """Every output variable path an `output_schema` declares (hosted `$ref`s followed), for a
+    tool's or a datasource's schema."""
     if not isinstance(schema, dict):
         return
     resolution = Resolution(schema, schemas, INLINE_URI)
