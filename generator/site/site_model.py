@@ -23,6 +23,7 @@ from generator.catalog import Catalog
 from generator.check.domains import AccessDomains
 from generator.diff.history import History
 from generator.findings import Finding, Severity, count_by_severity
+from generator.kind_models.trigger import Event, EventKey
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import examples_origin, examples_path
 from generator.media import MAX_IMAGE_BYTES, Image, judge
@@ -38,10 +39,12 @@ from generator.site.readme import image_paths, make_renderer, render_readme
 from generator.site.reencode import ICON_WIDTH, README_WIDTH, for_the_page
 from generator.site.urls import SiteMap, page_url, rule_src, schema_src
 from generator.site.views import (
+    EventRunView,
     FindingView,
     OutputRow,
     ReleaseView,
     RunView,
+    event_run_view,
     finding_views,
     property_rows,
     release_views,
@@ -490,6 +493,12 @@ class _PluginBuild:
     def checksum_of(self, file: str) -> str:
         document = self.loaded.documents.get(file)
         return checksum(document.data if document else None)
+
+    def event_runs(self, key: EventKey) -> tuple[EventRunView, ...]:
+        return tuple(event_run_view(run) for run in self.builder.catalog.event_runs_of(self.loaded, key))
+
+    def examples_from(self, part: Event) -> str:
+        return examples_origin(self.loaded, part)
 
 
 def _child_names(part: KindPart) -> tuple[str, ...]:

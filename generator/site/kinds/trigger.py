@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.trigger import Event, TriggerProvider
+from generator.load.examples import examples_path
 from generator.plugin_model import Credential, I18n, KindPart
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ def _event(event: Event, src: str, build: Build) -> ChildEntry:
     from generator.site.kinds import ChildEntry
 
     schema = event.output_schema
+    examples = examples_path(event)
+    examples_from = build.examples_from(event)
     return ChildEntry(
         src=src,
         kind="triggers",
@@ -55,9 +58,11 @@ def _event(event: Event, src: str, build: Build) -> ChildEntry:
         outputs=build.outputs(schema),
         has_schema=isinstance(schema, dict),
         references=build.references(schema),
-        findings=build.findings_in(event.file),
+        findings=build.findings_in(event.file, examples, *((examples_from,) if examples_from else ())),
         checksum=build.checksum_of(event.file),
         texts=tuple(event_texts(event)),
+        runs=build.event_runs(event.key),
+        examples_from=examples_from,
     )
 
 
@@ -114,7 +119,10 @@ def indexed(section: KindSection, index: Index) -> dict[str, Any]:
                 "output_variables": index.outputs(child.outputs),
                 "schema_refs": sorted(child.references),
                 "checksum": child.checksum,
-                "checked_by": "examples" if child.runs else "static",
+                "checked_by": child.checked_by,
+                "examples": [
+                    {"name": run.name, "result": run.result.value, "detail": run.detail} for run in child.runs
+                ],
                 "pages": index.pages(child.src),
             }
             for child in section.children
