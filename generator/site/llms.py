@@ -218,7 +218,9 @@ class LlmsText:
             lines += [self._run_title(run.example, run.result, run.detail), ""]
             lines += [f"{self._w('delivery')}: {code(f'{request.method} {request.target}')}", ""]
             lines += [fenced(f"{headers}\n\n{body}" if headers else body), ""]
-            lines += [f"{self._w('variables')}:", "", fenced(pretty_json(dict(run.variables)), "json"), ""]
+            if run.variables:
+                variables = fenced(pretty_json(dict(run.variables)), "json")
+                lines += [f"{self._w('variables')}:", "", variables, ""]
         return "\n".join(lines) + "\n"
 
     def tool(self, plugin: PluginEntry, entry: ToolEntry) -> str:
