@@ -488,6 +488,10 @@ class _PluginBuild:
 
     def findings_in(self, *files: str) -> tuple[FindingView, ...]:
         shown = {self.loaded.display_path(file) for file in files}
+        overlay = self.loaded.registry_examples
+        if overlay is not None:
+            # a file the registry supplies for a plugin it does not own has its findings there
+            shown |= {overlay.display_path(file) for file in files if file in overlay.supplied}
         return finding_views(d for d in self.findings if d.file in shown)
 
     def checksum_of(self, file: str) -> str:

@@ -81,7 +81,8 @@ class Build(Protocol):
         ...
 
     def findings_in(self, *files: str) -> tuple[FindingView, ...]:
-        """The plugin's findings in the files named (relative to the plugin)."""
+        """The plugin's findings in the files named (relative to the plugin), or in the registry's
+        overlay files that stand for them (an examples file)."""
         ...
 
     def checksum_of(self, file: str) -> str:

@@ -44,8 +44,6 @@ def _event(event: Event, src: str, build: Build) -> ChildEntry:
     from generator.site.kinds import ChildEntry
 
     schema = event.output_schema
-    examples = examples_path(event)
-    examples_from = build.examples_from(event)
     return ChildEntry(
         src=src,
         kind="triggers",
@@ -58,11 +56,11 @@ def _event(event: Event, src: str, build: Build) -> ChildEntry:
         outputs=build.outputs(schema),
         has_schema=isinstance(schema, dict),
         references=build.references(schema),
-        findings=build.findings_in(event.file, examples, *((examples_from,) if examples_from else ())),
+        findings=build.findings_in(event.file, examples_path(event)),
         checksum=build.checksum_of(event.file),
         texts=tuple(event_texts(event)),
         runs=build.event_runs(event.key),
-        examples_from=examples_from,
+        examples_from=build.examples_from(event),
     )
 
 
