@@ -31,4 +31,5 @@ def test_overlay_examples_file_findings_show_on_the_event(tmp_path: Path) -> Non
     assert push.examples_from == f"overlays/registry/github_like/{EXAMPLES}"
     assert [(f.rule, f.finding.file) for f in push.findings] == [("R101", push.examples_from)]
     assert (push.runs, push.checked_by) == ((), "static")
+    assert (entry.checked_by, entry.unproven) == ("static", False)
     assert events["issues"].examples_from == ""

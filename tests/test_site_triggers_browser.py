@@ -202,6 +202,7 @@ def test_index_and_markdown_carry_the_runs(runs_site: BuiltSite) -> None:
         ("issue-with-script", "passed"),
     ]
     assert events["issues"]["checked_by"] == "examples"
+    assert plugin["checked_by"] == "examples"  # the plugin's verdict rests on its events' runs
     assert events["ping"]["checked_by"] == "static"
     assert events["ping"]["examples"] == []
     for folder, language in (("", "en_US"), ("zh/", "zh_Hans")):

@@ -134,19 +134,27 @@ class PluginEntry:
 
     @property
     def checked_by(self) -> str:
-        """What its verdict rests on: `static` (no run), `examples` (an example its author wrote, or
-        a recording, ran) or `smoke` (only runs on invented inputs)."""
+        """What its verdict rests on: `static` (no run), `examples` (an example its author wrote, a
+        recording, or an event's example delivery, ran) or `smoke` (only runs on invented inputs)."""
         runs = [run for tool in self.tools for run in tool.runs]
+        if self.event_runs:
+            return "examples"
         if not runs:
             return "static"
         return "smoke" if all(run.smoke for run in runs) else "examples"
 
     @property
     def unproven(self) -> bool:
-        """True when it has runs and none of them showed the tool working (every one stopped or
-        answered with an error): such a plugin is not shown as valid."""
-        runs = [run for tool in self.tools for run in tool.runs]
-        return bool(runs) and not any(run.result.proven for run in runs)
+        """True when it has runs and none of them showed the plugin working (every one stopped,
+        answered with an error, or was ignored): such a plugin is not shown as valid."""
+        results = [run.result for tool in self.tools for run in tool.runs]
+        results += [run.result for run in self.event_runs]
+        return bool(results) and not any(result.proven for result in results)
+
+    @property
+    def event_runs(self) -> tuple[EventRunView, ...]:
+        """The runs of its providers' pages of other kinds (its events' example deliveries)."""
+        return tuple(run for section in self.sections for child in section.children for run in child.runs)
 
 
 @dataclass(frozen=True, slots=True)
