@@ -156,10 +156,10 @@ def load_examples(
     return list(examples), list(findings)
 
 
-def examples_origin(loaded: LoadedPlugin, tool: Tool) -> str:
-    """Where a tool's examples come from when the registry supplies them (its overlay file's display
-    path); "" when they are the plugin's own, or there are none."""
-    relative = examples_path(tool)
+def examples_origin(loaded: LoadedPlugin, part: Tool | Event) -> str:
+    """Where a tool's or trigger event's examples come from when the registry supplies them (its
+    overlay file's display path); "" when they are the plugin's own, or there are none."""
+    relative = examples_path(part)
     overlay = loaded.registry_examples
     return overlay.display_path(relative) if overlay is not None and relative in overlay.supplied else ""
 

@@ -15,12 +15,13 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 
 from generator.plugin_model import I18n
+from generator.run.result import RunResult
 from generator.site.kinds import ChildEntry
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage
-from generator.site.safe import safe_url
+from generator.site.safe import clip, safe_url
 from generator.site.site_model import PluginEntry, SiteModel, ToolEntry
 from generator.site.untrusted import pretty_json, word_cut
-from generator.site.views import OutputRow
+from generator.site.views import SHOWN_BODY_CHARS, OutputRow
 
 LLMS_TXT = "llms.txt"
 MAX_LINE = 300  # a one-line text
@@ -210,6 +211,16 @@ class LlmsText:
         lines += ["", f"## {self._w('examples')}", ""]
         if not entry.runs:
             lines.append(self._w("static_only"))
+        for run in self.model.catalog.event_runs_of(plugin.loaded, entry.item.key):
+            request = run.request
+            body = clip(request.body, SHOWN_BODY_CHARS)[0]
+            headers = "\n".join(f"{name}: {value}" for name, value in request.headers)
+            lines += [self._run_title(run.example, run.result, run.detail), ""]
+            lines += [f"{self._w('delivery')}: {code(f'{request.method} {request.target}')}", ""]
+            lines += [fenced(f"{headers}\n\n{body}" if headers else body), ""]
+            if run.variables:
+                variables = fenced(pretty_json(dict(run.variables)), "json")
+                lines += [f"{self._w('variables')}:", "", variables, ""]
         return "\n".join(lines) + "\n"
 
     def tool(self, plugin: PluginEntry, entry: ToolEntry) -> str:
@@ -249,15 +260,20 @@ class LlmsText:
         if not entry.runs:
             lines.append(self._w("no_examples"))
         for run in self.model.catalog.runs_of(plugin.loaded, tool.key):
-            verdict = words[f"result_{run.result.value}"] + (f": {run.detail}" if run.detail else "")
             outputs = dict(run.outputs)
-            lines += [f"### {inline(run.example, lang)} ({inline(verdict, lang)})", ""]
+            lines += [self._run_title(run.example, run.result, run.detail), ""]
             lines += [f"{self._w('inputs')}:", "", fenced(pretty_json(dict(run.inputs)), "json"), ""]
             if isinstance(outputs.get("text"), str) and outputs["text"]:
                 lines += [f"{self._w('output_text')}:", "", fenced(outputs["text"]), ""]
             if outputs.get("json") is not None:
                 lines += [f"{self._w('output_json')}:", "", fenced(pretty_json(outputs["json"]), "json"), ""]
         return "\n".join(lines) + "\n"
+
+    def _run_title(self, example: str, result: RunResult, detail: str) -> str:
+        """A run's heading: its example, and its result in the page's language with what names it."""
+        lang = self.language.code
+        verdict = self.words[f"result_{result.value}"] + (f": {detail}" if detail else "")
+        return f"### {inline(example, lang)} ({inline(verdict, lang)})"
 
     def _output(self, row: OutputRow) -> str:
         lang = self.language.code

@@ -23,6 +23,7 @@ from generator.catalog import Catalog
 from generator.check.domains import AccessDomains
 from generator.diff.history import History
 from generator.findings import Finding, Severity, count_by_severity
+from generator.kind_models.trigger import Event, EventKey
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import examples_origin, examples_path
 from generator.media import MAX_IMAGE_BYTES, Image, judge
@@ -38,10 +39,12 @@ from generator.site.readme import image_paths, make_renderer, render_readme
 from generator.site.reencode import ICON_WIDTH, README_WIDTH, for_the_page
 from generator.site.urls import SiteMap, page_url, rule_src, schema_src
 from generator.site.views import (
+    EventRunView,
     FindingView,
     OutputRow,
     ReleaseView,
     RunView,
+    event_run_view,
     finding_views,
     property_rows,
     release_views,
@@ -131,19 +134,27 @@ class PluginEntry:
 
     @property
     def checked_by(self) -> str:
-        """What its verdict rests on: `static` (no run), `examples` (an example its author wrote, or
-        a recording, ran) or `smoke` (only runs on invented inputs)."""
+        """What its verdict rests on: `static` (no run), `examples` (an example its author wrote, a
+        recording, or an event's example delivery, ran) or `smoke` (only runs on invented inputs)."""
         runs = [run for tool in self.tools for run in tool.runs]
+        if self.event_runs:
+            return "examples"
         if not runs:
             return "static"
         return "smoke" if all(run.smoke for run in runs) else "examples"
 
     @property
     def unproven(self) -> bool:
-        """True when it has runs and none of them showed the tool working (every one stopped or
-        answered with an error): such a plugin is not shown as valid."""
-        runs = [run for tool in self.tools for run in tool.runs]
-        return bool(runs) and not any(run.result.proven for run in runs)
+        """True when it has runs and none of them showed the plugin working (every one stopped,
+        answered with an error, or was ignored): such a plugin is not shown as valid."""
+        results = [run.result for tool in self.tools for run in tool.runs]
+        results += [run.result for run in self.event_runs]
+        return bool(results) and not any(result.proven for result in results)
+
+    @property
+    def event_runs(self) -> tuple[EventRunView, ...]:
+        """The runs of its providers' pages of other kinds (its events' example deliveries)."""
+        return tuple(run for section in self.sections for child in section.children for run in child.runs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,11 +496,21 @@ class _PluginBuild:
 
     def findings_in(self, *files: str) -> tuple[FindingView, ...]:
         shown = {self.loaded.display_path(file) for file in files}
+        overlay = self.loaded.registry_examples
+        if overlay is not None:
+            # a file the registry supplies for a plugin it does not own has its findings there
+            shown |= {overlay.display_path(file) for file in files if file in overlay.supplied}
         return finding_views(d for d in self.findings if d.file in shown)
 
     def checksum_of(self, file: str) -> str:
         document = self.loaded.documents.get(file)
         return checksum(document.data if document else None)
+
+    def event_runs(self, key: EventKey) -> tuple[EventRunView, ...]:
+        return tuple(event_run_view(run) for run in self.builder.catalog.event_runs_of(self.loaded, key))
+
+    def examples_from(self, part: Event) -> str:
+        return examples_origin(self.loaded, part)
 
 
 def _child_names(part: KindPart) -> tuple[str, ...]:

@@ -257,6 +257,28 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "Estes exemplos vêm deste registro, não do autor do plugin:",
     ),
     "inputs": ("Inputs", "输入", "入力", "Entradas"),
+    # a trigger event's run on an example delivery
+    "delivery": ("Delivery", "推送请求", "配信リクエスト", "Entrega"),
+    "body_file": ("body from", "请求体来自", "本文の出典", "corpo de"),
+    "header": ("Header", "请求头", "ヘッダー", "Cabeçalho"),
+    "body_cut": (
+        "Only the start of the body is shown",
+        "仅显示请求体的开头部分",
+        "本文の先頭のみを表示しています",
+        "Só o início do corpo é mostrado",
+    ),
+    "subscription_properties": (
+        "Subscription properties",
+        "订阅属性",
+        "サブスクリプションのプロパティ",
+        "Propriedades da assinatura",
+    ),
+    "dispatched": (
+        "Events the dispatch named:",
+        "分发指定的事件：",
+        "ディスパッチが指定したイベント：",
+        "Eventos que o despacho indicou:",
+    ),
     "output_text": ("Text", "文本", "テキスト", "Texto"),
     "output_json": ("JSON", "JSON", "JSON", "JSON"),
     "output_files": ("Files", "文件", "ファイル", "Arquivos"),

@@ -16,8 +16,9 @@ from generator.plugin_model import FIXED_OUTPUTS, I18n
 from generator.ruleset import all_rules
 from generator.run import ExampleRun, OutputFile
 from generator.run.result import RunResult
+from generator.run.runtypes import EventRun
 from generator.schemas import PropertyRow, SchemaSet
-from generator.site.safe import safe_url
+from generator.site.safe import clip, safe_url
 from generator.site.untrusted import pre, pretty_json, value
 from generator.site.urls import rule_src, schema_src
 
@@ -30,6 +31,9 @@ INERT_SUFFIXES = frozenset(
     "zip gz tar tgz bz2 xz 7z docx xlsx pptx doc xls ppt odt ods parquet".split()
 )
 DOWNLOAD_SUFFIX = ".download"
+# Of a delivery's body, the characters an event page shows (the whole request is the example's own
+# file; the page shows enough to recognise it).
+SHOWN_BODY_CHARS = 4000
 
 
 # The views a table shows by the hundred are tuples: a template unpacks a row in its loop instead
@@ -93,6 +97,29 @@ class RunView:
     replayed_from: str = ""
     requests: tuple[str, ...] = ()
     input_files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EventRunView:
+    """A trigger event's run on one example delivery as people read it: the request, what the
+    dispatch named, the variables `_on_event` returned; the untrusted values already escaped."""
+
+    name: str
+    description: I18n
+    result: RunResult  # the shared result vocabulary (`ignored` for EventIgnoreError)
+    detail: str
+    method: str
+    target: str
+    headers: tuple[tuple[str, str], ...]
+    body: Markup  # the body's first SHOWN_BODY_CHARS characters, escaped for a `<pre>` block
+    body_size: int  # in bytes, the whole body
+    body_cut: bool  # True when `body` is only the start of it
+    body_file: str
+    properties: Markup  # pretty JSON for a `<pre>` block
+    parameters: Markup
+    dispatched: tuple[str, ...]
+    variables: tuple[tuple[str, Markup], ...]  # name and its value's cell
+    findings: tuple[FindingView, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +233,31 @@ def run_view(run: ExampleRun) -> RunView:
         replayed_from=run.replay.recorded_at if run.replay else "",
         requests=run.replay.requests if run.replay else (),
         input_files=run.input_files,
+    )
+
+
+def event_run_view(run: EventRun) -> EventRunView:
+    """What an event's run on a delivery showed, sorted into what its page shows."""
+    request = run.request
+    body, cut = clip(request.body, SHOWN_BODY_CHARS)
+    return EventRunView(
+        name=run.example,
+        description=run.description,
+        result=run.result,
+        detail=run.detail,
+        method=request.method,
+        target=request.target,
+        headers=request.headers,
+        body=pre(body),
+        body_size=request.body_size,
+        # the run keeps at most 64 KiB of the body, far more than SHOWN_BODY_CHARS characters
+        body_cut=cut,
+        body_file=request.body_file,
+        properties=pre(pretty_json(dict(run.properties))),
+        parameters=pre(pretty_json(dict(run.parameters))),
+        dispatched=run.dispatched,
+        variables=tuple((str(k), value(v)) for k, v in run.variables.items()),
+        findings=finding_views(run.findings),
     )
 
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.plugin_model import I18n, KindPart, Parameter, PluginKind
 from generator.site.kinds import trigger
-from generator.site.views import FindingView, OutputRow
+from generator.site.views import EventRunView, FindingView, OutputRow
+
+if TYPE_CHECKING:
+    from generator.kind_models.trigger import Event, EventKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +39,19 @@ class ChildEntry:
     outputs: tuple[OutputRow, ...]  # its output_schema's properties, `$ref`s resolved
     has_schema: bool
     references: frozenset[str]  # the hosted `$id`s its output_schema references
-    findings: tuple[FindingView, ...]  # those in its YAML file
+    findings: tuple[FindingView, ...]  # those in its YAML file and its examples file
     checksum: str  # of its YAML document
     # Every translatable text it shows, named (what decides whether a language writes the page).
     texts: tuple[tuple[str, I18n], ...]
-    # Its runs, for a kind that runs (none yet: the page says it was checked statically only).
-    runs: tuple[Any, ...] = ()
+    # Its runs on its examples (none: the page says it was checked statically only).
+    runs: tuple[EventRunView, ...] = ()
+    # The registry's examples file the runs were made from (an overlay), or "" for the plugin's own.
+    examples_from: str = ""
+
+    @property
+    def checked_by(self) -> str:
+        """What its page's verdict rests on: `examples` when an example ran, else `static`."""
+        return "examples" if self.runs else "static"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +81,21 @@ class Build(Protocol):
         ...
 
     def findings_in(self, *files: str) -> tuple[FindingView, ...]:
-        """The plugin's findings in the files named (relative to the plugin)."""
+        """The plugin's findings in the files named (relative to the plugin), or in the registry's
+        overlay files that stand for them (an examples file)."""
         ...
 
     def checksum_of(self, file: str) -> str:
         """The checksum of one of the plugin's YAML documents (relative to the plugin)."""
+        ...
+
+    def event_runs(self, key: EventKey) -> tuple[EventRunView, ...]:
+        """The runs of a trigger event on its example deliveries, as its page shows them."""
+        ...
+
+    def examples_from(self, part: Event) -> str:
+        """The registry's overlay file (its display path) that supplies the examples of `part`, or
+        "" when the plugin has its own or there are none."""
         ...
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.trigger import Event, TriggerProvider
+from generator.load.examples import examples_path
 from generator.plugin_model import Credential, I18n, KindPart
 
 if TYPE_CHECKING:
@@ -55,9 +56,11 @@ def _event(event: Event, src: str, build: Build) -> ChildEntry:
         outputs=build.outputs(schema),
         has_schema=isinstance(schema, dict),
         references=build.references(schema),
-        findings=build.findings_in(event.file),
+        findings=build.findings_in(event.file, examples_path(event)),
         checksum=build.checksum_of(event.file),
         texts=tuple(event_texts(event)),
+        runs=build.event_runs(event.key),
+        examples_from=build.examples_from(event),
     )
 
 
@@ -114,7 +117,10 @@ def indexed(section: KindSection, index: Index) -> dict[str, Any]:
                 "output_variables": index.outputs(child.outputs),
                 "schema_refs": sorted(child.references),
                 "checksum": child.checksum,
-                "checked_by": "examples" if child.runs else "static",
+                "checked_by": child.checked_by,
+                "examples": [
+                    {"name": run.name, "result": run.result.value, "detail": run.detail} for run in child.runs
+                ],
                 "pages": index.pages(child.src),
             }
             for child in section.children
