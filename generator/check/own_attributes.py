@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from generator.check import CheckContext
 from generator.check.common import closest_name, every_node
 from generator.check.plugin_code import PluginCode, imported_module, plugin_code, reachable_modules
+from generator.check.sdk_api_index import PACKAGE, tool_attributes
 from generator.check.sdk_file import own_nodes
 from generator.check.undeclared import class_members, constant
 from generator.findings import Finding, Location, Severity
@@ -39,13 +40,17 @@ modules they import) and judges only what is certain:
   the plugin (defined in that file or imported from another of its files), or `self` in a method of
   `C` when no class of the plugin derives from `C` (a subclass could add the attribute);
 - `C`'s attributes are all visible: its body holds only methods, assignments, annotations and nested
-  classes, its bases are such classes of the plugin (or none), it has no metaclass, no decorator other
-  than `dataclass`, and no `__getattr__` or `__getattribute__`;
+  classes, its bases are such classes of the plugin, or `dify_plugin`'s `Tool` (whose attributes,
+  those of every published release together, are read from the SDK's wheels into
+  `check/sdk_api_index.json`: a tool's `self.provider` or `self.create_error_message` exists in no
+  release), or none; it has no metaclass, no decorator other than `dataclass`, and no
+  `__getattr__` or `__getattribute__`;
 - the file spells every attribute it sets (no `setattr` with a computed name, no `__dict__` or
   `vars(x)`);
 - an attribute stored anywhere in the plugin's code (`x.name = ...`, `setattr(x, "name", ...)`), a
   dunder name, one tested with `hasattr` or read with `getattr` in the function, or a lookup inside
-  a `try` that catches AttributeError is never reported.
+  a `try` that catches AttributeError by name is never reported (a handler of every exception is the
+  tool's error answer, which then answers every call instead of the tool).
 
 The message lists the names the class has; the hint names the closest one.
 """,
@@ -64,7 +69,10 @@ _PLAIN = (
     ast.ClassDef,
 )
 _DYNAMIC = frozenset({"__getattr__", "__getattribute__"})
-_CATCHES = frozenset({"AttributeError", "Exception", "BaseException"})
+# A handler of AttributeError itself says the code probes for the attribute; a handler of every
+# exception (`except Exception`, a bare `except`) is the tool's error answer, which then answers
+# every call: the lookup is reported.
+_CATCHES = frozenset({"AttributeError"})
 _METHOD_DECORATORS = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
 
 
@@ -219,7 +227,10 @@ def _attributes(
         if isinstance(base, ast.Name) and base.id == "object":
             continue
         parent = _visible_key(code, known, key[0], tree, base)
-        inherited = _attributes(code, known, parent, seen | {key}) if parent is not None else None
+        if parent is not None:
+            inherited = _attributes(code, known, parent, seen | {key})
+        else:
+            inherited = tool_attributes() if _is_sdk_tool(tree, base) else None
         if inherited is None:
             return None
         members |= inherited
@@ -282,6 +293,22 @@ def _visible_key(
                 ):
                     return (source, alias.name)
     return None
+
+
+def _is_sdk_tool(tree: ast.Module, base: ast.expr) -> bool:
+    """True when `base` names `dify_plugin`'s `Tool` (`Tool` imported from the SDK, or
+    `dify_plugin.Tool`)."""
+    if isinstance(base, ast.Attribute):
+        return base.attr == "Tool" and isinstance(base.value, ast.Name) and base.value.id == PACKAGE
+    if not isinstance(base, ast.Name):
+        return False
+    return any(
+        isinstance(statement, ast.ImportFrom)
+        and (statement.module or "").split(".")[0] == PACKAGE
+        and not statement.level
+        and any(alias.name == "Tool" and (alias.asname or alias.name) == base.id for alias in statement.names)
+        for statement in tree.body
+    )
 
 
 def _is_dataclass(decorator: ast.expr) -> bool:
@@ -410,7 +437,7 @@ def _caught(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
             for handler in parent.handlers:
                 kind = handler.type
                 kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind]
-                if kind is None or any(_base_name(k) in _CATCHES for k in kinds if k is not None):
+                if any(_base_name(k) in _CATCHES for k in kinds if k is not None):
                     return True
         child, parent = parent, parents.get(parent)
     return False

@@ -1,5 +1,6 @@
 """The names a plugin takes from `dify_plugin` itself: what `from dify_plugin import X` can import,
-and the attributes of the SDK's `Plugin` (what `main.py` calls), in the published releases.
+the attributes of the SDK's `Plugin` (what `main.py` calls) and of its `Tool` (what a tool's
+`self` has from the SDK), in the published releases.
 
 `sdk_api_index.json` (beside this module) holds, for each release read, the names the package's
 `__init__.py` binds with its submodules, and the attributes of `Plugin` (`dify_plugin/plugin.py`,
@@ -66,6 +67,17 @@ def plugin_attributes(version: Version | None = None) -> frozenset[str] | None:
     return frozenset(found)
 
 
+def tool_attributes() -> frozenset[str] | None:
+    """Every attribute of the SDK's `Tool` in any release read (a tool's `self` may use any of them,
+    whichever release it installs); None when a release's could not be read whole."""
+    found: set[str] = set()
+    for release in _releases():
+        if release.get("tool") is None:
+            return None
+        found.update(release["tool"])
+    return frozenset(found)
+
+
 def derive(wheels: list[Path]) -> dict[str, object]:
     """The index, one entry per wheel, oldest release first."""
     releases = []
@@ -78,11 +90,13 @@ def derive(wheels: list[Path]) -> dict[str, object]:
 
             package = sorted(_package_names(members, read(f"{PACKAGE}/__init__.py") or ""))
             plugin = _plugin_attributes(read)
+            tool = _tool_attributes(members, read)
         releases.append(
             {
                 "version": wheel.name.split("-")[1],
                 "package": package,
                 "plugin": sorted(plugin) if plugin else None,
+                "tool": sorted(tool) if tool else None,
             }
         )
     return {"releases": releases}
@@ -111,6 +125,15 @@ def _package_names(members: set[str], init_source: str) -> set[str]:
 def _plugin_attributes(read: Callable[[str], str | None]) -> set[str] | None:
     source = read(PLUGIN_MODULE)
     return _class_attributes(read, PLUGIN_MODULE, source, "Plugin") if source else None
+
+
+def _tool_attributes(members: set[str], read: Callable[[str], str | None]) -> set[str] | None:
+    """The attributes of the module-level class `Tool` of the package, wherever the release keeps it."""
+    for member in sorted(members):
+        source = read(member) if member.startswith(f"{PACKAGE}/") and member.endswith(".py") else None
+        if source and "\nclass Tool(" in source:
+            return _class_attributes(read, member, source, "Tool")
+    return None
 
 
 def _class_attributes(
@@ -142,6 +165,12 @@ def _class_attributes(
         )
         base_name = base_name or (base.id if isinstance(base, ast.Name) else None)
         if base_name in _PLAIN_BASES:
+            continue
+        if base_name and any(isinstance(s, ast.ClassDef) and s.name == base_name for s in tree.body):
+            inherited = _class_attributes(read, path, source, base_name) if base_name != name else None
+            if inherited is None:
+                return None
+            found |= inherited
             continue
         where = _imported_from(path, tree, base_name) if base_name else None
         module = read(where) if where else None

@@ -20,4 +20,8 @@ class Echo(Tool):
         yield self.create_text_message(f"{first} {size} {other.anything} {labelled.describe()} {self.helper()}")
 
     def helper(self) -> str:
-        return self.runtime.user_id  # Tool comes from the SDK: not judged
+        return self.runtime.user_id  # the SDK's Tool has runtime; what runtime holds is not judged
+
+    def failure(self) -> ToolInvokeMessage:
+        # no release of the SDK's Tool has provider or create_error_message: fails on every call
+        return self.create_error_message(self.provider.name)
