@@ -12,6 +12,7 @@ from types import MappingProxyType, ModuleType
 from typing import cast
 
 import generator.diff.changes
+import generator.diff.events
 import generator.diff.plugin_changes
 import generator.diff.tools
 import generator.diff.version
@@ -72,6 +73,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.schemas.load,
     generator.schemas.lock,
     generator.diff.changes,
+    generator.diff.events,
     generator.diff.plugin_changes,
     generator.diff.tools,
     generator.diff.version,
