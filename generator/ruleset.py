@@ -43,6 +43,7 @@ import generator.schemas.load
 import generator.schemas.lock
 import generator.workflow.check
 import generator.workflow.dsl
+import generator.workflow.triggers
 from generator.check.all_checks import CHECKS
 from generator.rules import Rule
 
@@ -79,6 +80,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.diff.version,
     generator.workflow.dsl,
     generator.workflow.check,
+    generator.workflow.triggers,
     generator.load.event_examples,
     generator.run.event_runs,
 )
