@@ -234,9 +234,12 @@ def _differences(carried: dict[str, str], catalog: dict[str, str]) -> list[str]:
 
 
 def _tops(present: dict[str, str], other: dict[str, str]) -> list[str]:
-    """Paths of `present` missing from `other`, without those below another such path."""
+    """Paths of `present` that `other` does not declare, without those below another such path.
+    A path inside one that `other` leaves free-form counts as declared: an `index.json` lists a
+    `$ref` as the object it is, without the referenced schema's properties, which the node's copy,
+    read here with the references followed, has."""
     tops: list[str] = []
-    for path in sorted(p for p in present if p not in other):
+    for path in sorted(p for p in present if not declares(other, tuple(normal_path(p).split(".")))):
         if not any(path.startswith((f"{top}.", f"{top}[]")) for top in tops):
             tops.append(path)
     return tops
