@@ -67,14 +67,16 @@ node was not confirmed from its source, so this is a warning.
 EVENT_PARAMETER_NOT_CONSTANT = rule(
     "W043",
     "event-parameter-not-constant",
-    Severity.WARNING,
+    Severity.ERROR,
     "trigger node {node}: parameter {name} of event {event} is given a {kind}, not a constant",
     "Give the parameter a constant value: a trigger node has no variables before it to read.",
     """
-A trigger node starts the workflow, so no variable exists yet when its parameters are read.
-`TriggerEventNodeData.resolve_parameters` accepts only constants: "trigger node only supports
-constant input", and any other input type raises `TriggerEventParameterError("Unknown plugin
-trigger input type ...")`.
+A trigger node starts the workflow, so no variable exists yet when its parameters are read. Dify's
+trigger service reads them for every delivery before it invokes the event
+(`parameters=node_data.resolve_parameters(...)` in `invoke_trigger_event`), and
+`TriggerEventNodeData.resolve_parameters` accepts only constants ("trigger node only supports
+constant input"): any other input type raises `TriggerEventParameterError("Unknown plugin trigger
+input type ...")`, so the event never starts the workflow.
 """,
 )
 EVENT_OUTPUT_UNKNOWN = rule(
@@ -189,9 +191,9 @@ def _parameters(dsl: Dsl, use: TriggerUse, spec: EventSpec) -> Iterator[Finding]
             yield EVENT_PARAMETER_UNKNOWN.at(where, node=node, event=event, name=name, known=known)
             continue
         kind = value.get("type") if isinstance(value, dict) else None
-        if kind in ("variable", "mixed") and value.get("value") not in _EMPTY:
+        if isinstance(value, dict) and kind != "constant":  # what resolve_parameters raises on
             yield EVENT_PARAMETER_NOT_CONSTANT.at(
-                dsl.at(*parts, "type"), node=node, event=event, name=name, kind=kind
+                dsl.at(*parts, "type"), node=node, event=event, name=name, kind=kind or "value of no type"
             )
     for parameter in spec.parameters.values():
         if not parameter.required or parameter.default not in _EMPTY:
