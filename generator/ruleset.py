@@ -43,6 +43,8 @@ import generator.schemas.load
 import generator.schemas.lock
 import generator.workflow.check
 import generator.workflow.dsl
+import generator.workflow.pipeline
+import generator.workflow.pipeline_dsl
 import generator.workflow.triggers
 from generator.check.all_checks import CHECKS
 from generator.rules import Rule
@@ -83,6 +85,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.workflow.triggers,
     generator.load.event_examples,
     generator.run.event_runs,
+    generator.workflow.pipeline_dsl,
+    generator.workflow.pipeline,
 )
 
 

@@ -81,7 +81,7 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ('readme.read_text(encoding="utf-8")', "the maintainer's own README, to add the publishing section"),
     ),
     "generator/commands/unchanged.py": (
-        ("stamp.read_text(", "the record of the last build, in the site folder it built"),
+        ("self.path.read_text(", "the record of a site folder's last build, in the run cache"),
         ("hashlib.sha256(path.read_bytes())", "the site's hand-written pages (docs_dir)"),
         ("os.walk(folder)", "the folders a build reads, for their files' sizes and times (not content)"),
     ),

@@ -57,6 +57,7 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("M002", "does not match", "daemon: version and meta.version match the daemon's version pattern"),
     Beyond("M006", "not an allowed value", "daemon: manifest tags come from the daemon's fixed list"),
     Beyond("M010", "", "daemon: a manifest whose `plugins` lists nothing is refused when decoded"),
+    Beyond("M011", "", "daemon: models, agent strategies, datasources and triggers need a plugin each"),
     Beyond("M012", "", "daemon: decoder CheckAssetsValid, 'plugin icon not found'"),
     Beyond("P005", "", "daemon: decoder CheckAssetsValid, 'tool icon not found' (the provider's icon)"),
     Beyond("F002", "icon", "daemon: decoder CheckAssetsValid finds no asset under a path outside _assets/"),
@@ -83,6 +84,16 @@ BEYOND_SDK: tuple[Beyond, ...] = (
         "T011",
         "",
         "run time: the tool loads, and the SDK cannot create its class (abstract `_invoke`) on a call",
+    ),
+    Beyond(
+        "B011",
+        "",
+        "start-up: the SDK executes the datasource's file and finds no subclass of its provider type's base",
+    ),
+    Beyond(
+        "B012",
+        "",
+        "run time: the datasource loads, and the SDK cannot create its class (an abstract method) on a call",
     ),
     Beyond("E009", "", "daemon: decoder CheckAssetsValid, 'trigger icon not found'"),
     Beyond(

@@ -231,10 +231,11 @@ def test_the_legacy_map_agrees_with_dify_or_names_a_move() -> None:
     assert "jina" not in moves
 
 
-def test_any_value_of_any_shape_anywhere_never_raises(catalog: Catalog) -> None:
-    """Every value of the clean case replaced in turn by values of every other shape: the check
-    ends in findings (or none), never in an exception."""
-    clean = yaml.safe_load((CASES / "dsl" / "clean.yml").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("name", ["dsl/clean.yml", "pipeline/clean-multimodal.yml"])
+def test_any_value_of_any_shape_anywhere_never_raises(name: str, catalog: Catalog) -> None:
+    """Every value of a clean case (an app, a knowledge pipeline) replaced in turn by values of every
+    other shape: the check ends in findings (or none), never in an exception."""
+    clean = yaml.safe_load((CASES / name).read_text(encoding="utf-8"))
     shapes: list[object] = [
         None,
         7,

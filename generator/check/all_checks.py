@@ -16,6 +16,7 @@ from generator.check import (
     abstract_tool,
     binaries,
     credential_reads,
+    datasource,
     dependencies,
     domains,
     examples,
@@ -88,6 +89,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "sdk_file": sdk_file,
         "unparsed": unparsed,
         "trigger": trigger,
+        "datasource": datasource,
     }
 )
 

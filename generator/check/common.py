@@ -110,14 +110,19 @@ def check_source(
     if resolved.path is None:
         return [PATH_ESCAPES.at(where, what=what, path=source, problem=resolved.problem)]
     module = module_of(loaded.reader, source)
+    # `what` fills the messages of the rules that name the file's role (a kind's provider or child)
     if module.failure is Failure.NOT_PYTHON:
-        return [rules.not_python.at(where, path=source)]
+        return [rules.not_python.at(where, path=source, what=what)]
     if module.failure is Failure.MISSING:
-        return [rules.missing.at(where, path=source)]
+        return [rules.missing.at(where, path=source, what=what)]
     if module.failure is Failure.NOT_IMPORTABLE:
-        return [rules.not_importable.at(where, path=source, module=module.module, problem=module.problem)]
+        return [
+            rules.not_importable.at(
+                where, path=source, module=module.module, problem=module.problem, what=what
+            )
+        ]
     if module.accidental and module.loaded != f"{resolved.relative}/{INIT}":
-        return [rules.by_name.at(where, path=source, module=module.module, loaded=module.loaded)]
+        return [rules.by_name.at(where, path=source, module=module.module, loaded=module.loaded, what=what)]
     return []
 
 

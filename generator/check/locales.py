@@ -30,7 +30,15 @@ _LOCALE_SHAPE = re.compile(r"^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4}){0,2}$")
 # A well-formed BCP 47-like key in Dify's style (language_Script or language_REGION).
 _WELL_FORMED = re.compile(r"^[a-z]{2,3}(_[A-Z][a-z]{3})?(_[A-Z]{2}|_\d{3})?$")
 # The documents whose texts Dify shows.
-_ROLES = ("manifest", "tools provider", "tool", "triggers provider", "event")
+_ROLES = (
+    "manifest",
+    "tools provider",
+    "tool",
+    "triggers provider",
+    "event",
+    "datasources provider",
+    "datasource",
+)
 # JSON Schemas inside a tool YAML describe data, not texts.
 _SKIPPED = ("output_schema", "input_schema")
 

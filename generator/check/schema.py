@@ -26,6 +26,14 @@ ROLE_SCHEMAS = {
     "manifest": "plugin_manifest",
     "tools provider": "tool_provider",
     "tool": "tool",
+    "datasources provider": "datasource_provider",
+    "datasource": "datasource",
+    "models provider": "model_provider",
+    "model": "model",
+    "agent_strategies provider": "agent_strategy_provider",
+    "agent strategy": "agent_strategy",
+    "endpoints provider": "endpoint_group",
+    "endpoint": "endpoint",
     "triggers provider": "trigger_provider",
     "event": "trigger_event",
 }
@@ -66,6 +74,96 @@ TOOL_SCHEMA = rule(
 The tool YAML lacks a field the SDK requires (`identity` with `author`, `name`, `label`;
 `description` with `human` and `llm`; `extra.python.source`), or a field has the wrong type. The SDK
 cannot load the tool, so the whole provider fails to load.
+""",
+)
+DATASOURCE_PROVIDER_SCHEMA = rule(
+    "B001",
+    "datasource-provider-schema",
+    _E,
+    "datasource provider: {detail}",
+    "Compare with the published schema datasource_provider.json.",
+    """
+The datasource provider YAML lacks a field the SDK requires, or a field has the wrong type. The SDK
+reads it into `DatasourceProviderManifest` (`dify_plugin/entities/datasource_manifest.py`):
+`identity` with `author`, `name`, `description`, `icon` and `label` (all `Field(...)`), tags from
+`DatasourceLabelEnum`, `credentials_schema` and the OAuth `client_schema` / `credentials_schema` as
+lists of `ProviderConfig` (each with `name`, `type` and `label`), `datasources` a list of file paths
+("datasources should be a list", "datasource path should be a string"), and `extra.python.source`.
+A provider it cannot read stops the plugin at start-up.
+""",
+)
+DATASOURCE_SCHEMA = rule(
+    "B003",
+    "datasource-schema",
+    _E,
+    "datasource: {detail}",
+    "Compare with the published schema datasource.json.",
+    """
+The datasource YAML lacks a field the SDK requires, or a field has the wrong type. The SDK reads
+each file a provider lists into `DatasourceEntity` while it reads the provider ("Error loading
+datasource configuration"): `identity` with `author`, `name` and `label`, a `description`, an
+`output_schema` that is a mapping when given, and `extra.python.source`. One unreadable datasource
+stops the whole plugin at start-up.
+""",
+)
+MODEL_PROVIDER_SCHEMA = rule(
+    "N001",
+    "model-provider-schema",
+    _E,
+    "model provider: {detail}",
+    "Compare with the published schema model_provider.json.",
+    """
+The model provider YAML lacks a field the SDK requires, or a field has the wrong type. The SDK reads
+it into `ModelProviderConfiguration` (`dify_plugin/entities/model/provider.py`): `provider`,
+`label`, `supported_model_types` and `configurate_methods` from fixed lists, credential forms
+(`CredentialFormSchema`: `variable`, `label`, a `type` of text-input, secret-input, select, radio or
+switch, a `default` and option values that are texts), `models` a mapping ("models should be a glob
+path list") and `extra.python.provider_source`. A provider it cannot read stops the plugin.
+""",
+)
+MODEL_SCHEMA = rule(
+    "N002",
+    "model-schema",
+    _E,
+    "model: {detail}",
+    "Compare with the published schema model.json.",
+    """
+A model YAML that the provider's patterns find lacks a field the SDK requires, or a field has the
+wrong type. The SDK reads every such file into `AIModelEntity` while it reads the provider
+(`ProviderEntity.validate_models`): `model`, a `model_type` from `ModelType`, `model_properties`
+whose keys are `ModelPropertyKey` values (an unknown key is refused), `features` from
+`ModelFeature`, and `pricing` with decimal `input`, `unit` and a `currency`. One unreadable model
+stops the whole plugin.
+""",
+)
+AGENT_STRATEGY_SCHEMA = rule(
+    "G001",
+    "agent-strategy-schema",
+    _E,
+    "agent strategy: {detail}",
+    "Compare with the published schemas agent_strategy_provider.json and agent_strategy.json.",
+    """
+An agent strategy provider or strategy YAML lacks a field the SDK requires, or a field has the wrong
+type. The SDK reads the provider into `AgentStrategyProviderConfiguration`
+(`dify_plugin/entities/agent.py`: an `identity` as a tool provider's, `strategies` a list of paths,
+"strategies should be a list", "strategy path should be a string") and each strategy file as
+`AgentStrategyIdentity(**file["identity"])`, `I18nObject(**file["description"])`,
+`AgentStrategyConfigurationExtra(**file.get("extra", {}))` and features from
+`AgentStrategyFeature` ("Error loading agent strategy configuration"). The plugin does not start.
+""",
+)
+ENDPOINT_SCHEMA = rule(
+    "V001",
+    "endpoint-schema",
+    _E,
+    "endpoint: {detail}",
+    "Compare with the published schemas endpoint_group.json and endpoint.json.",
+    """
+An endpoint group or endpoint YAML lacks a field the SDK requires, or a field has the wrong type.
+The SDK reads the group into `EndpointProviderConfiguration` (`dify_plugin/entities/endpoint.py`:
+`settings` as `ProviderConfig` fields with `name`, `type` and `label`; `endpoints` a list, "endpoints
+should be a list") and each endpoint into `EndpointConfiguration`: `path`, `method` and
+`extra.python.source` required, `hidden` a boolean. The plugin does not start.
 """,
 )
 TRIGGER_PROVIDER_SCHEMA = rule(
@@ -321,6 +419,79 @@ The daemon limits every i18n text to 1023 characters and requires a non-empty `e
 translations may be empty (they then fall back to `en_US`) but must be text.
 """,
         ),
+        DATASOURCE_PROVIDER_SCHEMA,
+        rule(
+            "B002",
+            "invalid-datasource-provider-type",
+            _E,
+            "invalid datasource provider type: {detail}",
+            "Use online_document, website_crawl or online_drive.",
+            """
+`provider_type` says what a datasource provider reads and which class each of its datasources must
+subclass. The SDK knows three (`DatasourceProviderType`: `online_document`, `website_crawl`,
+`online_drive`) and the daemon registers the same three (`isDatasourceProviderType` in
+`pkg/entities/plugin_entities/datasource_declaration.go`). Dify's fourth datasource type,
+`local_file`, is its built-in upload node and cannot be declared by a plugin: the SDK refuses it.
+""",
+        ),
+        DATASOURCE_SCHEMA,
+        rule(
+            "B004",
+            "datasource-parameter-schema",
+            _E,
+            "datasource parameter: {detail}",
+            "Each parameter needs `name`, `label`, `description` and `type`; see datasource.json.",
+            """
+A datasource parameter lacks a field the SDK requires (`DatasourceParameter`: `name`, `label`,
+`type`, `description`, each `Field(...)`), or a field such as `required` (a boolean, never null),
+`min`, `max` or `options` (a list) has the wrong type. Unlike a tool parameter it has no `form` or
+`human_description`: its help text is `description`. The SDK refuses the datasource.
+""",
+        ),
+        rule(
+            "B005",
+            "invalid-datasource-parameter-type",
+            _E,
+            "invalid datasource parameter type: {detail}",
+            "Use one of: string, number, boolean, select, secret-input, file, files.",
+            """
+A datasource parameter's `type` comes from `DatasourceParameter.DatasourceParameterType` of the SDK:
+string, number, boolean, select, secret-input, file, files. Other values are refused when the
+datasource is loaded.
+""",
+        ),
+        MODEL_PROVIDER_SCHEMA,
+        MODEL_SCHEMA,
+        rule(
+            "N003",
+            "model-parameter-rule-schema",
+            _E,
+            "model parameter rule: {detail}",
+            "Give the rule a `type` (float, int, string, boolean, text), or a `use_template` of temperature, "
+            "top_p, top_k, presence_penalty, frequency_penalty, max_tokens, response_format or json_schema.",
+            """
+A model's parameter rule (`ParameterRule` of the SDK) needs a `name` and a `type`; a `use_template`
+naming a built-in rule (`DefaultParameterName`) gives both `type` and `label`, any other template is
+ignored (`with suppress(ValueError)`). `required` is a boolean, `min` and `max` numbers, `options` a
+list of texts (a number is refused). The SDK refuses the model, and with it the plugin.
+""",
+        ),
+        AGENT_STRATEGY_SCHEMA,
+        rule(
+            "G002",
+            "agent-strategy-parameter-schema",
+            _E,
+            "agent strategy parameter: {detail}",
+            "Each parameter needs `name`, `label` and a `type` of string, number, boolean, select, "
+            "secret-input, file, files, model-selector, app-selector, array[tools], any, object or array.",
+            """
+An agent strategy's parameter (`AgentStrategyParameter` of the SDK) needs `name`, `label` and a
+`type` from its list (string, number, boolean, select, secret-input, file, files, model-selector,
+app-selector, array[tools], any, object, array); `min`, `max` are numbers and `options` a list of
+`value` and `label`. Its help text is `help`. The SDK refuses the strategy, and the plugin.
+""",
+        ),
+        ENDPOINT_SCHEMA,
         TRIGGER_PROVIDER_SCHEMA,
         EVENT_SCHEMA,
         rule(
@@ -399,6 +570,14 @@ _FALLBACK = {
     "plugin_manifest": MANIFEST_SCHEMA,
     "tool_provider": PROVIDER_SCHEMA,
     "tool": TOOL_SCHEMA,
+    "datasource_provider": DATASOURCE_PROVIDER_SCHEMA,
+    "datasource": DATASOURCE_SCHEMA,
+    "model_provider": MODEL_PROVIDER_SCHEMA,
+    "model": MODEL_SCHEMA,
+    "agent_strategy_provider": AGENT_STRATEGY_SCHEMA,
+    "agent_strategy": AGENT_STRATEGY_SCHEMA,
+    "endpoint_group": ENDPOINT_SCHEMA,
+    "endpoint": ENDPOINT_SCHEMA,
     "trigger_provider": TRIGGER_PROVIDER_SCHEMA,
     "trigger_event": EVENT_SCHEMA,
 }

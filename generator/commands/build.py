@@ -8,12 +8,13 @@ built-in site configuration (`siteconfig.py`).
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import tempfile
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from generator.commands import unchanged
 from generator.commands.options import (
@@ -111,20 +112,27 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         run=None if args.no_run else run_options(args, site_url=config.site_url or SITE_URL),
         overlays=args.overlays,
     )
-    with schemas_readable():
-        catalog = plugin.catalog(config, source)
-    report(catalog, args.format, sys.stdout, show_all=args.show_all)
-    code = exit_code(catalog.findings, args.strict)
-    if args.strict and code != EXIT_OK:
-        print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
-        return code
-    built_from = unchanged.digest(config, source)
+    from generator.run.runtypes import DEFAULT_CACHE
+
     site = Path(config.site_dir)
-    if unchanged.up_to_date(site, built_from):
+    cache = source.run.cache_dir if source.run else (args.cache_dir or DEFAULT_CACHE)
+    view = f"{args.format} show_all={args.show_all}"
+    record = unchanged.Record.of(cache, site, unchanged.digest(config, source), view)
+    last = None if args.strict else record.last_report(site, colour=sys.stdout.isatty())
+    if last is not None:
+        sys.stdout.write(last)
         print(
             f"site in {display_root(site)} is up to date: nothing it is built from changed", file=sys.stderr
         )
         return EXIT_OK
+    with schemas_readable():
+        catalog = plugin.catalog(config, source)
+    printed = _Tee(sys.stdout)
+    report(catalog, args.format, printed, show_all=args.show_all)
+    code = exit_code(catalog.findings, args.strict)
+    if args.strict and code != EXIT_OK:
+        print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
+        return code
     watcher = render_progress(progress_wanted(args.format))
     config.plugins["dify-registry-progress"] = watcher
     try:
@@ -133,9 +141,25 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         raise BrokenRegistry(str(broken)) from None
     finally:
         watcher.close()
-    unchanged.record(site, built_from)
-    print(f"site built in {display_root(site_dir or Path(config.site_dir))}", file=sys.stderr)
+    record.keep(printed.getvalue())
+    print(f"site built in {display_root(site_dir or site)}", file=sys.stderr)
     return EXIT_OK
+
+
+class _Tee(io.StringIO):
+    """Writes through to `stream` and keeps what was written; a terminal to the reporter when
+    `stream` is one (its colours)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        return super().write(text)
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
 
 
 def render_progress(shown: bool) -> Any:

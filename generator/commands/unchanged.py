@@ -1,12 +1,14 @@
-"""`build` of a site whose every input is what the last build of that folder read: nothing to write.
+"""`build` of a site whose every input is what the last build of that folder read: nothing to do.
 
-MkDocs rebuilds every page of every language each time (about 35 s of CPU for Dify's official tool
-plugins). A build therefore records, in the site it wrote, a digest of everything the site is made
-from: the files of the plugins, registries, overlays and schemas it reads (name, size and
-modification time, as make compares them), the git commit each of them sits at (the version
-histories), the configuration, the hand-written pages, how the examples run, and the generator and
-its libraries. The next build with the same digest leaves the site as it is. Anything else, or a
-site folder without the record, builds in full.
+MkDocs rebuilds every page of every language each time, and checking the catalog again costs more
+than reading the files it comes from (together about 75 s of CPU for Dify's official tool plugins).
+A build therefore records, in the run cache (never in the published site), for its site folder: a
+digest of everything the site is made from (the files of the plugins, registries, overlays and
+schemas it reads, by name, size and modification time as make compares them; the git commit each
+sits at, for the version histories; the configuration, the hand-written pages, how the examples
+run, the generator and its libraries) and the findings report it printed. The next build with the
+same digest and output format prints that report again and leaves the site as it is. Anything
+else, or a site folder that lost its home page, builds in full.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 from collections.abc import Iterator, Mapping
-from importlib import metadata
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +28,9 @@ if TYPE_CHECKING:
 
     from generator.site.mkdocs_plugin import CatalogSource
 
-# In the site folder: a hidden file, which the site's pages never link to.
-STAMP = ".dify-registry-build"
+# In the run cache: one record per site folder (named by a digest of its absolute path).
+RECORDS = "builds"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # The configuration's values a page can show (docs_dir is read as its files, wherever it lies).
 _CONFIG_KEYS = (
     "site_name",
@@ -52,6 +56,8 @@ _SKIPPED = frozenset({"node_modules", "__pycache__"})
 
 def digest(config: MkDocsConfig, source: CatalogSource) -> str:
     """The digest of everything a build with `config` from `source` reads."""
+    from importlib import metadata  # here: every command imports this module, only build digests
+
     site_dir = Path(config.site_dir).resolve()
     folders = [*source.paths, source.schemas, *([source.overlays] if source.overlays else [])]
     parts: dict[str, Any] = {
@@ -78,18 +84,41 @@ def _plain(value: object) -> object:
     return str(value)
 
 
-def up_to_date(site_dir: Path, wanted: str) -> bool:
-    """True when `site_dir` holds a whole site whose build recorded the digest `wanted`."""
-    stamp = site_dir / STAMP
-    try:
-        return stamp.read_text(encoding="utf-8").strip() == wanted and (site_dir / "index.html").is_file()
-    except OSError:
-        return False
+@dataclass(frozen=True)
+class Record:
+    """What the last build of one site folder read (its digest) and printed (its report)."""
 
+    path: Path
+    digest: str
+    view: str  # the report's format and options
 
-def record(site_dir: Path, done: str) -> None:
-    """Remember that `site_dir` now holds the site of the digest `done`."""
-    (site_dir / STAMP).write_text(done + "\n", encoding="utf-8")
+    @classmethod
+    def of(cls, cache: Path, site_dir: Path, digest: str, view: str) -> Record:
+        """The record of `site_dir` in the run cache `cache`, for a build of `digest`."""
+        name = hashlib.sha256(str(site_dir.resolve()).encode("utf-8", errors="surrogateescape")).hexdigest()
+        return cls(cache / RECORDS / f"{name[:32]}.json", digest, view)
+
+    def last_report(self, site_dir: Path, colour: bool) -> str | None:
+        """The report the last build printed when it built this very site from the same inputs with
+        the same output options and the site is still there; None otherwise."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("digest") != self.digest or data.get("view") != self.view:
+            return None
+        report = data.get("report")
+        if not isinstance(report, str) or not (site_dir / "index.html").is_file():
+            return None
+        return report if colour else _ANSI.sub("", report)
+
+    def keep(self, report: str) -> None:
+        """Remember that the site folder now holds the site of this digest, and what was printed."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"digest": self.digest, "view": self.view, "report": report}
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(data), encoding="utf-8")
+        temporary.replace(self.path)
 
 
 def _files(folder: Path, site_dir: Path, contents: bool = False) -> list[tuple[str, int, int | str]]:

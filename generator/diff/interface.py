@@ -98,7 +98,7 @@ def interface_of(loaded: LoadedPlugin, schemas: SchemaSet) -> Face | None:
     for provider in plugin.providers:
         for tool in provider.tools:
             document = loaded.documents.get(tool.file)
-            face = ToolFace(tool, dict(outputs_of(tool.output_schema, document, schemas)), document)
+            face = ToolFace(tool, dict(_outputs(tool, document, schemas)), document)
             tools.setdefault(face.key, face)  # a duplicate key is the validator's finding, not ours
     providers: dict[str, Provider] = {}
     for provider in plugin.providers:
@@ -108,7 +108,7 @@ def interface_of(loaded: LoadedPlugin, schemas: SchemaSet) -> Face | None:
     for trigger in plugin.parts_of(TriggerProvider):
         triggers.setdefault(trigger.name, trigger)
         for event in trigger.events:
-            outputs = dict(outputs_of(event.output_schema, loaded.documents.get(event.file), schemas))
+            outputs = dict(schema_outputs(event.output_schema, loaded.documents.get(event.file), schemas))
             event_face = EventFace(event, outputs)
             events.setdefault(event_face.key, event_face)
     return Face(plugin, manifest, tools, providers, dict(_permissions(manifest)), triggers, events)
@@ -122,11 +122,15 @@ def _permissions(manifest: YamlDocument) -> Iterator[tuple[str, Location]]:
                 yield f"{kind}.{flag}", manifest.at("resource", "permission", kind, flag)
 
 
-def outputs_of(
+def _outputs(tool: Tool, document: YamlDocument | None, schemas: SchemaSet) -> Iterator[tuple[str, Output]]:
+    return schema_outputs(tool.output_schema, document, schemas)
+
+
+def schema_outputs(
     schema: Any, document: YamlDocument | None, schemas: SchemaSet
 ) -> Iterator[tuple[str, Output]]:
-    """Every output variable path of an `output_schema` (a tool's or an event's, both written at the
-    top-level key `output_schema` of their YAML, which `document` is)."""
+    """Every output variable path an `output_schema` declares (hosted `$ref`s followed), for a
+    tool's, an event's or a datasource's schema."""
     if not isinstance(schema, dict):
         return
     resolution = Resolution(schema, schemas, INLINE_URI)

@@ -32,8 +32,6 @@ from generator.rules import rule
 if TYPE_CHECKING:
     from generator.load.registry_examples import RegistryExamples
 
-# Provider YAMLs of these kinds list child YAMLs under the same key.
-_CHILD_LISTS = {"tools": "tools", "datasources": "datasources"}
 MAX_PLUGIN_YAML_FILES = 5000
 EXAMPLES_SUFFIX = ".examples.yaml"
 
@@ -244,11 +242,8 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
                 if part is not None:
                     parts.append(part)
                 continue
-            if kind not in _CHILD_LISTS:
-                continue
-            provider = _load_provider(crawl, document, relative, kind, data, crawl.listed)
-            if provider is not None:
-                providers.append(provider)
+            if kind == "tools":  # tools predate the kinds' loaders (load/kinds/__init__.py)
+                providers.append(_load_provider(crawl, document, relative, data))
     _report_orphans(crawl, crawl.listed)
     return _finish(crawl, _build_plugin(crawl, manifest, tuple(providers), tuple(parts)))
 
@@ -269,25 +264,19 @@ def _load_provider(
     crawl: Crawl,
     document: YamlDocument,
     relative: str,
-    kind: str,
     manifest: dict[str, Any],
-    listed: set[str],
-) -> Provider | None:
-    child_key = _CHILD_LISTS[kind]
-    child_role = "tool" if kind == "tools" else "datasource"
+) -> Provider:
     tools: list[Tool] = []
     plugin_name = text(manifest.get("name"))
     provider_name = text(dig(document.data, "identity", "name"))
-    for index, entry in enumerate(as_list(document.data.get(child_key))):
-        child = crawl.follow(document, (child_key, index), entry, child_role + " YAML")
+    for index, entry in enumerate(as_list(document.data.get("tools"))):
+        child = crawl.follow(document, ("tools", index), entry, "tool YAML")
         if child is None:
             continue
-        listed.add(child)
-        child_doc = crawl.read(child, child_role)
-        if child_doc is not None and kind == "tools":
+        crawl.listed.add(child)
+        child_doc = crawl.read(child, "tool")
+        if child_doc is not None:
             tools.append(_build_tool(child_doc, child, ToolKey(plugin_name, provider_name, "")))
-    if kind != "tools":
-        return None
     identity = document.data.get("identity")
     identity = identity if isinstance(identity, dict) else {}
     credentials = document.data.get("credentials_for_provider")

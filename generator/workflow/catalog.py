@@ -11,7 +11,7 @@ index's `versions`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from generator.load.crawl import LoadedPlugin
 from generator.pipeline import Pipeline
 from generator.plugin_model import FIXED_OUTPUTS, Parameter
 from generator.schemas import SchemaSet
+from generator.workflow.datasources import DatasourceSpec, chunk_structures, datasource_specs
 
 MAX_INDEX_BYTES = 64 * 1024 * 1024
 
@@ -50,6 +51,8 @@ class ToolSpec:
     name: str
     parameters: dict[str, ParameterSpec]
     outputs: frozenset[str]  # `text`, `files`, `json` and every path of `output_schema`
+    # output path -> the hosted chunk structure its `$ref` names (read by knowledge pipelines)
+    structures: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +134,8 @@ class Catalog:
     plugins: dict[str, PluginSpec]
     findings: tuple[Finding, ...] = ()
     tools: int = field(default=0)
+    # plugin id -> its datasources by (provider, datasource), for knowledge pipelines
+    datasources: dict[str, dict[tuple[str, str], DatasourceSpec]] = field(default_factory=dict)
 
 
 def output_paths(face_outputs: Iterable[str]) -> frozenset[str]:
@@ -170,7 +175,8 @@ def _tool_specs(face: Face) -> dict[tuple[str, str], ToolSpec]:
     specs: dict[tuple[str, str], ToolSpec] = {}
     for key, tool_face in face.tools.items():
         parameters = _parameter_specs(tool_face.tool.parameters)
-        specs[key] = ToolSpec(key[0], key[1], parameters, output_paths(tool_face.outputs))
+        structures = chunk_structures(tool_face.outputs.items())
+        specs[key] = ToolSpec(key[0], key[1], parameters, output_paths(tool_face.outputs), structures)
     return specs
 
 
@@ -217,7 +223,7 @@ def from_loaded(plugins: Sequence[LoadedPlugin], schemas: SchemaSet, history: bo
             key, newest.plugin.version, _tool_specs(newest), tuple(releases), _event_specs(newest)
         )
     tools = sum(len(spec.tools) for spec in specs.values())
-    return Catalog(specs, tuple(findings), tools)
+    return Catalog(specs, tuple(findings), tools, datasource_specs(plugins, schemas))
 
 
 def _pairs(found: list[tuple[Version, LoadedPlugin, Face]], schemas: SchemaSet) -> Iterator[Release]:
@@ -270,7 +276,8 @@ def _merged(parts: list[Catalog]) -> Catalog:
             if known is None or _newer(spec.version, known.version):
                 plugins[key] = spec
     findings = tuple(d for part in parts for d in part.findings)
-    return Catalog(plugins, findings, sum(len(s.tools) for s in plugins.values()))
+    datasources = {key: found for part in parts for key, found in part.datasources.items()}
+    return Catalog(plugins, findings, sum(len(s.tools) for s in plugins.values()), datasources)
 
 
 def _newer(version: str, than: str) -> bool:

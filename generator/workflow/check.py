@@ -18,6 +18,8 @@ from generator.rules import Listing, Rule, rule
 from generator.workflow.catalog import Catalog, ParameterSpec, PluginSpec, ToolSpec, declares, normal_path
 from generator.workflow.dsl import Dsl
 from generator.workflow.legacy import moved_to
+from generator.workflow.pipeline import pipeline_findings
+from generator.workflow.pipeline_dsl import PIPELINE_KIND
 from generator.workflow.triggers import trigger_findings
 from generator.workflow.uses import (
     Input,
@@ -202,6 +204,10 @@ def check(dsl: Dsl, catalog: Catalog) -> list[Finding]:
         target = by_node.get(reference.source)
         if target is not None:
             found.extend(_reference(reference, *target, pinned))
+    if dsl.kind == PIPELINE_KIND:
+        found.extend(
+            pipeline_findings(dsl, catalog, {node: spec for node, (_u, _p, spec) in by_node.items()})
+        )
     found.extend(_pins(pinned, catalog))
     found.extend(trigger_findings(dsl, catalog))
     return found

@@ -20,6 +20,12 @@ from packaging.version import InvalidVersion, Version
 from generator.findings import Finding, Location, Severity
 from generator.load.yamlload import YamlDocument, read_yaml
 from generator.rules import rule
+from generator.workflow.pipeline_dsl import (
+    CURRENT_PIPELINE_VERSION,
+    PIPELINE_KIND,
+    PIPELINE_REFUSED,
+    pipeline_header,
+)
 
 # The newest DSL version this check was written against (`api/constants/dsl_version.py`).
 CURRENT_DSL_VERSION = "0.6.0"
@@ -103,6 +109,7 @@ class Dsl:
     document: YamlDocument
     findings: tuple[Finding, ...]
     nodes: tuple[Node, ...]
+    kind: str = "app"  # or `rag_pipeline` (generator/workflow/pipeline.py)
 
     @property
     def path(self) -> str:
@@ -121,6 +128,8 @@ def read_dsl(raw: bytes, path: str) -> Dsl:
         return Dsl(document, document.findings, ())
     data = document.data
     start = Location(path, 1, 1, "")
+    if isinstance(data, dict) and data.get("kind") == PIPELINE_KIND:
+        return _pipeline(document, data)
     why = _not_a_dsl(data)
     if why:
         fix = "Give the check a file made by an app's Export DSL in Dify."
@@ -148,16 +157,48 @@ def _not_a_dsl(data: Any) -> str:
     return ""
 
 
+def _pipeline(document: YamlDocument, data: dict[str, Any]) -> Dsl:
+    """A knowledge pipeline: its own header (`RagPipelineDslService.import_rag_pipeline`), then the
+    nodes as for an app."""
+    version = data.get("version", "0.1.0") or "0.1.0"
+    problem = _version_problem(version)
+    if problem:
+        refusal = DSL_REFUSED.at(document.at("version"), problem=problem)
+        return Dsl(document, (*document.findings, refusal), ())
+    refused = pipeline_header(document, data)
+    if refused:
+        nodes = ("workflow", "graph", "nodes")
+        where = document.at("rag_pipeline") if "rag_pipeline" in refused else document.at(*nodes)
+        return Dsl(document, (*document.findings, PIPELINE_REFUSED.at(where, problem=refused)), ())
+    found = list(document.findings)
+    why = _confirmation(Version(version), CURRENT_PIPELINE_VERSION)
+    if why:
+        found.append(
+            DSL_VERSION_CONFIRM.at(
+                document.at("version"), version=version, why=why, current=CURRENT_PIPELINE_VERSION
+            )
+        )
+    return Dsl(document, tuple(found), tuple(_nodes(data)), PIPELINE_KIND)
+
+
+def _version_problem(version: Any) -> str:
+    """Why Dify refuses a DSL `version` (not text, or not a version `packaging` reads), or ""."""
+    if not isinstance(version, str):
+        return f"`version` is {type(version).__name__} {version!r}, not a string (quote it)"
+    try:
+        Version(version)
+    except InvalidVersion:
+        return f"`version` {version!r} is not a version"
+    return ""
+
+
 def _header(document: YamlDocument, data: dict[str, Any]) -> list[Finding]:
     found: list[Finding] = []
     version = data.get("version", "0.1.0") or "0.1.0"
-    if not isinstance(version, str):
-        problem = f"`version` is {type(version).__name__} {version!r}, not a string (quote it)"
+    problem = _version_problem(version)  # as Dify parses it (packaging): exactly what Dify refuses
+    if problem:
         return [DSL_REFUSED.at(document.at("version"), problem=problem)]
-    try:  # as Dify parses it (packaging), so exactly what Dify refuses is refused
-        parsed = Version(version)
-    except InvalidVersion:
-        return [DSL_REFUSED.at(document.at("version"), problem=f"`version` {version!r} is not a version")]
+    parsed = Version(version)
     app = data.get("app")
     if not isinstance(app, dict) or not app:
         return [DSL_REFUSED.at(document.at("app"), problem="`app` is missing")]
@@ -178,11 +219,11 @@ def _header(document: YamlDocument, data: dict[str, Any]) -> list[Finding]:
     return found
 
 
-def _confirmation(theirs: Version) -> str:
+def _confirmation(theirs: Version, current: str = CURRENT_DSL_VERSION) -> str:
     """Why Dify leaves the import pending (`check_version_compatibility`), or ""."""
-    mine = Version(CURRENT_DSL_VERSION)
+    mine = Version(current)
     if theirs > mine:
-        return f"is newer than the Dify version this check knows ({CURRENT_DSL_VERSION})"
+        return f"is newer than the Dify version this check knows ({current})"
     if theirs.major < mine.major:
         return "is of an older major version"
     return ""

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diff.interface import outputs_of
+from generator.diff.interface import schema_outputs
 from generator.findings import Finding, Location, Severity
 from generator.rules import Listing, rule
 from generator.schemas import shipped_schemas
@@ -210,7 +210,7 @@ def _stale(dsl: Dsl, use: TriggerUse, plugin: PluginSpec, spec: EventSpec) -> It
     carried = use.node.data.get("output_schema")
     if not isinstance(carried, dict):
         return  # nothing exported: nothing stale
-    theirs = {path: output.type for path, output in outputs_of(carried, None, shipped_schemas())}
+    theirs = {path: output.type for path, output in schema_outputs(carried, None, shipped_schemas())}
     differences = _differences(theirs, spec.outputs)
     if differences:
         yield EVENT_SCHEMA_STALE.at(

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from generator.load.kinds import trigger
+from generator.load.kinds import agent_strategy, datasource, endpoint, model, trigger
 
 if TYPE_CHECKING:
     from generator.load.crawl import Crawl
@@ -37,5 +37,9 @@ class KindLoader(Protocol):
 LOADERS: Mapping[PluginKind, KindLoader] = MappingProxyType(
     {
         "triggers": trigger,
+        "datasources": datasource,
+        "models": model,
+        "agent_strategies": agent_strategy,
+        "endpoints": endpoint,
     }
 )

@@ -1,0 +1,5 @@
+from dify_plugin.interfaces.agent import AgentProvider
+
+
+class PlainAgent(AgentProvider):
+    pass
