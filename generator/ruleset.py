@@ -12,6 +12,7 @@ from types import MappingProxyType, ModuleType
 from typing import cast
 
 import generator.diff.changes
+import generator.diff.events
 import generator.diff.plugin_changes
 import generator.diff.tools
 import generator.diff.version
@@ -44,6 +45,7 @@ import generator.workflow.check
 import generator.workflow.dsl
 import generator.workflow.pipeline
 import generator.workflow.pipeline_dsl
+import generator.workflow.triggers
 from generator.check.all_checks import CHECKS
 from generator.rules import Rule
 
@@ -74,11 +76,13 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.schemas.load,
     generator.schemas.lock,
     generator.diff.changes,
+    generator.diff.events,
     generator.diff.plugin_changes,
     generator.diff.tools,
     generator.diff.version,
     generator.workflow.dsl,
     generator.workflow.check,
+    generator.workflow.triggers,
     generator.load.event_examples,
     generator.run.event_runs,
     generator.workflow.pipeline_dsl,

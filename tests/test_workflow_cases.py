@@ -126,7 +126,10 @@ def test_an_index_json_is_a_catalog(tmp_path: Path, catalog: Catalog) -> None:
     schema = json.loads((ROOT / "schemas" / "v2" / "registry_index.json").read_text(encoding="utf-8"))
     jsonschema.validate(index, schema)
     from_index = load_catalog([CASES / "index.json"], shipped_schemas())
-    for name in ("dsl/output-removed-on-upgrade.yml", "dsl/option-not-offered.yml", "dsl/clean.yml"):
+    names = ("dsl/output-removed-on-upgrade.yml", "dsl/option-not-offered.yml", "dsl/clean.yml")
+    triggers = tuple(f"dsl/{case.name}" for case in sorted((CASES / "dsl").glob("trigger-*.yml")))
+    assert len(triggers) >= 5
+    for name in (*names, *triggers):
         rules = sorted(d.rule for d in _found(name, from_index))
         assert rules == sorted(str(row["rule"]) for row in EXPECT[name])
 

@@ -1,5 +1,6 @@
-"""What a workflow sees of a plugin: its tools' parameters and output variables, its providers'
-credentials, and the manifest facts an installation depends on, read from an already-loaded plugin.
+"""What a workflow sees of a plugin: its tools' and events' parameters and output variables, its
+providers' credentials, and the manifest facts an installation depends on, read from an
+already-loaded plugin.
 
 Output variables are every path of `output_schema` with hosted `$ref`s followed (as Dify's variable
 picker follows them), so a property that disappears inside a referenced schema counts as removed.
@@ -8,10 +9,11 @@ picker follows them), so a property that disappears inside a referenced schema c
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.findings import Location
+from generator.kind_models.trigger import Event, TriggerProvider
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
@@ -57,6 +59,19 @@ class ToolFace:
 
 
 @dataclass(frozen=True)
+class EventFace:
+    """An event's interface: its parameters and its output variables by path."""
+
+    event: Event
+    outputs: dict[str, Output]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """(trigger provider, event name): how a trigger-plugin node names the event."""
+        return (self.event.key.provider, self.event.name)
+
+
+@dataclass(frozen=True)
 class Face:
     """The interface of one plugin, with the manifest document for placing manifest findings."""
 
@@ -65,6 +80,8 @@ class Face:
     tools: dict[tuple[str, str], ToolFace]
     providers: dict[str, Provider]
     permissions: dict[str, Location]  # granted permission flags (`model.llm`) and where they are
+    triggers: dict[str, TriggerProvider] = field(default_factory=dict)
+    events: dict[tuple[str, str], EventFace] = field(default_factory=dict)
 
     def manifest_at(self, *parts: str | int) -> Location:
         """A place in the manifest (its nearest existing parent when the value is absent)."""
@@ -86,7 +103,15 @@ def interface_of(loaded: LoadedPlugin, schemas: SchemaSet) -> Face | None:
     providers: dict[str, Provider] = {}
     for provider in plugin.providers:
         providers.setdefault(provider.name, provider)
-    return Face(plugin, manifest, tools, providers, dict(_permissions(manifest)))
+    triggers: dict[str, TriggerProvider] = {}
+    events: dict[tuple[str, str], EventFace] = {}
+    for trigger in plugin.parts_of(TriggerProvider):
+        triggers.setdefault(trigger.name, trigger)
+        for event in trigger.events:
+            outputs = dict(schema_outputs(event.output_schema, loaded.documents.get(event.file), schemas))
+            event_face = EventFace(event, outputs)
+            events.setdefault(event_face.key, event_face)
+    return Face(plugin, manifest, tools, providers, dict(_permissions(manifest)), triggers, events)
 
 
 def _permissions(manifest: YamlDocument) -> Iterator[tuple[str, Location]]:
@@ -105,7 +130,7 @@ def schema_outputs(
     schema: Any, document: YamlDocument | None, schemas: SchemaSet
 ) -> Iterator[tuple[str, Output]]:
     """Every output variable path an `output_schema` declares (hosted `$ref`s followed), for a
-    tool's or a datasource's schema."""
+    tool's, an event's or a datasource's schema."""
     if not isinstance(schema, dict):
         return
     resolution = Resolution(schema, schemas, INLINE_URI)
@@ -151,7 +176,7 @@ def _type(row: PropertyRow, inner: Any) -> str:
 
 
 def _place(document: YamlDocument | None, schema: dict[str, Any], path: str) -> Location:
-    """Where a property path is written in the tool YAML: the deepest part of it found there (a
+    """Where a property path is written in the tool or event YAML: the deepest part of it found there (a
     property inside a referenced schema is placed at the reference)."""
     parts: list[str | int] = ["output_schema"]
     node: Any = schema

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from generator.diff.changes import Change, change_rule
+from generator.diff.events import event_changes
 from generator.diff.interface import Face
 from generator.diff.tools import tool_changes
 from generator.diff.version import parse_version
@@ -188,6 +189,7 @@ def plugin_changes(old: Face, new: Face) -> Iterator[Finding]:
     for key, now in new.tools.items():
         if key not in old.tools and key[0] in old.providers:
             yield TOOL_ADDED.at(now.tool.origin, tool="/".join(key))
+    yield from event_changes(old, new)
     yield from _manifest(old, new)
 
 

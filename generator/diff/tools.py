@@ -6,11 +6,13 @@ What was removed is placed in the old version's files, everything else in the ne
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from generator.diff.changes import Change, change_rule
 from generator.diff.interface import Output, ToolFace
 from generator.findings import Finding
 from generator.plugin_model import Parameter
+from generator.rules import Rule
 
 PARAMETER_REMOVED = change_rule(
     "D010",
@@ -245,7 +247,7 @@ def tool_changes(old: ToolFace, new: ToolFace) -> Iterator[Finding]:
     """Every change of parameters and output variables between two versions of one tool."""
     tool = "/".join(new.key)
     yield from _parameter_changes(old, new, tool)
-    yield from _output_changes(old.outputs, new.outputs, tool)
+    yield from output_changes(old.outputs, new.outputs, TOOL_OUTPUT_RULES, tool=tool)
 
 
 def _parameter_changes(old: ToolFace, new: ToolFace, tool: str) -> Iterator[Finding]:
@@ -343,24 +345,49 @@ def _bound(value: float | None) -> str:
     return str(int(value)) if value.is_integer() else str(value)
 
 
-def _output_changes(before: dict[str, Output], after: dict[str, Output], tool: str) -> Iterator[Finding]:
+class OutputRules(NamedTuple):
+    """The rules of output variable changes for one kind of part (a tool's, an event's)."""
+
+    removed: Rule
+    added: Rule
+    type_changed: Rule
+    made_optional: Rule
+    made_required: Rule
+    ref_changed: Rule
+
+
+TOOL_OUTPUT_RULES = OutputRules(
+    OUTPUT_REMOVED,
+    OUTPUT_ADDED,
+    OUTPUT_TYPE_CHANGED,
+    OUTPUT_MADE_OPTIONAL,
+    OUTPUT_MADE_REQUIRED,
+    OUTPUT_REF_CHANGED,
+)
+
+
+def output_changes(
+    before: dict[str, Output], after: dict[str, Output], rules: OutputRules, **part: str
+) -> Iterator[Finding]:
+    """Every change of output variables; `part` names the tool or event in the messages (severity
+    and hint are the rules' own, passed as None so that `part` fills only the message)."""
     for path in _tops(before, after):
-        yield OUTPUT_REMOVED.at(before[path].where, path=path, tool=tool)
+        yield rules.removed.at(before[path].where, None, None, path=path, **part)
     for path, was in before.items():
         now = after.get(path)
         if now is None:
             continue
         if was.type != now.type:
             old, new = was.type or "any", now.type or "any"
-            yield OUTPUT_TYPE_CHANGED.at(now.where, path=path, tool=tool, old=old, new=new)
+            yield rules.type_changed.at(now.where, None, None, path=path, old=old, new=new, **part)
         if was.required != now.required:
-            kind = OUTPUT_MADE_REQUIRED if now.required else OUTPUT_MADE_OPTIONAL
-            yield kind.at(now.where, path=path, tool=tool)
+            kind = rules.made_required if now.required else rules.made_optional
+            yield kind.at(now.where, None, None, path=path, **part)
         if was.ref != now.ref:
             old, new = was.ref or "none", now.ref or "none"
-            yield OUTPUT_REF_CHANGED.at(now.where, path=path, tool=tool, old=old, new=new)
+            yield rules.ref_changed.at(now.where, None, None, path=path, old=old, new=new, **part)
     for path in _tops(after, before):
-        yield OUTPUT_ADDED.at(after[path].where, path=path, tool=tool)
+        yield rules.added.at(after[path].where, None, None, path=path, **part)
 
 
 def _tops(present: dict[str, Output], other: dict[str, Output]) -> list[str]:

@@ -24,7 +24,7 @@ from generator.findings import Finding, Severity
 from generator.inputs import InputError
 from generator.load.crawl import LoadedPlugin
 from generator.pipeline import Pipeline
-from generator.plugin_model import FIXED_OUTPUTS
+from generator.plugin_model import FIXED_OUTPUTS, Parameter
 from generator.schemas import SchemaSet
 from generator.workflow.datasources import DatasourceSpec, chunk_structures, datasource_specs
 
@@ -53,6 +53,17 @@ class ToolSpec:
     outputs: frozenset[str]  # `text`, `files`, `json` and every path of `output_schema`
     # output path -> the hosted chunk structure its `$ref` names (read by knowledge pipelines)
     structures: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class EventSpec:
+    """An event of a trigger plugin as the check needs it: parameters by name, and its output
+    variables (every path of `output_schema`, hosted `$ref`s followed) with their types."""
+
+    provider: str
+    name: str
+    parameters: dict[str, ParameterSpec]
+    outputs: dict[str, str]  # path -> type text
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +99,7 @@ class PluginSpec:
     version: str
     tools: dict[tuple[str, str], ToolSpec]
     releases: tuple[Release, ...] = ()  # oldest first
+    events: dict[tuple[str, str], EventSpec] = field(default_factory=dict)  # (provider, event)
 
     def since(self, pinned: str) -> list[Release]:
         """The releases after `pinned` up to the catalog's version."""
@@ -131,19 +143,53 @@ def output_paths(face_outputs: Iterable[str]) -> frozenset[str]:
     return frozenset((*FIXED_OUTPUTS, *face_outputs))
 
 
+def declares(outputs: Iterable[str], path: tuple[str, ...]) -> bool:
+    """True when declared output paths hold the variable at `path`: a declared path, or something
+    inside a declared path that declares nothing inside it (a free-form object)."""
+    normal = {normal_path(o) for o in outputs}
+    joined = ".".join(path)
+    if joined in normal:
+        return True
+    for cut in range(len(path) - 1, 0, -1):
+        prefix = ".".join(path[:cut])
+        if prefix in normal:
+            return not any(o.startswith(prefix + ".") for o in normal)
+    return False
+
+
+def normal_path(path: str) -> str:
+    """An output path as a reference writes it: without the `[]` of list items."""
+    return path.replace("[]", "")
+
+
+def _parameter_specs(parameters: Iterable[Parameter]) -> dict[str, ParameterSpec]:
+    return {
+        p.name: ParameterSpec(
+            p.name, p.type, p.form, p.required, p.default, tuple(o.value for o in p.options)
+        )
+        for p in parameters
+    }
+
+
 def _tool_specs(face: Face) -> dict[tuple[str, str], ToolSpec]:
     specs: dict[tuple[str, str], ToolSpec] = {}
     for key, tool_face in face.tools.items():
-        tool = tool_face.tool
-        parameters = {
-            p.name: ParameterSpec(
-                p.name, p.type, p.form, p.required, p.default, tuple(o.value for o in p.options)
-            )
-            for p in tool.parameters
-        }
+        parameters = _parameter_specs(tool_face.tool.parameters)
         structures = chunk_structures(tool_face.outputs.items())
         specs[key] = ToolSpec(key[0], key[1], parameters, output_paths(tool_face.outputs), structures)
     return specs
+
+
+def _event_specs(face: Face) -> dict[tuple[str, str], EventSpec]:
+    return {
+        key: EventSpec(
+            key[0],
+            key[1],
+            _parameter_specs(event_face.event.parameters),
+            {path: output.type for path, output in event_face.outputs.items()},
+        )
+        for key, event_face in face.events.items()
+    }
 
 
 def _breaking(changes: Iterable[Finding]) -> tuple[str, ...]:
@@ -173,7 +219,9 @@ def from_loaded(plugins: Sequence[LoadedPlugin], schemas: SchemaSet, history: bo
         newest_loaded, newest = found[-1][1], found[-1][2]
         if history and len(found) == 1:
             releases = list(_history(newest_loaded, schemas))
-        specs[key] = PluginSpec(key, newest.plugin.version, _tool_specs(newest), tuple(releases))
+        specs[key] = PluginSpec(
+            key, newest.plugin.version, _tool_specs(newest), tuple(releases), _event_specs(newest)
+        )
     tools = sum(len(spec.tools) for spec in specs.values())
     return Catalog(specs, tuple(findings), tools, datasource_specs(plugins, schemas))
 
@@ -270,17 +318,7 @@ def _index_plugin(plugin: Any) -> PluginSpec | None:
         provider, tool_name = tool.get("provider"), tool.get("name")
         if not isinstance(provider, str) or not isinstance(tool_name, str):
             continue
-        parameters = {
-            str(p.get("name")): ParameterSpec(
-                str(p.get("name")),
-                str(p.get("type", "")),
-                str(p.get("form", "")),
-                p.get("required") is True,
-                p.get("default"),
-                tuple(str(o.get("value")) for o in _dicts(p.get("options"))),
-            )
-            for p in _dicts(tool.get("parameters"))
-        }
+        parameters = _index_parameters(tool.get("parameters"))
         paths = (str(o.get("path")) for o in _dicts(tool.get("output_variables")))
         tools[(provider, tool_name)] = ToolSpec(provider, tool_name, parameters, output_paths(paths))
     releases = tuple(
@@ -294,7 +332,37 @@ def _index_plugin(plugin: Any) -> PluginSpec | None:
         )
         for r in reversed(list(_dicts(plugin.get("versions"))))
     )
-    return PluginSpec(f"{author}/{name}", str(version), tools, releases)
+    return PluginSpec(f"{author}/{name}", str(version), tools, releases, _index_events(plugin))
+
+
+def _index_parameters(value: Any) -> dict[str, ParameterSpec]:
+    return {
+        str(p.get("name")): ParameterSpec(
+            str(p.get("name")),
+            str(p.get("type", "")),
+            str(p.get("form", "")),
+            p.get("required") is True,
+            p.get("default"),
+            tuple(str(o.get("value")) for o in _dicts(p.get("options"))),
+        )
+        for p in _dicts(value)
+    }
+
+
+def _index_events(plugin: dict[str, Any]) -> dict[tuple[str, str], EventSpec]:
+    """The events of the index's `triggers` (each provider's `events`, as the site writes them)."""
+    events: dict[tuple[str, str], EventSpec] = {}
+    for provider in _dicts(plugin.get("triggers")):
+        for event in _dicts(provider.get("events")):
+            provider_name, name = event.get("provider", provider.get("name")), event.get("name")
+            if not isinstance(provider_name, str) or not isinstance(name, str):
+                continue
+            outputs = {
+                str(o.get("path")): str(o.get("type") or "") for o in _dicts(event.get("output_variables"))
+            }
+            parameters = _index_parameters(event.get("parameters"))
+            events[(provider_name, name)] = EventSpec(provider_name, name, parameters, outputs)
+    return events
 
 
 def _texts(value: Any) -> tuple[str, ...]:

@@ -15,11 +15,12 @@ from collections.abc import Iterator
 
 from generator.findings import Finding, Severity
 from generator.rules import Listing, Rule, rule
-from generator.workflow.catalog import Catalog, ParameterSpec, PluginSpec, ToolSpec
+from generator.workflow.catalog import Catalog, ParameterSpec, PluginSpec, ToolSpec, declares, normal_path
 from generator.workflow.dsl import Dsl
 from generator.workflow.legacy import moved_to
 from generator.workflow.pipeline import pipeline_findings
 from generator.workflow.pipeline_dsl import PIPELINE_KIND
+from generator.workflow.triggers import trigger_findings
 from generator.workflow.uses import (
     Input,
     Pin,
@@ -208,6 +209,7 @@ def check(dsl: Dsl, catalog: Catalog) -> list[Finding]:
             pipeline_findings(dsl, catalog, {node: spec for node, (_u, _p, spec) in by_node.items()})
         )
     found.extend(_pins(pinned, catalog))
+    found.extend(trigger_findings(dsl, catalog))
     return found
 
 
@@ -402,7 +404,7 @@ def _reference(
     pin = use.pin or pinned.get(plugin.id)
     if pin is not None:
         removed = plugin.upgrade_from(pin.version).removed_outputs
-        if any((spec.provider, spec.name) == (p, t) and _normal(o) == path for p, t, o in removed):
+        if any((spec.provider, spec.name) == (p, t) and normal_path(o) == path for p, t, o in removed):
             yield OUTPUT_REMOVED.at(
                 reference.where,
                 node=node,
@@ -419,25 +421,12 @@ def _reference(
     )
 
 
-def _normal(path: str) -> str:
-    return path.replace("[]", "")
-
-
 def _produced(path: tuple[str, ...], outputs: frozenset[str]) -> bool:
     """True when the tool produces the variable at `path`: a fixed variable (anything inside
-    `json` and `files` included), a declared path, or something inside a declared path that
-    declares nothing inside it (a free-form object)."""
+    `json` and `files` included), or a declared path or something inside a free-form one."""
     if path[0] in ("json", "files") or (path[0] == "text" and len(path) == 1):
         return True
-    normal = {_normal(o) for o in outputs}
-    joined = ".".join(path)
-    if joined in normal:
-        return True
-    for cut in range(len(path) - 1, 0, -1):
-        prefix = ".".join(path[:cut])
-        if prefix in normal:
-            return not any(o.startswith(prefix + ".") for o in normal)
-    return False
+    return declares(outputs, path)
 
 
 def _pins(pinned: dict[str, Pin], catalog: Catalog) -> Iterator[Finding]:
