@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "runner": "benchmarks.runner",
     "shards": "benchmarks.shards",
     "weight": "benchmarks.weight",
+    "memory": "benchmarks.memory",
 }
 
 

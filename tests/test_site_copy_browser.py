@@ -48,3 +48,22 @@ def test_code_blocks_get_a_copy_button_that_copies(browser: Any, copy_site: str)
     code = page.locator("pre code").first.inner_text()
     assert page.evaluate("navigator.clipboard.readText()") == code
     context.close()
+
+
+TOOL_PAGE = "plugins/synthetic_00000/synthetic_00000/tool_000/"
+
+
+def test_output_rows_get_their_deep_link_from_the_script(browser: Any, copy_site: str) -> None:
+    """The "#" link of each output variable is not written in the page (it repeated itself in every
+    row of every tool page); the script draws it, and it leads to its own row."""
+    context = offline_context(browser)
+    page = context.new_page()
+    page.goto(copy_site + TOOL_PAGE)
+    links = page.locator(".dr-outputs tr[id] > td:first-child > a.dr-anchor")
+    rows = page.locator(".dr-outputs tbody tr[id]")
+    assert rows.count() >= 4
+    assert links.count() == rows.count()
+    assert links.first.inner_text() == "#"
+    assert links.first.get_attribute("href") == "#" + (rows.first.get_attribute("id") or "")
+    assert "dr-anchor" not in page.evaluate("() => fetch(location.href).then(r => r.text())")
+    context.close()

@@ -9,15 +9,19 @@ the same block marks the page as a catalog page, which the search box lists befo
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import shutil
 import subprocess
+import tempfile
 import unicodedata
 from pathlib import Path
 
 from markupsafe import Markup, escape
 
 from generator.plugin_model import LANGUAGES, I18n
+from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 
@@ -64,6 +68,9 @@ EXCLUDED = (
     ".dr-basis",
 )
 TIMEOUT = 600
+# The search bundle's folder in the site, and the file that lists its languages.
+BUNDLE = "pagefind"
+ENTRY = "pagefind-entry.json"
 # Pagefind's own search interfaces, which the registry's search box does not use.
 UNUSED = (
     "pagefind-ui.js",
@@ -120,14 +127,19 @@ def search_keys(kind: str, label: I18n, name: str) -> Markup:
     )
 
 
-def pagefind_command(site_dir: Path) -> list[str]:
-    """The Pagefind command line that indexes `site_dir` (the binary comes from its PyPI wheel)."""
+def pagefind_command(site_dir: Path, glob: str, output: Path) -> list[str]:
+    """The Pagefind command line that indexes the pages of `site_dir` matched by `glob` into
+    `output` (the binary comes from its PyPI wheel)."""
     from pagefind_bin_extended import get_executable
 
     return [
         str(get_executable()),
         "--site",
         str(site_dir),
+        "--glob",
+        glob,
+        "--output-path",
+        str(output),
         "--root-selector",
         ROOT_SELECTOR,
         "--exclude-selectors",
@@ -140,12 +152,36 @@ class SearchIndexError(RuntimeError):
     """Pagefind could not index the site."""
 
 
-def index_site(site_dir: Path) -> None:
-    """Write the search index of every language into `site_dir/pagefind/`."""
+# A top-level name a glob can hold as it is (the site's own folders and pages).
+PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def language_globs(site_dir: Path) -> dict[str, str]:
+    """The pages of each language written in `site_dir`, as one Pagefind glob each: a language's
+    folder, and for the default language everything else but the search bundle."""
+    folders = {lang.prefix for lang in LANGUAGE_SITES if lang.prefix}
+    globs = {
+        lang.code: f"{lang.prefix}/**/*.html"
+        for lang in LANGUAGE_SITES
+        if lang.prefix and (site_dir / lang.prefix).is_dir()
+    }
+    parts = [
+        f"{path.name}/**/*.html" if path.is_dir() else path.name
+        for path in sorted(site_dir.iterdir())
+        if path.name not in folders | {BUNDLE}
+        and PLAIN_NAME.fullmatch(path.name)
+        and (path.is_dir() or path.suffix == ".html")
+    ]
+    if parts:
+        globs[DEFAULT_LANGUAGE.code] = "{" + ",".join(parts) + "}"
+    return globs
+
+
+def run_pagefind(site_dir: Path, glob: str, output: Path) -> dict[str, object]:
+    """Index the pages `glob` matches into `output`; the languages its entry file lists."""
     try:
-        done = subprocess.run(
-            pagefind_command(site_dir), capture_output=True, text=True, timeout=TIMEOUT, check=False
-        )
+        command = pagefind_command(site_dir, glob, output)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired) as failure:
         raise SearchIndexError(f"Pagefind did not run: {failure}") from failure
     if done.returncode != 0:
@@ -153,5 +189,37 @@ def index_site(site_dir: Path) -> None:
     for line in done.stdout.splitlines():
         if line.strip():
             log.debug("pagefind: %s", line)
+    entry = output / ENTRY
+    if not entry.is_file():  # no page matched: Pagefind writes no bundle
+        return {}
+    languages = json.loads(entry.read_text(encoding="utf-8")).get("languages", {})
+    return languages if isinstance(languages, dict) else {}
+
+
+def index_site(site_dir: Path) -> None:
+    """Write the search index of every language into `site_dir/pagefind/`: one Pagefind run per
+    language folder, one after the other, merged into one bundle that lists every language's index
+    as a single run over the whole site would (the search box loads it as before). Apart, each run
+    holds one language's pages in memory, not all four."""
+    bundle = site_dir / BUNDLE
+    shutil.rmtree(bundle, ignore_errors=True)
+    entry: dict[str, object] = {}
+    languages: dict[str, object] = {}
+    with tempfile.TemporaryDirectory(prefix="dify-registry-pagefind-") as folder:
+        for code, glob in language_globs(site_dir).items():
+            output = Path(folder) / code
+            found = run_pagefind(site_dir, glob, output)
+            twice = sorted(set(found) & set(languages))
+            if twice:  # two runs of one language would each hold only part of its pages
+                raise SearchIndexError(f"pages in {', '.join(twice)} outside their language's folder")
+            languages.update(found)
+            if found:
+                entry = json.loads((output / ENTRY).read_text(encoding="utf-8"))
+                shutil.copytree(output, bundle, dirs_exist_ok=True)
+    if not languages:
+        return
+    entry["languages"] = dict(sorted(languages.items()))
+    text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+    (bundle / ENTRY).write_text(text, encoding="utf-8")
     for name in UNUSED:
-        (site_dir / "pagefind" / name).unlink(missing_ok=True)
+        (bundle / name).unlink(missing_ok=True)

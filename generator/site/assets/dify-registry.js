@@ -11,7 +11,20 @@ document.addEventListener("DOMContentLoaded", function () {
   document.querySelectorAll("sup.dr-fallback:not([title])").forEach(function (mark) {
     mark.title = fallback;
   });
+  anchorLinks(document);
 });
+
+// The "#" link to each output variable's and schema property's row (its id is in the page; the link
+// is drawn here rather than written in every row of every tool page).
+function anchorLinks(root) {
+  root.querySelectorAll('article tr[id^="out-"] > td:first-child, article tr[id^="prop-"] > td:first-child')
+    .forEach(function (cell) {
+      var link = element("a", "dr-anchor", "#");
+      link.href = "#" + cell.parentNode.id;
+      cell.insertBefore(document.createTextNode(" "), cell.firstChild);
+      cell.insertBefore(link, cell.firstChild);
+    });
+}
 
 // The site's words in the page's language: the published script starts with every language's
 // (`DR_WORDS`, generator/site/texts.py `script_words`), chosen by the page's <html lang>.

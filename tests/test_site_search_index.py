@@ -1,0 +1,70 @@
+"""The search index written one language at a time: the same bundle as one run over the whole site."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator.site.search import BUNDLE, ENTRY, SearchIndexError, index_site, pagefind_command
+from tests.sitebuild import BuiltSite, cases_site
+
+__all__ = ["cases_site"]  # session fixture used below
+
+
+def _fragments(bundle: Path) -> dict[str, str]:
+    """What Pagefind stored of each page, by URL."""
+    found: dict[str, str] = {}
+    for path in (bundle / "fragment").iterdir():
+        fragment = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
+        found[fragment["url"]] = fragment["content"]
+    return found
+
+
+def _languages(bundle: Path) -> dict[str, int]:
+    entry = json.loads((bundle / ENTRY).read_text(encoding="utf-8"))
+    return {code: about["page_count"] for code, about in entry["languages"].items()}
+
+
+def test_a_run_per_language_indexes_what_one_run_over_the_site_did(
+    cases_site: BuiltSite, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(cases_site.root, site, ignore=shutil.ignore_patterns(BUNDLE))
+    whole = tmp_path / "whole"
+    subprocess.run(pagefind_command(site, "**/*.html", whole), check=True, capture_output=True)
+    index_site(site)
+    bundle = site / BUNDLE
+    assert _languages(bundle) == _languages(whole)
+    assert sorted(_languages(bundle)) == ["en", "ja", "pt-br", "zh"]
+    assert _fragments(bundle) == _fragments(whole)
+    # Every file the entry names is in the one bundle the search box loads.
+    for about in json.loads((bundle / ENTRY).read_text(encoding="utf-8"))["languages"].values():
+        assert (bundle / f"pagefind.{about['hash']}.pf_meta").is_file()
+    assert not (bundle / "pagefind-ui.js").exists()
+
+
+PAGE = (
+    '<!doctype html><html lang="{lang}"><body>'
+    '<article class="md-content__inner">{text}</article></body></html>'
+)
+
+
+def test_a_language_found_outside_its_folder_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "pt").mkdir()
+    (tmp_path / "pt" / "index.html").write_text(PAGE.format(lang="pt-BR", text="busca"), encoding="utf-8")
+    (tmp_path / "index.html").write_text(PAGE.format(lang="pt-BR", text="clima"), encoding="utf-8")
+    with pytest.raises(SearchIndexError, match="pt-br"):
+        index_site(tmp_path)
+
+
+def test_a_site_of_one_language_gets_its_index(tmp_path: Path) -> None:
+    (tmp_path / "about").mkdir()
+    (tmp_path / "about" / "index.html").write_text(PAGE.format(lang="en", text="weather"), encoding="utf-8")
+    (tmp_path / "index.html").write_text(PAGE.format(lang="en", text="stock"), encoding="utf-8")
+    index_site(tmp_path)
+    assert _languages(tmp_path / BUNDLE) == {"en": 2}
