@@ -20,9 +20,11 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     # plugin kinds (the manifest's `plugins:` keys), on cards and in the catalog's filter
     "kind_tools": ("Tool", "工具", "ツール", "Ferramenta"),
     "kind_triggers": ("Trigger", "触发器", "トリガー", "Gatilho"),
+    "kind_datasources": ("Data source", "数据源", "データソース", "Fonte de dados"),
     "filter_by_kind": ("Kind", "类型", "種類", "Tipo"),
     # what a card counts below a kind's providers
     "children_triggers": ("Events", "事件数", "イベント数", "Eventos"),
+    "children_datasources": ("Data sources", "数据源数", "データソース数", "Fontes de dados"),
     "triggers": ("Triggers", "触发器", "トリガー", "Gatilhos"),
     "events": ("Events", "事件", "イベント", "Eventos"),
     "event": ("Event", "事件", "イベント", "Evento"),
@@ -78,6 +80,33 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "配信例がないため、このイベントは静的にのみ検査されました（YAML、スキーマ、コードを読むだけで実行していません）。",
         "Sem entregas de exemplo: este evento foi verificado apenas estaticamente (YAML, schema e "
         "código lidos sem executá-los), nunca executado.",
+    ),
+    "datasources": ("Data sources", "数据源", "データソース", "Fontes de dados"),
+    "datasource": ("Data source", "数据源", "データソース", "Fonte de dados"),
+    "provider_type": ("Provider type", "提供者类型", "プロバイダーの種類", "Tipo de provedor"),
+    "connect": ("How to connect", "如何连接", "接続方法", "Como conectar"),
+    "no_datasource_output_schema": (
+        "The data source declares no output_schema: the pipeline cannot pick its variables.",
+        "此数据源没有声明 output_schema：知识流水线无法选择它的变量。",
+        "このデータソースは output_schema を宣言していないため、パイプラインで変数を選べません。",
+        "A fonte de dados não declara output_schema: o pipeline não pode escolher suas variáveis.",
+    ),
+    "in_workflow_datasource_intro": (
+        "The nodes after the data source in a knowledge pipeline read each variable with this "
+        "syntax, the data source node's id in place of node_id:",
+        "知识流水线中数据源之后的节点用以下语法读取各个变量，把 node_id 换成数据源节点的 ID：",
+        "ナレッジパイプラインでデータソースの後のノードは次の構文で各変数を読み取ります。"
+        "node_id はデータソースノードの ID に置き換えます：",
+        "Os nós depois da fonte de dados num pipeline de conhecimento leem cada variável com esta "
+        "sintaxe, com o id do nó da fonte de dados no lugar de node_id:",
+    ),
+    "datasource_static_only": (
+        "Data sources read a remote service: this one was checked statically only (its YAML, its "
+        "schema and its code read without running them), never run.",
+        "数据源读取远程服务：此数据源仅经过静态检查（读取其 YAML、Schema 和代码，但未运行），从未运行过。",
+        "データソースはリモートのサービスを読み取るため、静的にのみ検査されました（YAML、スキーマ、コードを読むだけで実行していません）。",
+        "Fontes de dados leem um serviço remoto: esta foi verificada apenas estaticamente (YAML, "
+        "schema e código lidos sem executá-los), nunca executada.",
     ),
     "filter_by_tag": ("Filter by tag", "按标签筛选", "タグで絞り込む", "Filtrar por etiqueta"),
     "all_tags": ("All", "全部", "すべて", "Todos"),

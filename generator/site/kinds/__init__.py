@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from generator.plugin_model import I18n, KindPart, Parameter, PluginKind
-from generator.site.kinds import trigger
+from generator.plugin_model import Credential, I18n, KindPart, Parameter, PluginKind
+from generator.site.kinds import datasource, trigger
 from generator.site.views import FindingView, OutputRow
 
 
@@ -94,6 +94,10 @@ class Index(Protocol):
         """A parameter as the index describes one."""
         ...
 
+    def field(self, field: Credential) -> dict[str, Any]:
+        """A credential or setting field (what a user fills) as the index describes one."""
+        ...
+
     def outputs(self, rows: tuple[OutputRow, ...]) -> list[dict[str, Any]]:
         """Output-variable rows as the index lists them."""
         ...
@@ -119,5 +123,6 @@ class KindPages(Protocol):
 PAGES: Mapping[PluginKind, KindPages] = MappingProxyType(
     {
         "triggers": trigger,
+        "datasources": datasource,
     }
 )
