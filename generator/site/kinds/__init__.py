@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from generator.plugin_model import Credential, I18n, KindPart, Parameter, PluginKind
-from generator.site.kinds import datasource, trigger
+from generator.site.kinds import datasource, model, trigger
 from generator.site.views import FindingView, OutputRow
 
 
@@ -45,6 +45,15 @@ class ChildEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Listed:
+    """An item a provider's section lists without a page of its own (a model...)."""
+
+    name: str
+    label: I18n
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class KindSection:
     """One provider of a kind, shown as a section of its plugin's page, and its pages."""
 
@@ -53,6 +62,9 @@ class KindSection:
     template: str  # the section of the plugin page
     child_template: str  # the page of each child
     children: tuple[ChildEntry, ...]
+    # What it lists on the plugin page without a page of its own (a provider's models), for the
+    # plugin's Markdown: each item's name, label and facts (language-neutral words, as declared).
+    listed: tuple[Listed, ...] = ()
 
 
 class Build(Protocol):
@@ -124,5 +136,6 @@ PAGES: Mapping[PluginKind, KindPages] = MappingProxyType(
     {
         "triggers": trigger,
         "datasources": datasource,
+        "models": model,
     }
 )
