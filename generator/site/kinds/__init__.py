@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from generator.plugin_model import Credential, I18n, KindPart, Parameter, PluginKind
-from generator.site.kinds import datasource, model, trigger
+from generator.site.kinds import agent_strategy, datasource, endpoint, model, trigger
 from generator.site.views import FindingView, OutputRow
 
 
@@ -137,5 +137,7 @@ PAGES: Mapping[PluginKind, KindPages] = MappingProxyType(
         "triggers": trigger,
         "datasources": datasource,
         "models": model,
+        "agent_strategies": agent_strategy,
+        "endpoints": endpoint,
     }
 )
