@@ -11,7 +11,7 @@ on the plugin page) and its child page (`templates/<kind>_<child>.html.j2`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -65,6 +65,20 @@ class KindSection:
     # What it lists on the plugin page without a page of its own (a provider's models), for the
     # plugin's Markdown: each item's name, label and facts (language-neutral words, as declared).
     listed: tuple[Listed, ...] = ()
+
+
+def child_texts(
+    name: str, label: I18n, description: I18n, parameters: tuple[Parameter, ...]
+) -> Iterator[tuple[str, I18n]]:
+    """Every translatable text a child's page shows (its label, description and parameters), named
+    under the child's `name`: what decides whether a language writes its page."""
+    yield f"{name}.label", label
+    yield f"{name}.description", description
+    for parameter in parameters:
+        yield f"{name}.{parameter.name}.label", parameter.label
+        yield f"{name}.{parameter.name}.description", parameter.human_description
+        for option in parameter.options:
+            yield f"{name}.{parameter.name}.options.{option.value}", option.label
 
 
 class Build(Protocol):

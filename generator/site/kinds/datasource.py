@@ -6,11 +6,10 @@ statically only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.datasource import Datasource, DatasourceProvider
-from generator.plugin_model import I18n, KindPart
+from generator.plugin_model import KindPart
 
 if TYPE_CHECKING:
     from generator.site.kinds import Build, ChildEntry, Index, KindSection
@@ -43,7 +42,7 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
 
 
 def _datasource(datasource: Datasource, src: str, build: Build) -> ChildEntry:
-    from generator.site.kinds import ChildEntry
+    from generator.site.kinds import ChildEntry, child_texts
 
     schema = datasource.output_schema
     return ChildEntry(
@@ -60,20 +59,10 @@ def _datasource(datasource: Datasource, src: str, build: Build) -> ChildEntry:
         references=build.references(schema),
         findings=build.findings_in(datasource.file),
         checksum=build.checksum_of(datasource.file),
-        texts=tuple(datasource_texts(datasource)),
+        texts=tuple(
+            child_texts(datasource.name, datasource.label, datasource.description, datasource.parameters)
+        ),
     )
-
-
-def datasource_texts(datasource: Datasource) -> Iterator[tuple[str, I18n]]:
-    """Every translatable text a datasource's page shows, named."""
-    at = datasource.name
-    yield f"{at}.label", datasource.label
-    yield f"{at}.description", datasource.description
-    for parameter in datasource.parameters:
-        yield f"{at}.{parameter.name}.label", parameter.label
-        yield f"{at}.{parameter.name}.description", parameter.human_description
-        for option in parameter.options:
-            yield f"{at}.{parameter.name}.options.{option.value}", option.label
 
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:
