@@ -13,7 +13,7 @@ from generator.site.untrusted import word_cut
 
 CARDS_JSON = "cards.json"
 # The kinds whose pages the site shows (the site's words name each: `kind_<kind>`).
-SHOWN_KINDS = ("tools", "triggers")
+SHOWN_KINDS = ("tools", "triggers", "datasources", "models", "agent_strategies", "endpoints")
 # Cards the home page holds as HTML: a screen and more, so the page works without JavaScript and
 # shows something before the file arrives; the rest come from `cards.json`.
 FIRST_SCREEN = 24

@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.diff.changes import Change, class_of
 from generator.findings import Finding
-from generator.plugin_model import I18n, Parameter
+from generator.plugin_model import Credential, I18n, Parameter
 from generator.published import SCHEMA_BASE
 from generator.run.result import RunResult
 from generator.site.kinds import PAGES
@@ -73,6 +73,15 @@ class _Indexer:
 
     def parameter(self, parameter: Parameter) -> dict[str, Any]:
         return _parameter(parameter)
+
+    def field(self, field: Credential) -> dict[str, Any]:
+        return {
+            "name": field.name,
+            "type": field.type,
+            "required": field.required,
+            "label": _i18n(field.label),
+            "help": _i18n(field.help),
+        }
 
     def outputs(self, rows: tuple[OutputRow, ...]) -> list[dict[str, Any]]:
         return [{"path": r.path, "type": r.type, "required": r.required, "ref": r.ref} for r in rows]

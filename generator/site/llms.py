@@ -175,6 +175,9 @@ class LlmsText:
                 lines.append(
                     f"- {_link(label, self._target(child.src, entry.src))}: {self._text(child.description)}"
                 )
+            for item in section.listed:
+                declared = ", ".join(inline(fact, lang) for fact in item.facts)
+                lines.append(f"- {code(item.name)} {self._label(item.label, item.name)}: {declared}")
         return "\n".join(lines) + "\n"
 
     def child(self, plugin: PluginEntry, entry: ChildEntry) -> str:

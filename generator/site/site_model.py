@@ -123,7 +123,10 @@ class PluginEntry:
     def child_counts(self) -> tuple[tuple[str, int], ...]:
         """Per kind other than tools, the pages below its providers (its events...)."""
         counts: dict[str, int] = {}
+        # A kind whose providers list their children on the plugin page (models) counts no pages.
         for section in self.sections:
+            if not section.children:
+                continue
             counts[section.kind] = counts.get(section.kind, 0) + len(section.children)
         return tuple(counts.items())
 

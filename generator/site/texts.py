@@ -20,9 +20,14 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     # plugin kinds (the manifest's `plugins:` keys), on cards and in the catalog's filter
     "kind_tools": ("Tool", "工具", "ツール", "Ferramenta"),
     "kind_triggers": ("Trigger", "触发器", "トリガー", "Gatilho"),
+    "kind_datasources": ("Data source", "数据源", "データソース", "Fonte de dados"),
+    "kind_models": ("Model", "模型", "モデル", "Modelo"),
+    "kind_agent_strategies": ("Agent strategy", "Agent 策略", "エージェント戦略", "Estratégia de agente"),
+    "kind_endpoints": ("Extension", "扩展", "拡張機能", "Extensão"),
     "filter_by_kind": ("Kind", "类型", "種類", "Tipo"),
     # what a card counts below a kind's providers
     "children_triggers": ("Events", "事件数", "イベント数", "Eventos"),
+    "children_datasources": ("Data sources", "数据源数", "データソース数", "Fontes de dados"),
     "triggers": ("Triggers", "触发器", "トリガー", "Gatilhos"),
     "events": ("Events", "事件", "イベント", "Eventos"),
     "event": ("Event", "事件", "イベント", "Evento"),
@@ -79,6 +84,60 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "Sem entregas de exemplo: este evento foi verificado apenas estaticamente (YAML, schema e "
         "código lidos sem executá-los), nunca executado.",
     ),
+    "datasources": ("Data sources", "数据源", "データソース", "Fontes de dados"),
+    "datasource": ("Data source", "数据源", "データソース", "Fonte de dados"),
+    "provider_type": ("Provider type", "提供者类型", "プロバイダーの種類", "Tipo de provedor"),
+    "connect": ("How to connect", "如何连接", "接続方法", "Como conectar"),
+    "no_datasource_output_schema": (
+        "The data source declares no output_schema: the pipeline cannot pick its variables.",
+        "此数据源没有声明 output_schema：知识流水线无法选择它的变量。",
+        "このデータソースは output_schema を宣言していないため、パイプラインで変数を選べません。",
+        "A fonte de dados não declara output_schema: o pipeline não pode escolher suas variáveis.",
+    ),
+    "in_workflow_datasource_intro": (
+        "The nodes after the data source in a knowledge pipeline read each variable with this "
+        "syntax, the data source node's id in place of node_id:",
+        "知识流水线中数据源之后的节点用以下语法读取各个变量，把 node_id 换成数据源节点的 ID：",
+        "ナレッジパイプラインでデータソースの後のノードは次の構文で各変数を読み取ります。"
+        "node_id はデータソースノードの ID に置き換えます：",
+        "Os nós depois da fonte de dados num pipeline de conhecimento leem cada variável com esta "
+        "sintaxe, com o id do nó da fonte de dados no lugar de node_id:",
+    ),
+    "datasource_static_only": (
+        "Data sources read a remote service: this one was checked statically only (its YAML, its "
+        "schema and its code read without running them), never run.",
+        "数据源读取远程服务：此数据源仅经过静态检查（读取其 YAML、Schema 和代码，但未运行），从未运行过。",
+        "データソースはリモートのサービスを読み取るため、静的にのみ検査されました（YAML、スキーマ、コードを読むだけで実行していません）。",
+        "Fontes de dados leem um serviço remoto: esta foi verificada apenas estaticamente (YAML, "
+        "schema e código lidos sem executá-los), nunca executada.",
+    ),
+    "models": ("Models", "模型", "モデル", "Modelos"),
+    "model": ("Model", "模型", "モデル", "Modelo"),
+    "model_types": ("Model types", "模型类型", "モデルの種類", "Tipos de modelo"),
+    "model_type": ("Type", "类型", "種類", "Tipo"),
+    "configurate_methods": ("Configured by", "配置方式", "設定方法", "Configuração"),
+    "context_size": ("Context size", "上下文长度", "コンテキスト長", "Tamanho do contexto"),
+    "features": ("Features", "特性", "機能", "Recursos"),
+    "parameter_rules": ("Parameters", "参数", "パラメータ", "Parâmetros"),
+    "pricing": ("Pricing", "价格", "料金", "Preço"),
+    "pricing_input": ("in", "输入", "入力", "entrada"),
+    "pricing_output": ("out", "输出", "出力", "saída"),
+    "deprecated": ("deprecated", "已弃用", "非推奨", "obsoleto"),
+    "no_models": (
+        "No predefined models: the user declares each model.",
+        "没有预定义模型：由用户自行声明每个模型。",
+        "定義済みのモデルはありません。ユーザーが各モデルを宣言します。",
+        "Nenhum modelo predefinido: o usuário declara cada modelo.",
+    ),
+    "endpoints": ("Endpoints", "端点", "エンドポイント", "Endpoints"),
+    "endpoint_settings": (
+        "Settings when enabling it",
+        "启用时的设置",
+        "有効にするときの設定",
+        "Configurações ao ativá-la",
+    ),
+    "method": ("Method", "方法", "メソッド", "Método"),
+    "hidden": ("hidden", "隐藏", "非表示", "oculto"),
     "filter_by_tag": ("Filter by tag", "按标签筛选", "タグで絞り込む", "Filtrar por etiqueta"),
     "all_tags": ("All", "全部", "すべて", "Todos"),
     "tags": ("Tags", "标签", "タグ", "Etiquetas"),

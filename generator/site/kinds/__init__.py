@@ -11,13 +11,13 @@ on the plugin page) and its child page (`templates/<kind>_<child>.html.j2`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from generator.plugin_model import I18n, KindPart, Parameter, PluginKind
-from generator.site.kinds import trigger
+from generator.plugin_model import Credential, I18n, KindPart, Parameter, PluginKind
+from generator.site.kinds import agent_strategy, datasource, endpoint, model, trigger
 from generator.site.views import EventRunView, FindingView, OutputRow
 
 if TYPE_CHECKING:
@@ -55,6 +55,15 @@ class ChildEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Listed:
+    """An item a provider's section lists without a page of its own (a model...)."""
+
+    name: str
+    label: I18n
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class KindSection:
     """One provider of a kind, shown as a section of its plugin's page, and its pages."""
 
@@ -63,6 +72,23 @@ class KindSection:
     template: str  # the section of the plugin page
     child_template: str  # the page of each child
     children: tuple[ChildEntry, ...]
+    # What it lists on the plugin page without a page of its own (a provider's models), for the
+    # plugin's Markdown: each item's name, label and facts (language-neutral words, as declared).
+    listed: tuple[Listed, ...] = ()
+
+
+def child_texts(
+    name: str, label: I18n, description: I18n, parameters: tuple[Parameter, ...]
+) -> Iterator[tuple[str, I18n]]:
+    """Every translatable text a child's page shows (its label, description and parameters), named
+    under the child's `name`: what decides whether a language writes its page."""
+    yield f"{name}.label", label
+    yield f"{name}.description", description
+    for parameter in parameters:
+        yield f"{name}.{parameter.name}.label", parameter.label
+        yield f"{name}.{parameter.name}.description", parameter.human_description
+        for option in parameter.options:
+            yield f"{name}.{parameter.name}.options.{option.value}", option.label
 
 
 class Build(Protocol):
@@ -114,6 +140,10 @@ class Index(Protocol):
         """A parameter as the index describes one."""
         ...
 
+    def field(self, field: Credential) -> dict[str, Any]:
+        """A credential or setting field (what a user fills) as the index describes one."""
+        ...
+
     def outputs(self, rows: tuple[OutputRow, ...]) -> list[dict[str, Any]]:
         """Output-variable rows as the index lists them."""
         ...
@@ -139,5 +169,9 @@ class KindPages(Protocol):
 PAGES: Mapping[PluginKind, KindPages] = MappingProxyType(
     {
         "triggers": trigger,
+        "datasources": datasource,
+        "models": model,
+        "agent_strategies": agent_strategy,
+        "endpoints": endpoint,
     }
 )

@@ -1,0 +1,64 @@
+"""The agent-strategy kind on the site: a strategy provider's section of its plugin page, its
+strategies with their parameters and features. Catalogued for browsing: no page below it, no run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from generator.kind_models.agent_strategy import AgentStrategy, AgentStrategyProvider
+from generator.plugin_model import KindPart
+
+if TYPE_CHECKING:
+    from generator.site.kinds import Build, Index, KindSection, Listed
+
+PROVIDER_TEMPLATE = "agent_strategies_provider.html.j2"
+# A strategy provider has no pages below it: its strategies are listed in its section.
+NO_CHILD_TEMPLATE = ""
+
+
+def _provider(part: KindPart) -> AgentStrategyProvider:
+    if not isinstance(part, AgentStrategyProvider):
+        raise TypeError(f"not an agent-strategy provider: {part!r}")
+    return part
+
+
+def children(part: KindPart) -> tuple[str, ...]:
+    """None: the strategies are listed on the plugin page."""
+    _provider(part)
+    return ()
+
+
+def section(part: KindPart, index: int, build: Build) -> KindSection:
+    """The provider's section (its strategies)."""
+    from generator.site.kinds import KindSection
+
+    provider = _provider(part)
+    listed = tuple(_listed(strategy) for strategy in provider.strategies)
+    return KindSection("agent_strategies", provider, PROVIDER_TEMPLATE, NO_CHILD_TEMPLATE, (), listed)
+
+
+def _listed(strategy: AgentStrategy) -> Listed:
+    from generator.site.kinds import Listed
+
+    facts = tuple(f"{p.name} ({p.type})" for p in strategy.parameters) + strategy.features
+    return Listed(strategy.name, strategy.label, facts)
+
+
+def indexed(section: KindSection, index: Index) -> dict[str, Any]:
+    """A strategy provider in `index.json`: each strategy with its parameters and features."""
+    provider = _provider(section.part)
+    return {
+        "name": provider.name,
+        "label": index.i18n(provider.label),
+        "description": index.i18n(provider.description),
+        "strategies": [
+            {
+                "name": strategy.name,
+                "label": index.i18n(strategy.label),
+                "description": index.i18n(strategy.description),
+                "parameters": [index.parameter(p) for p in strategy.parameters],
+                "features": list(strategy.features),
+            }
+            for strategy in provider.strategies
+        ],
+    }

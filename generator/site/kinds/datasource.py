@@ -1,0 +1,94 @@
+"""The datasource kind on the site: a datasource provider's section of its plugin page (its provider
+type, how a workspace connects: credentials or OAuth, its datasources) and one page per datasource
+(its parameters, its output variables, how a knowledge pipeline reads them). Datasources read a
+remote service, so they are never run on invented inputs: their pages say they were checked
+statically only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from generator.kind_models.datasource import Datasource, DatasourceProvider
+from generator.plugin_model import KindPart
+
+if TYPE_CHECKING:
+    from generator.site.kinds import Build, ChildEntry, Index, KindSection
+
+PROVIDER_TEMPLATE = "datasources_provider.html.j2"
+DATASOURCE_TEMPLATE = "datasources_datasource.html.j2"
+
+
+def _provider(part: KindPart) -> DatasourceProvider:
+    if not isinstance(part, DatasourceProvider):
+        raise TypeError(f"not a datasource provider: {part!r}")
+    return part
+
+
+def children(part: KindPart) -> tuple[str, ...]:
+    """The datasources' names, in the provider's order."""
+    return tuple(datasource.name for datasource in _provider(part).datasources)
+
+
+def section(part: KindPart, index: int, build: Build) -> KindSection:
+    """The provider's section and its datasources' pages."""
+    from generator.site.kinds import KindSection
+
+    provider = _provider(part)
+    pages = tuple(
+        _datasource(datasource, build.child_src(index, number), build)
+        for number, datasource in enumerate(provider.datasources)
+    )
+    return KindSection("datasources", provider, PROVIDER_TEMPLATE, DATASOURCE_TEMPLATE, pages)
+
+
+def _datasource(datasource: Datasource, src: str, build: Build) -> ChildEntry:
+    from generator.site.kinds import ChildEntry, child_texts
+
+    schema = datasource.output_schema
+    return ChildEntry(
+        src=src,
+        kind="datasources",
+        name=datasource.name,
+        key=str(datasource.key),
+        label=datasource.label,
+        description=datasource.description,
+        item=datasource,
+        parameters=datasource.parameters,
+        outputs=build.outputs(schema),
+        has_schema=isinstance(schema, dict),
+        references=build.references(schema),
+        findings=build.findings_in(datasource.file),
+        checksum=build.checksum_of(datasource.file),
+        texts=tuple(
+            child_texts(datasource.name, datasource.label, datasource.description, datasource.parameters)
+        ),
+    )
+
+
+def indexed(section: KindSection, index: Index) -> dict[str, Any]:
+    """A datasource provider in `index.json`: its type, how to connect, each datasource's variables."""
+    provider = _provider(section.part)
+
+    return {
+        "name": provider.name,
+        "label": index.i18n(provider.label),
+        "description": index.i18n(provider.description),
+        "provider_type": provider.provider_type,
+        "credentials": [index.field(f) for f in provider.credentials],
+        "oauth": bool(provider.oauth_client or provider.oauth_credentials),
+        "datasources": [
+            {
+                "provider": provider.name,
+                "name": child.name,
+                "label": index.i18n(child.label),
+                "description": index.i18n(child.description),
+                "parameters": [index.parameter(p) for p in child.parameters],
+                "output_variables": index.outputs(child.outputs),
+                "schema_refs": sorted(child.references),
+                "checksum": child.checksum,
+                "checked_by": "static",
+                "pages": index.pages(child.src),
+            }
+            for child in section.children
+        ],
+    }
