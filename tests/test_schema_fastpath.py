@@ -93,9 +93,11 @@ def near(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
 
 
 def registry_documents(name: str) -> list[Any]:
-    """The registry's own valid documents checked against the schema `name`."""
+    """The valid documents checked against the schema `name`: the registry's own plugins, and the
+    good validate cases (the plugin kinds the registry has no plugin of)."""
     role = next(r for r, n in ROLE_SCHEMAS.items() if n == name)
-    with open_inputs([REPO]) as inputs:  # the repository is the registry (it holds plugins/)
+    # the repository is the registry (it holds plugins/)
+    with open_inputs([REPO, REPO / "tests" / "cases" / "validate" / "good"]) as inputs:
         return [d.data for loaded in inputs.plugins for _relative, d in documents(loaded, role)]
 
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from generator.commands import unchanged
+from generator import unchanged_build as unchanged
 from generator.commands.options import (
     PATH_HELP,
     add_output_options,

@@ -24,8 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mkdocs.config.defaults import MkDocsConfig
-
     from generator.site.mkdocs_plugin import CatalogSource
 
 # In the run cache: one record per site folder (named by a digest of its absolute path).
@@ -54,8 +52,9 @@ _CONFIG_KEYS = (
 _SKIPPED = frozenset({"node_modules", "__pycache__"})
 
 
-def digest(config: MkDocsConfig, source: CatalogSource) -> str:
-    """The digest of everything a build with `config` from `source` reads."""
+def digest(config: Any, source: CatalogSource) -> str:
+    """The digest of everything a build with the MkDocs configuration `config` from `source` reads
+    (typed loosely: only the MkDocs glue imports MkDocs)."""
     from importlib import metadata  # here: every command imports this module, only build digests
 
     site_dir = Path(config.site_dir).resolve()
