@@ -1,3 +1,5 @@
+import time
+
 from werkzeug import Request
 
 from dify_plugin.entities.trigger import EventDispatch, Subscription
@@ -6,5 +8,5 @@ from dify_plugin.interfaces.trigger import Trigger
 
 class GithubLikeTrigger(Trigger):
     def _dispatch_event(self, subscription: Subscription, request: Request) -> EventDispatch:
-        while True:  # waits for a delivery that never ends
-            pass
+        while True:  # waits for a delivery that never ends; sleeping, so the wall clock stops it, not the CPU limit
+            time.sleep(1)
