@@ -31,6 +31,7 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "triggers": ("Triggers", "触发器", "トリガー", "Gatilhos"),
     "events": ("Events", "事件", "イベント", "Eventos"),
     "event": ("Event", "事件", "イベント", "Evento"),
+    "trigger_event": ("Trigger event", "触发器事件", "トリガーイベント", "Evento de gatilho"),
     "subscribe": ("How to subscribe", "如何订阅", "サブスクリプションの作り方", "Como assinar"),
     "subscription_fields": (
         "Subscription fields (a subscription made by hand)",
@@ -523,6 +524,15 @@ def texts_for(language: str) -> Mapping[str, str]:
 # once in the shared script for every language instead of in each of thousands of pages.
 SCRIPT_WORDS = (
     "fallback",
+    # what a search result is (`what` in generator/site/search.py)
+    "plugin",
+    "kind_tools",
+    "kind_triggers",
+    "kind_datasources",
+    "kind_models",
+    "kind_agent_strategies",
+    "kind_endpoints",
+    "trigger_event",
     "search_placeholder",
     "search_loading",
     "search_none",
