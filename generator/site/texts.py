@@ -154,6 +154,8 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "runner": ("Runner", "运行环境", "ランナー", "Ambiente de execução"),
     "validation": ("Validation", "校验", "検証", "Validação"),
     "valid": ("valid", "通过", "合格", "válido"),
+    # no finding, but nothing ran an example: not green (the basis beside it says why)
+    "badge_no_findings": ("no findings", "无问题", "指摘なし", "sem apontamentos"),
     "errors": ("errors", "错误", "エラー", "erros"),
     "warnings": ("warnings", "警告", "警告", "avisos"),
     # one finding: the word a count of exactly one takes
