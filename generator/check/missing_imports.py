@@ -11,24 +11,28 @@ import ast
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
+from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from generator.check import CheckContext
 from generator.check.common import every_node
-from generator.check.import_index import ALIASES, SDK, closure, import_names, known_imports
+from generator.check.import_index import ALIASES, SDK, closure, import_names, indexed, known_imports
 from generator.check.plugin_code import PluginCode, plugin_code, reachable_modules
 from generator.check.sdk_index import declared_requirements
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.rules import Listing, Phrase, rule
+from generator.run.dependencies import LOCK, PYPROJECT, installed_from, without_sdk
+from generator.run.uvsync import left_out, locked_closure, synced_group_requirements
 
 NOT_INSTALLED = rule(
     "R073",
     "import-not-installed",
     Severity.ERROR,
-    "{module} is imported ({places}) but no dependency of the plugin provides it ({file} lists {listed}):"
-    " {outcome!s}",
+    "{module} is imported ({places}) but {provider!s}: {outcome!s}",
     "Add the package that provides `{top}` to {file}{package!s}.",
     """
 Dify's daemon installs what the plugin's `pyproject.toml` lists (else its `requirements.txt`) and
@@ -41,15 +45,20 @@ names of the listed packages and of their dependencies. Those are read from real
 import names), with the names of common packages whose module is named otherwise (`PIL` from
 `pillow`, `yaml` from `pyyaml`, `cv2` from `opencv-python`, `bs4` from `beautifulsoup4`, `mysql`
 from `mysql-connector-python`, `dateutil` from `python-dateutil`); a module whose name is part of a
-listed package's name (`tencentcloud`, `google`) counts as provided.
+listed package's name (`tencentcloud`, `google`) counts as provided. Beside a `pyproject.toml`, a
+`uv.lock` that holds every listed package says exactly what `uv sync --no-dev` installs: the
+project's dependencies, the extras asked of them (`pandas[html]` brings `beautifulsoup4`) and every
+package they depend on, on the daemon's platform (`generator/run/uvsync.py`); it is read instead
+of the index.
 
 Severity: an error for an import at the top of a module the SDK loads, when everything the
 plugin lists is known to the index (its dependencies are then all known): the module fails to
 load, and with it the tool, for every user. A warning for an import inside a function (it breaks
 the calls that reach it), and whenever the plugin lists a package whose dependencies the registry
-does not know (it may bring the module along; list it anyway, or the plugin breaks the day that
-package stops depending on it). Imports inside a `try` that catches ImportError, and under
-`if TYPE_CHECKING:`, are never reported.
+does not know, or asks extras of a package without a lock that resolves them (it may bring the
+module along: the finding then names those packages and says "if none of those brings it"; list
+the module's package anyway, or the plugin breaks the day that package stops depending on it).
+Imports inside a `try` that catches ImportError, and under `if TYPE_CHECKING:`, are never reported.
 """,
 )
 _CATCHES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
@@ -59,7 +68,8 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """Imports in the code the SDK loads that no listed package provides."""
+    """Imports in the code the SDK loads that no listed package provides, and an install that
+    brings no SDK at all."""
     if loaded.plugin is None:
         return
     declared = declared_requirements(loaded.reader)
@@ -67,12 +77,17 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         return  # no dependency file: the dependency rules say so, and nothing is installed to compare
     requirements, complete = declared
     names = [str(canonicalize_name(requirement.name)) for requirement in requirements]
-    installed, known = closure([*names, SDK])  # without the SDK nothing runs: other rules say so
-    provided = {module for distribution in installed for module in import_names(distribution)}
+    installed = installed_packages(loaded.reader, requirements)
+    without = _without_sdk(loaded, installed, complete)
+    if without is not None:
+        yield without
+    # the SDK's own absence is R056's; the modules it brings are not told again
+    distributions = installed.distributions | closure([SDK])[0]
+    provided = {module for distribution in distributions for module in import_names(distribution)}
     code = plugin_code(loaded)
-    file = "pyproject.toml" if loaded.reader.is_file("pyproject.toml") else "requirements.txt"
+    file = installed_from(loaded.reader)
     listed = Listing(names, most=8) if names else Phrase("nothing")
-    certain = complete and known
+    certain = complete and not installed.unknown
     found: dict[str, list[tuple[str, ast.stmt, bool, str]]] = {}
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
@@ -89,12 +104,66 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             Severity.ERROR if top_level and certain else Severity.WARNING,
             module=first,
             places=Listing([f"{use[0]}:{use[1].lineno}" for use in uses], most=8),
-            file=file,
-            listed=listed,
+            provider=Phrase(_provider(file, listed, installed.unknown, complete)),
             outcome=Phrase(_outcome(top_level, certain)),
-            package=Phrase(_package(top)),
+            file=file,
+            package=Phrase(_package(first)),
             top=top,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Installed:
+    """What the daemon installs for a plugin, as far as the registry can tell: the distributions,
+    and the listed ones (or the extras asked of them) whose own dependencies it does not know."""
+
+    distributions: frozenset[str]
+    unknown: frozenset[str]
+
+
+def installed_packages(reader: PluginReader, requirements: list[Requirement]) -> Installed:
+    """The listed packages and those they bring: exactly what a `uv.lock` beside `pyproject.toml`
+    resolves for `uv sync --no-dev` when it holds every listed package, else what the registry's
+    index knows each listed package depends on (extras are not in the index)."""
+    pyproject = (
+        reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES) if installed_from(reader) == PYPROJECT else None
+    )
+    requirements = [*requirements, *synced_group_requirements(pyproject or "")]
+    names = [canonicalize_name(requirement.name) for requirement in requirements]
+    known, _complete = closure(names)
+    unknown = {name for name in known if not indexed(name)}
+    unknown |= {f"{r.name}[{','.join(sorted(r.extras))}]" for r in requirements if r.extras}
+    if pyproject is not None and reader.is_file(LOCK):
+        locked = locked_closure(reader.text(LOCK, MAX_REQUIREMENTS_BYTES) or "", pyproject)
+        if locked is not None and set(names) <= locked:
+            return Installed(locked | known, frozenset())
+    return Installed(known, frozenset(unknown))
+
+
+def _without_sdk(loaded: LoadedPlugin, installed: Installed, complete: bool) -> Finding | None:
+    """R056 without running: the install brings no dify_plugin, for certain (every listed package's
+    dependencies are known), or the pyproject.toml names it only where `uv sync` does not install
+    from and no listed package the registry does not know could be one built on the SDK."""
+    if SDK in installed.distributions:
+        return None
+    source = installed_from(loaded.reader)
+    text = loaded.reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES) if source == PYPROJECT else None
+    placed = left_out(text, SDK) if text is not None else None
+    suspects = [name for name in installed.unknown if "dify" in name]
+    if (complete and not installed.unknown) or (placed is not None and not suspects):
+        return without_sdk(source, loaded.reader, loaded.display_path)
+    return None
+
+
+def _provider(file: str, listed: Listing | Phrase, unknown: frozenset[str], complete: bool) -> str:
+    if complete and not unknown:
+        return f"no dependency of the plugin provides it ({file} lists {listed})"
+    if not unknown:
+        return f"no package {file} lists ({listed}) provides it, nor any package those depend on"
+    return (
+        f"no package {file} lists ({listed}) provides it, nor any package those depend on that the registry"
+        f" knows of (it does not know the dependencies of {Listing(sorted(unknown), most=4)})"
+    )
 
 
 def _outcome(top_level: bool, certain: bool) -> str:
@@ -104,8 +173,8 @@ def _outcome(top_level: bool, certain: bool) -> str:
         else "every call that reaches this import fails with ModuleNotFoundError"
     )
     if not certain:
-        said += " (unless a listed package whose dependencies the registry does not know brings it along)"
-    elif not top_level:
+        return f"if none of those brings it, {said}"
+    if not top_level:
         said += " (every import of it sits inside a function)"
     return said
 
@@ -113,6 +182,8 @@ def _outcome(top_level: bool, certain: bool) -> str:
 def _package(name: str) -> str:
     top = name.split(".", maxsplit=1)[0]
     named = [package for package, modules in ALIASES.items() if top in modules]
+    # `azure.identity` comes with `azure-identity`, not with the first package of the `azure` space
+    named.sort(key=lambda package: package != "-".join(name.casefold().split(".")[:2]))
     return f" (it comes with `{named[0]}`)" if named else ""
 
 
