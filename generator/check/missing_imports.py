@@ -33,7 +33,8 @@ NOT_INSTALLED = rule(
     "import-not-installed",
     Severity.ERROR,
     "{module} is imported ({places}) but {provider!s}: {outcome!s}",
-    "Add the package that provides `{top}` to {file}{package!s}.",
+    "Add the package that provides `{top}` to {file}{package!s}, or ship the module in the plugin"
+    " when it is one of your own.",
     """
 Dify's daemon installs what the plugin's `pyproject.toml` lists (else its `requirements.txt`) and
 the packages those depend on, nothing else. An import of any other module (not the standard
@@ -58,7 +59,11 @@ the calls that reach it), and whenever the plugin lists a package whose dependen
 does not know, or asks extras of a package without a lock that resolves them (it may bring the
 module along: the finding then names those packages and says "if none of those brings it"; list
 the module's package anyway, or the plugin breaks the day that package stops depending on it).
-Imports inside a `try` that catches ImportError, and under `if TYPE_CHECKING:`, are never reported.
+Imports under `if TYPE_CHECKING:` are never reported. An import inside a `try` whose handler
+catches ImportError (or any Exception) and carries on is a warning: that handler's fallback runs on
+every call, so whatever the import was for (a style module the plugin does not ship, an optional
+accelerator) never works for anyone; a handler that raises again lets the import fail, as if
+nothing caught it.
 """,
 )
 _CATCHES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
@@ -88,26 +93,27 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     file = installed_from(loaded.reader)
     listed = Listing(names, most=8) if names else Phrase("nothing")
     certain = complete and not installed.unknown
-    found: dict[str, list[tuple[str, ast.stmt, bool, str]]] = {}
+    found: dict[str, list[tuple[str, Imported]]] = {}
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
-        for node, name, top_level in _imports(tree):
-            if not _provided(name, code, provided, names):
-                found.setdefault(name.split(".")[0], []).append(
-                    (loaded.display_path(relative), node, top_level, name)
-                )
+        for imported in _imports(tree):
+            if not _provided(imported.module, code, provided, names):
+                top = imported.module.split(".")[0]
+                found.setdefault(top, []).append((loaded.display_path(relative), imported))
     for top, uses in found.items():  # one finding per missing module, at its first import
-        display, node, _top_level, first = uses[0]
-        top_level = any(use[2] for use in uses)
+        unguarded = [use for use in uses if not use[1].fallback]
+        shown = unguarded or uses  # an import nothing catches fails, whatever the others do
+        display, first = shown[0]
+        top_level = any(use[1].top_level for use in shown)
         yield NOT_INSTALLED.at(
-            Location(display, node.lineno, node.col_offset + 1),
-            Severity.ERROR if top_level and certain else Severity.WARNING,
-            module=first,
-            places=Listing([f"{use[0]}:{use[1].lineno}" for use in uses], most=8),
+            Location(display, first.node.lineno, first.node.col_offset + 1),
+            Severity.ERROR if top_level and certain and unguarded else Severity.WARNING,
+            module=first.module,
+            places=Listing([f"{use[0]}:{use[1].node.lineno}" for use in shown], most=8),
             provider=Phrase(_provider(file, listed, installed.unknown, complete)),
-            outcome=Phrase(_outcome(top_level, certain)),
+            outcome=Phrase(_outcome(top_level, certain, 0 if unguarded else first.fallback)),
             file=file,
-            package=Phrase(_package(first)),
+            package=Phrase(_package(first.module)),
             top=top,
         )
 
@@ -166,15 +172,19 @@ def _provider(file: str, listed: Listing | Phrase, unknown: frozenset[str], comp
     )
 
 
-def _outcome(top_level: bool, certain: bool) -> str:
-    said = (
-        "loading the module fails with ModuleNotFoundError, so every call of its tools fails"
-        if top_level
-        else "every call that reaches this import fails with ModuleNotFoundError"
-    )
+def _outcome(top_level: bool, certain: bool, fallback: int) -> str:
+    if fallback:
+        said = (
+            f"the `except` that catches its ImportError (line {fallback}) runs instead, every time, so the"
+            " code that needs it never runs"
+        )
+    elif top_level:
+        said = "loading the module fails with ModuleNotFoundError, so every call of its tools fails"
+    else:
+        said = "every call that reaches this import fails with ModuleNotFoundError"
     if not certain:
         return f"if none of those brings it, {said}"
-    if not top_level:
+    if not top_level and not fallback:
         said += " (every import of it sits inside a function)"
     return said
 
@@ -211,8 +221,20 @@ def _words(name: str, shortest: int = 4) -> list[str]:
     return [word for word in words if len(word) >= shortest and word not in _GENERIC]
 
 
-def _imports(tree: ast.Module) -> Iterator[tuple[ast.stmt, str, bool]]:
-    """(statement, module, at the top of the module) for each absolute import nothing guards."""
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """An absolute import: its statement, the module, whether it runs when the module loads, and
+    the first line of the handler that takes over when a `try` around it catches ImportError (0
+    when nothing catches it)."""
+
+    node: ast.stmt
+    module: str
+    top_level: bool
+    fallback: int
+
+
+def _imports(tree: ast.Module) -> Iterator[Imported]:
+    """Each absolute import, but those under `if TYPE_CHECKING:` (never run)."""
     parents = {child: node for node in every_node(tree) for child in ast.iter_child_nodes(node)}
     for node in every_node(tree):
         if isinstance(node, ast.Import):
@@ -221,34 +243,37 @@ def _imports(tree: ast.Module) -> Iterator[tuple[ast.stmt, str, bool]]:
             modules = [node.module]
         else:
             continue
-        guarded, top_level = _context(node, parents)
-        if not guarded:
-            yield from ((node, module, top_level) for module in modules)
+        checking, fallback, top_level = _context(node, parents)
+        if not checking:
+            yield from (Imported(node, module, top_level, fallback) for module in modules)
 
 
-def _context(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[bool, bool]:
-    """(guarded, at the top level): a `try` catching ImportError or `if TYPE_CHECKING:` above it;
-    no function or class around it."""
+def _context(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> tuple[bool, int, bool]:
+    """(under `if TYPE_CHECKING:`, the line of the handler of the innermost `try` catching
+    ImportError around it or 0, at the top level: no function or class around it)."""
     top_level = True
+    fallback = 0
     child, parent = node, parents.get(node)
     while parent is not None:
         if isinstance(parent, _SCOPES):
             top_level = False
-        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body and _catches(parent):
-            return True, top_level
+        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body and not fallback:
+            fallback = _catches(parent)
         if isinstance(parent, ast.If) and "TYPE_CHECKING" in ast.unparse(parent.test):
-            return True, top_level
+            return True, fallback, top_level
         child, parent = parent, parents.get(parent)
-    return False, top_level
+    return False, fallback, top_level
 
 
-def _catches(statement: ast.Try | ast.TryStar) -> bool:
+def _catches(statement: ast.Try | ast.TryStar) -> int:
+    """The line of the first handler of `statement` that catches ImportError and carries on, else 0
+    (a handler that raises again, with a friendlier message, lets the import fail)."""
     for handler in statement.handlers:
         kind = handler.type
         kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind]
         if kind is None or any(_name(k) in _CATCHES for k in kinds if k is not None):
-            return True
-    return False
+            return 0 if isinstance(handler.body[-1], ast.Raise) else handler.lineno
+    return 0
 
 
 def _name(node: ast.expr) -> str:
