@@ -32,8 +32,9 @@ Dify hands `_invoke` the parameters the tool's YAML declares and no others (rule
 `ToolNode._generate_parameters` and the agent runner). A parameter looked up under any other name
 is never there: `tool_parameters.get("x")` is always None (`.get("x", "prod")` always "prod"),
 `"x" in tool_parameters` always False, and a `tool_parameters["x"]` inside a `try` that catches
-KeyError always takes the handler. Nothing fails, so no run shows it: the feature behind that name never works, for any user. (An agent's
-model is told only the declared parameters; a value it made up for another name is not a feature.)
+KeyError always takes the handler. Nothing fails, so no run shows it: the feature behind that
+name never works, for any user. (An agent's model is told only the declared parameters; a value
+it made up for another name is not a feature.)
 
 The check reads `_invoke` as R021 does, and the plugin's own functions `_invoke` hands the
 dictionary to (`self.settings_of(tool_parameters)`, `options_of(params=tool_parameters)`, and theirs
