@@ -1,15 +1,10 @@
 """What the daemon's `uv sync --no-dev` installs from a pyproject.toml (`generator/run/uvsync.py`):
 the project's dependencies and the default groups but `dev`, never another group or an extra; and
-from a uv.lock, the project's closure with the extras asked for, on the daemon's platform. Also:
-a finding a static check made is not told again by a run at the same place (one cause, one
-finding)."""
+from a uv.lock, the project's closure with the extras asked for, on the daemon's platform."""
 
 from __future__ import annotations
 
-from generator.findings import Location
-from generator.run.dependencies import NO_SDK
 from generator.run.uvsync import left_out, locked_closure, synced_group_requirements
-from generator.run.verdict import told_without_running
 
 GROUPED = """[project]
 name = "case"
@@ -86,11 +81,3 @@ def test_the_locked_closure_follows_extras_markers_and_groups() -> None:
     assert closure == frozenset({"pandas", "numpy", "beautifulsoup4", "soupsieve"})
     assert locked_closure("not toml [", GROUPED) is None
     assert locked_closure(LOCK.replace('editable = "."', 'registry = "x"'), GROUPED) is None
-
-
-def test_a_run_does_not_repeat_a_static_finding() -> None:
-    """The run's R056 at the place the static check named is dropped; elsewhere it stays."""
-    static = NO_SDK.at(Location("p/pyproject.toml", 9, 6), source="pyproject.toml", why="x", lock="")
-    same = NO_SDK.at(Location("p/pyproject.toml", 9, 6), source="pyproject.toml", why="x", lock="")
-    other = NO_SDK.at(Location("q/pyproject.toml", 1, 1), source="pyproject.toml", why="x", lock="")
-    assert told_without_running([same, other], [static]) == [other]

@@ -69,6 +69,8 @@ nothing caught it.
 _CATCHES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 # Words of package names that say nothing of the module inside.
 _GENERIC = frozenset({"python", "client", "sdk", "api", "lib", "tools", "plugin", "dify"})
+# The beginning a package's and a module's names share to be taken for one another.
+_SHARED_PREFIX = 5
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
@@ -97,7 +99,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
         for imported in _imports(tree):
-            if not _provided(imported.module, code, provided, names):
+            if not _provided(imported.module, code, provided, sorted(installed.distributions)):
                 top = imported.module.split(".")[0]
                 found.setdefault(top, []).append((loaded.display_path(relative), imported))
     for top, uses in found.items():  # one finding per missing module, at its first import
@@ -121,7 +123,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 @dataclass(frozen=True, slots=True)
 class Installed:
     """What the daemon installs for a plugin, as far as the registry can tell: the distributions,
-    and the listed ones (or the extras asked of them) whose own dependencies it does not know."""
+    and those (or the extras asked of them) whose dependencies or modules it does not know."""
 
     distributions: frozenset[str]
     unknown: frozenset[str]
@@ -142,7 +144,8 @@ def installed_packages(reader: PluginReader, requirements: list[Requirement]) ->
     if pyproject is not None and reader.is_file(LOCK):
         locked = locked_closure(reader.text(LOCK, MAX_REQUIREMENTS_BYTES) or "", pyproject)
         if locked is not None and set(names) <= locked:
-            return Installed(locked | known, frozenset())
+            # the lock names every package; the modules of those the registry does not know are guessed
+            return Installed(locked | known, frozenset(d for d in locked if not known_imports(d)))
     return Installed(known, frozenset(unknown))
 
 
@@ -168,7 +171,8 @@ def _provider(file: str, listed: Listing | Phrase, unknown: frozenset[str], comp
         return f"no package {file} lists ({listed}) provides it, nor any package those depend on"
     return (
         f"no package {file} lists ({listed}) provides it, nor any package those depend on that the registry"
-        f" knows of (it does not know the dependencies of {Listing(sorted(unknown), most=4)})"
+        f" knows of (it cannot tell what {Listing(sorted(unknown), most=4)}"
+        f" {'installs' if len(unknown) == 1 else 'install'})"
     )
 
 
@@ -211,8 +215,15 @@ def _may_provide(package: str, module: str) -> bool:
     package_words = _words(package)
     module_words = _words(module)
     joined_package, joined_module = "".join(_words(package, 1)), "".join(_words(module, 1))
-    return any(word in joined_module for word in package_words) or any(
-        word in joined_package for word in module_words
+    # `webdavclient3` and `webdav3`: a long shared beginning
+    pairs = zip(joined_package, joined_module, strict=False)
+    shared = next(
+        (n for n, (a, b) in enumerate(pairs) if a != b), min(len(joined_package), len(joined_module))
+    )
+    return (
+        any(word in joined_module for word in package_words)
+        or any(word in joined_package for word in module_words)
+        or shared >= _SHARED_PREFIX
     )
 
 

@@ -266,7 +266,7 @@ def _reads(invoke: Function, name: str, declared: set[str]) -> list[Read]:
     for node, key in candidates:
         if key not in guarded.guarded and not caught(node, invoke, parents):
             assert isinstance(node, ast.Subscript)  # what _read_key accepts
-            found.append(Read(node, key, _certain(node, invoke, parents)))
+            found.append(Read(node, key, always_runs(node, invoke, parents)))
     return found
 
 
@@ -467,7 +467,7 @@ def _suppresses(expression: ast.expr) -> bool:
     return isinstance(function, ast.Attribute) and function.attr == "suppress"
 
 
-def _certain(node: ast.AST, invoke: Function, parents: Parents) -> bool:
+def always_runs(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     """True when every call of `_invoke` evaluates `node`: no branch, loop, handler, nested scope
     or short-circuit between them, and no `return` or `raise` in `_invoke`'s body before it."""
     child, parent = node, parents.get(node)

@@ -565,7 +565,7 @@ def told_without_running(findings: Iterable[Finding], static: Iterable[Finding])
         place = (finding.file, finding.line)
         worst[place] = max(worst.get(place, -1), finding.severity.rank)
         told.add((finding.rule, finding.file, finding.line))
-    crashes = (CRASHED.code, INCONCLUSIVE.code)
+    crashes = (CRASHED.code, INCONCLUSIVE.code, OPTIONAL_READ.code)  # R075 finds R036's without running
     return [
         f
         for f in findings
