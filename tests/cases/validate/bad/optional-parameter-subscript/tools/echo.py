@@ -1,3 +1,4 @@
+import json
 from collections.abc import Generator
 from typing import Any
 
@@ -18,8 +19,12 @@ class Echo(Tool):
             latest = tool_parameters["version"]
         except KeyError as missing:
             yield self.create_text_message(f"Missing parameter: {missing}")  # and carries on
+        # a form field left empty is "": json.loads("") fails; the size has a default; the scale is tested
+        options = json.loads(tool_parameters["options_json"])
+        size = int(tool_parameters["size"])
+        scale = float(tool_parameters["scale"]) if tool_parameters.get("scale") else 1.0
         prefix = tool_parameters["prefix"] if tool_parameters.get("prefix") else ""
         if text:
             if tool_parameters["result_format"] == "json":
-                yield self.create_json_message({"text": text, "latest": latest})
+                yield self.create_json_message({"text": text, "latest": latest, "options": options, "size": size * scale})
         yield self.create_text_message(f"{prefix}{text} {mode} {author}")
