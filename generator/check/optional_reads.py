@@ -121,18 +121,8 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
             if handler < 0:
                 continue  # the handler gives it a default
             certain = function is invoke.function and not handler and always_runs(node, function, parents)
-            yield OPTIONAL_SUBSCRIPT.at(
-                Location(invoke.display, node.lineno, node.col_offset + 1),
-                Severity.ERROR if certain else Severity.WARNING,
-                tool=invoke.tool.name,
-                read=Phrase(f'{name}["{key}"]'),
-                dict=name,
-                key=key,
-                form=optional[key],
-                outcome=Phrase(
-                    f"Dify passes no such key when it is left unset, so {_outcome(handler, certain)}"
-                ),
-            )
+            said = f"Dify passes no such key when it is left unset, so {_outcome(handler, certain)}"
+            yield _finding(invoke, node, certain, (name, key, optional[key]), f'{name}["{key}"]', said)
         yield from _empty_conversions(invoke, scopes, parents)
 
 
@@ -165,16 +155,25 @@ def _empty_conversions(
                 continue
             told.add(key)
             certain = function is invoke.function and always_runs(call, function, parents)
-            yield OPTIONAL_SUBSCRIPT.at(
-                Location(invoke.display, call.lineno, call.col_offset + 1),
-                Severity.ERROR if certain else Severity.WARNING,
-                tool=invoke.tool.name,
-                read=Phrase(f'{name}["{key}"] in `{shown}`'),
-                dict=name,
-                key=key,
-                form=FORM,
-                outcome=Phrase(_empty_outcome(certain)),
-            )
+            read = f'{name}["{key}"] in `{shown}`'
+            yield _finding(invoke, call, certain, (name, key, FORM), read, _empty_outcome(certain))
+
+
+def _finding(
+    invoke: Invoke, node: ast.expr, certain: bool, named: tuple[str, str, str], read: str, outcome: str
+) -> Finding:
+    """R075 at `node`: an error when it runs on every call. `named` is (dictionary, key, form)."""
+    name, key, form = named
+    return OPTIONAL_SUBSCRIPT.at(
+        Location(invoke.display, node.lineno, node.col_offset + 1),
+        Severity.ERROR if certain else Severity.WARNING,
+        tool=invoke.tool.name,
+        read=Phrase(read),
+        dict=name,
+        key=key,
+        form=form,
+        outcome=Phrase(outcome),
+    )
 
 
 def _only_read(function: Function, name: str, parents: Parents) -> bool:
