@@ -265,11 +265,13 @@ def _handles_value_error(call: ast.AST, function: Function, parents: Parents) ->
 
 def _defaulted(statement: ast.AST, handlers: list[ast.ExceptHandler]) -> bool:
     """True when `statement` binds names that a handler binds too: `x = params["x"]` with
-    `except KeyError: x = ""` is a default, the parameter handled as optional."""
-    if not isinstance(statement, ast.Assign | ast.AnnAssign):
-        return False
-    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-    bound = {node.id for target in targets for node in ast.walk(target) if isinstance(node, ast.Name)}
+    `except KeyError: x = ""` is a default, the parameter handled as optional; so is an `if` that
+    sets `x` from the read on one branch and from elsewhere on the other, with the same handler."""
+    bound = {
+        node.id
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
     return any(
         isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in bound
         for handler in handlers

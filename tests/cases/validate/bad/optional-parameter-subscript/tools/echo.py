@@ -28,3 +28,11 @@ class Echo(Tool):
             if tool_parameters["result_format"] == "json":
                 yield self.create_json_message({"text": text, "latest": latest, "options": options, "size": size * scale})
         yield self.create_text_message(f"{prefix}{text} {mode} {author}")
+        try:  # a default on both paths: the read's branch and the handler set the same name
+            if tool_parameters["token"]:
+                token = tool_parameters["token"]
+            else:
+                token = self.runtime.credentials.get("api_key", "")
+        except KeyError:
+            token = self.runtime.credentials.get("api_key", "")
+        yield self.create_text_message(token)
