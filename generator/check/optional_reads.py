@@ -72,6 +72,27 @@ value first (a test `"x" in tool_parameters` is always true for a form field) an
 ValueError carries on: an error when it runs on every call, else a warning.
 """,
 )
+FALLBACK_NEVER_RUNS = rule(
+    "R078",
+    "form-field-fallback-never-runs",
+    Severity.WARNING,
+    'tool {tool} reads {dict}["{key}"], an optional form field, in a `try` whose `except` (line {line}) '
+    'expects a KeyError: Dify always passes a form field ("" or its default when left empty), so that '
+    "fallback never runs",
+    'Test the value instead: `{dict}.get("{key}") or <fallback>`, so that an empty field takes the fallback.',
+    """
+A parameter with `form: form` is set when the tool is configured (a workflow's tool node, an
+agent's tool settings), and Dify always puts it in the dictionary: the runtime parameters are built
+from every form parameter, an unset one cast from None (`cast_parameter_value` gives "" for text,
+False for a boolean) or given its default. A `try: x = tool_parameters["k"]` with `except KeyError:`
+and a fallback (a credential, a default) therefore never takes the fallback: a user who leaves the
+field empty gets "" where the author meant the fallback, and the call fails or uses an empty value.
+Only a handler that names KeyError (or LookupError) is read; a broad `except Exception` handles other
+failures too, and is not reported.
+""",
+)
+# The handlers that name the KeyError of a missing key (not a broad `except Exception`).
+KEY_ERRORS = frozenset({"KeyError", "LookupError"})
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
@@ -124,6 +145,41 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
             said = f"Dify passes no such key when it is left unset, so {_outcome(handler, certain)}"
             yield _finding(invoke, node, certain, (name, key, optional[key]), f'{name}["{key}"]', said)
         yield from _empty_conversions(invoke, scopes, parents)
+        yield from _dead_fallbacks(invoke, scopes, parents, fields - keys.guarded)
+
+
+def _dead_fallbacks(
+    invoke: Invoke, scopes: list[tuple[Function, str]], parents: Parents, fields: set[str]
+) -> Iterator[Finding]:
+    """Subscript reads of optional form fields inside a `try` whose handler names KeyError."""
+    told: set[str] = set()
+    for function, name in scopes:
+        for node in every_node(function):
+            if not isinstance(node, ast.Subscript) or (key := _read_key(node, name)) not in fields:
+                continue
+            line = _key_error_handler(node, function, parents)
+            if line and key not in told:
+                told.add(key)
+                where = Location(invoke.display, node.lineno, node.col_offset + 1)
+                yield FALLBACK_NEVER_RUNS.at(where, tool=invoke.tool.name, dict=name, key=key, line=line)
+
+
+def _key_error_handler(node: ast.AST, function: Function, parents: Parents) -> int:
+    """The line of the innermost `except` naming KeyError (or LookupError) around `node`, 0 when
+    none does."""
+    child, parent = node, parents.get(node)
+    while parent is not None and child is not function:
+        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
+            for handler in parent.handlers:
+                kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+                if any(_named(kind) in KEY_ERRORS for kind in kinds if kind is not None):
+                    return handler.lineno
+        child, parent = parent, parents.get(parent)
+    return 0
+
+
+def _named(kind: ast.expr) -> str:
+    return kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
 
 
 def _empty_conversions(

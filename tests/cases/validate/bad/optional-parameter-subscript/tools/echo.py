@@ -36,3 +36,12 @@ class Echo(Tool):
         except KeyError:
             token = self.runtime.credentials.get("api_key", "")
         yield self.create_text_message(token)
+        try:  # a form field is always passed: this fallback never runs (R078)
+            region = tool_parameters["mode"]
+        except KeyError:
+            region = self.runtime.credentials.get("api_key", "")
+        try:  # a broad handler handles other failures too: not reported
+            region += str(tool_parameters["mode"])
+        except Exception:
+            region = ""
+        yield self.create_text_message(region)
