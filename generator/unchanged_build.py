@@ -52,14 +52,32 @@ _CONFIG_KEYS = (
 _SKIPPED = frozenset({"node_modules", "__pycache__"})
 
 
-def digest(config: Any, source: CatalogSource) -> str:
+def digests(config: Any, source: CatalogSource) -> tuple[str, dict[str, str]]:
     """The digest of everything a build with the MkDocs configuration `config` from `source` reads
-    (typed loosely: only the MkDocs glue imports MkDocs)."""
+    (typed loosely: only the MkDocs glue imports MkDocs), and the digest of each part of what every
+    page of the site shows alike (its frame), by what the part is: everything but the plugins (their
+    files, commits and runs), which only the pages made from them show (`site/rebuild.py` compares
+    those page by page)."""
+    parts = _parts(config, source)
+    return _hash(parts), {name: _hash(parts[key]) for key, name in FRAME.items()}
+
+
+# The parts of the frame, by the name a progress line gives them.
+FRAME = {
+    "config": "the configuration",
+    "plugins": "the site plugins' options",
+    "docs": "the hand-written pages",
+    "generator": "the generator",
+    "libraries": "the installed libraries",
+}
+
+
+def _parts(config: Any, source: CatalogSource) -> dict[str, Any]:
     from importlib import metadata  # here: every command imports this module, only build digests
 
     site_dir = Path(config.site_dir).resolve()
     folders = [*source.paths, source.schemas, *([source.overlays] if source.overlays else [])]
-    parts: dict[str, Any] = {
+    return {
         "config": {key: config.get(key) for key in _CONFIG_KEYS},
         "plugins": {name: dict(plugin.config) for name, plugin in config.plugins.items()},
         "docs": _files(Path(config.docs_dir), site_dir, contents=True),
@@ -69,7 +87,10 @@ def digest(config: Any, source: CatalogSource) -> str:
         "generator": _files(Path(__file__).resolve().parents[1], site_dir),
         "libraries": sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()),
     }
-    text = json.dumps(parts, sort_keys=True, default=_plain)
+
+
+def _hash(value: object) -> str:
+    text = json.dumps(value, sort_keys=True, default=_plain)
     return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
 
 
