@@ -87,6 +87,9 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
             "Pagefind's entry file of one language's index, in the built site",
         ),
     ),
+    "generator/site/rebuild.py": (
+        ('return path.read_text(encoding="utf-8")', "a site folder's build records, in the run cache"),
+    ),
     "generator/unchanged_build.py": (
         ("self.path.read_text(", "the record of a site folder's last build, in the run cache"),
         ("hashlib.sha256(path.read_bytes())", "the site's hand-written pages (docs_dir)"),

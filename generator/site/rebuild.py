@@ -83,9 +83,9 @@ class Ledger:
         """Why the next build of `site_dir` with the frame `frame` must render every page; None
         when it may keep the pages that did not change."""
         try:
-            last = json.loads((self.folder / _FRAME).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return "no complete earlier build of this site folder is recorded"
+            last = json.loads(_read(self.folder / _FRAME) or "null")
+        except ValueError:
+            last = None
         if not isinstance(last, dict):
             return "no complete earlier build of this site folder is recorded"
         changed = [part for part, value in frame.items() if last.get(part) != value]
@@ -105,14 +105,20 @@ class Ledger:
 
     def pages(self, language: str) -> LanguagePages | None:
         """What the last build of `language` wrote; None when it is not recorded."""
-        try:
-            return LanguagePages.from_json((self.folder / f"{language}.json").read_text(encoding="utf-8"))
-        except OSError:
-            return None
+        text = _read(self.folder / f"{language}.json")
+        return None if text is None else LanguagePages.from_json(text)
 
     def keep(self, language: str, written: LanguagePages) -> None:
         """Record what this build of `language` wrote."""
         _write(self.folder / f"{language}.json", written.to_json())
+
+
+def _read(path: Path) -> str | None:
+    """A record's text; None when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _write(path: Path, text: str) -> None:
