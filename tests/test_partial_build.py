@@ -29,8 +29,9 @@ ADDED = "vowel_counter"
 LANGUAGE_FOLDERS = ("", "zh/", "ja/", "pt/")
 # Pages every build writes again whatever changed: the theme's 404 page (MkDocs renders it apart).
 REWRITTEN_HTML = {f"{folder}404.html" for folder in LANGUAGE_FOLDERS}
-# What each language publishes about every plugin: the catalog (home page and its cards), llms.txt.
-SHARED = ("index.html", "cards.json", "llms.txt")
+# What each language publishes about every plugin: the catalog (home page and its cards), llms.txt,
+# the translation coverage page.
+SHARED = ("index.html", "cards.json", "llms.txt", "translations/index.html", "translations.json")
 
 
 def _build(collection: Path, site: Path, *extra: str) -> str:
