@@ -8,7 +8,9 @@ schemas it reads, by name, size and modification time as make compares them; the
 sits at, for the version histories; the configuration, the hand-written pages, how the examples
 run, the generator and its libraries) and the findings report it printed. The next build with the
 same digest and output format prints that report again and leaves the site as it is. Anything
-else, or a site folder that lost its home page, builds in full.
+else, or a site folder that lost its home page, builds again: in full when a part of the frame (what
+every page shows alike: the configuration, the hand-written pages, the generator, its libraries)
+changed, else rendering only the pages whose content changed (`generator/site/rebuild.py`).
 """
 
 from __future__ import annotations
