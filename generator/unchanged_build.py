@@ -87,7 +87,8 @@ def _parts(config: Any, source: CatalogSource) -> dict[str, Any]:
         "inputs": {str(folder): _files(folder, site_dir) for folder in folders},
         "commits": sorted({_commit(folder) for folder in folders}),
         "generator": _files(Path(__file__).resolve().parents[1], site_dir),
-        "libraries": sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()),
+        # A set: a process started in the repository also finds its egg-info in the working folder.
+        "libraries": sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()}),
     }
 
 
