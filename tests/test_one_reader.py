@@ -35,6 +35,8 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "generator/ruledocs.py": (("path.read_text(", "the registry's own documentation pages"),),
     "generator/site/reencode.py": (
+        ("return kept.read_bytes()", "an image re-encoded by an earlier build, in the user's cache"),
+        ("Path(__file__).read_bytes()", "the re-encoding module's own code, for its version"),
         ("Pillow.open(io.BytesIO(content))", "an image's bytes in memory, read through the reader"),
     ),
     "generator/site/weight.py": (("base.read_text(", "the MkDocs theme's own base template"),),
