@@ -17,6 +17,7 @@ BENCHMARKS: dict[str, str] = {
     "shards": "benchmarks.shards",
     "weight": "benchmarks.weight",
     "memory": "benchmarks.memory",
+    "incremental": "benchmarks.incremental",
 }
 
 

@@ -4,16 +4,28 @@
   plugin's manifest changed; for each, the tool runs redone (new entries in the run cache), which
   plugins they belong to, and the cache hit rate.
 - `mkdocs serve`: the time from changing one manifest's label until the served page shows it.
+- `dify-registry build --no-run` of a collection (a copy of it): a first build, then one tool's
+  description changed and the same folder built again (it renders only the pages whose content
+  changed), against a full build of the changed collection into a new folder (what that rebuild
+  cost before); CPU (user + system of every process of the command), wall time, the pages rendered,
+  and what Pagefind's index of the whole site costs in each.
+
+    python -m benchmarks incremental [--collection=DIR]    # default: 20 synthetic plugins x 5 tools
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import re
+import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -146,6 +158,90 @@ def measure_serve(work: Path, plugins: int, tools: int) -> None:
         f"the page showed it after {rebuild:.1f} s"
     )
     print("(MkDocs rebuilds the whole site on every change, and the catalog is built again from the files)")
+
+
+def cpu_of_children() -> float:
+    """CPU seconds (user + system) of every finished child process of this one, theirs included."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def timed_build(collection: Path, site: Path, cache: Path) -> tuple[float, float, str]:
+    """`dify-registry build --no-run` of `collection` into `site`: CPU s, wall s, and its stderr."""
+    command = [str(Path(sys.executable).parent / "dify-registry"), "build", str(collection), "--no-run"]
+    command += ["--site-dir", str(site), "--cache-dir", str(cache), "--format", "json"]
+    cpu, started = cpu_of_children(), time.perf_counter()
+    done = subprocess.run(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"build failed: {done.stderr.decode(errors='replace')[-2000:]}")
+    return cpu_of_children() - cpu, wall, done.stderr.decode(errors="replace")
+
+
+def search_index_cost(site: Path) -> tuple[float, float]:
+    """CPU s and wall s of Pagefind's index of every language of the built `site` (run again)."""
+    command = [
+        sys.executable,
+        "-c",
+        "import sys, pathlib; from generator.site.search import index_site; "
+        "index_site(pathlib.Path(sys.argv[1]))",
+        str(site),
+    ]
+    cpu, started = cpu_of_children(), time.perf_counter()
+    subprocess.run(command, cwd=REPO, check=True)
+    return cpu_of_children() - cpu, time.perf_counter() - started
+
+
+# An English text on a line of its own: YAML (plain or double-quoted) or JSON (synthetic plugins).
+DESCRIPTION = re.compile(r"""^(\s+"?en_US"?:\s*"?)([^"'|>\s][^"\n]*)""", re.MULTILINE)
+
+
+def change_one_description(collection: Path) -> Path:
+    """Append a sentence to the English text after the first `human:` of the first tool YAML of the
+    first plugin (by name) that has one; the file changed."""
+    for tool in sorted(collection.glob("*/tools/*.yaml")):
+        text = tool.read_text(encoding="utf-8")
+        start = text.find("human:")
+        found = DESCRIPTION.search(text, start) if start >= 0 else None
+        if found is not None:
+            end = found.end(2)
+            tool.write_text(text[:end] + " Changed for the benchmark." + text[end:], encoding="utf-8")
+            return tool
+    raise RuntimeError(f"no tool description to change under {collection}")
+
+
+def measure_partial(collection: Path, work: Path) -> None:
+    """A first build, a rebuild after one tool's description changed, and a full build of the
+    changed collection; each with its CPU and wall time, and the cost of the search index."""
+    copy = work / "collection"
+    shutil.copytree(collection, copy, symlinks=True)
+    site, full, cache = work / "site", work / "full", work / "cache"
+    print(f"\nrebuild after one tool's description changed: {collection}")
+    print(f"{'build':58} {'CPU s':>7} {'wall s':>7}", flush=True)
+    cpu, wall, _said = timed_build(copy, site, cache)
+    print(f"{'first build':58} {cpu:7.1f} {wall:7.1f}", flush=True)
+    changed = change_one_description(copy)
+    cpu, wall, said = timed_build(copy, site, cache)
+    pages = next((line for line in said.splitlines() if " pages: " in line), "(no pages line)")
+    print(f"{'the same folder again (renders what changed)':58} {cpu:7.1f} {wall:7.1f}  {pages}", flush=True)
+    cpu, wall, _said = timed_build(copy, full, cache)
+    print(f"{'a full build of the changed collection (as before)':58} {cpu:7.1f} {wall:7.1f}", flush=True)
+    cpu, wall = search_index_cost(site)
+    print(f"{'of which the search index (Pagefind, every language)':58} {cpu:7.1f} {wall:7.1f}", flush=True)
+    print(f"(changed: {changed.relative_to(copy)})")
+
+
+def main(argv: list[str]) -> int:
+    """`python -m benchmarks incremental [--collection=DIR]`."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks incremental", description=__doc__)
+    parser.add_argument("--collection", type=Path, default=None, help="a folder of plugins")
+    parser.add_argument("--quick", action="store_true", help="(accepted; the measure is the same)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-partial-") as folder:
+        work = Path(folder)
+        collection = args.collection or make_registry(work / "synthetic", 20, 5) / "plugins"
+        measure_partial(collection.resolve(), work / "partial")
+    return 0
 
 
 def measure_incremental(work: Path, quick: bool) -> None:

@@ -8,7 +8,9 @@ schemas it reads, by name, size and modification time as make compares them; the
 sits at, for the version histories; the configuration, the hand-written pages, how the examples
 run, the generator and its libraries) and the findings report it printed. The next build with the
 same digest and output format prints that report again and leaves the site as it is. Anything
-else, or a site folder that lost its home page, builds in full.
+else, or a site folder that lost its home page, builds again: in full when a part of the frame (what
+every page shows alike: the configuration, the hand-written pages, the generator, its libraries)
+changed, else rendering only the pages whose content changed (`generator/site/rebuild.py`).
 """
 
 from __future__ import annotations
@@ -52,14 +54,32 @@ _CONFIG_KEYS = (
 _SKIPPED = frozenset({"node_modules", "__pycache__"})
 
 
-def digest(config: Any, source: CatalogSource) -> str:
+def digests(config: Any, source: CatalogSource) -> tuple[str, dict[str, str]]:
     """The digest of everything a build with the MkDocs configuration `config` from `source` reads
-    (typed loosely: only the MkDocs glue imports MkDocs)."""
+    (typed loosely: only the MkDocs glue imports MkDocs), and the digest of each part of what every
+    page of the site shows alike (its frame), by what the part is: everything but the plugins (their
+    files, commits and runs), which only the pages made from them show (`site/rebuild.py` compares
+    those page by page)."""
+    parts = _parts(config, source)
+    return _hash(parts), {name: _hash(parts[key]) for key, name in FRAME.items()}
+
+
+# The parts of the frame, by the name a progress line gives them.
+FRAME = {
+    "config": "the configuration",
+    "plugins": "the site plugins' options",
+    "docs": "the hand-written pages",
+    "generator": "the generator",
+    "libraries": "the installed libraries",
+}
+
+
+def _parts(config: Any, source: CatalogSource) -> dict[str, Any]:
     from importlib import metadata  # here: every command imports this module, only build digests
 
     site_dir = Path(config.site_dir).resolve()
     folders = [*source.paths, source.schemas, *([source.overlays] if source.overlays else [])]
-    parts: dict[str, Any] = {
+    return {
         "config": {key: config.get(key) for key in _CONFIG_KEYS},
         "plugins": {name: dict(plugin.config) for name, plugin in config.plugins.items()},
         "docs": _files(Path(config.docs_dir), site_dir, contents=True),
@@ -67,9 +87,13 @@ def digest(config: Any, source: CatalogSource) -> str:
         "inputs": {str(folder): _files(folder, site_dir) for folder in folders},
         "commits": sorted({_commit(folder) for folder in folders}),
         "generator": _files(Path(__file__).resolve().parents[1], site_dir),
-        "libraries": sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()),
+        # A set: a process started in the repository also finds its egg-info in the working folder.
+        "libraries": sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()}),
     }
-    text = json.dumps(parts, sort_keys=True, default=_plain)
+
+
+def _hash(value: object) -> str:
+    text = json.dumps(value, sort_keys=True, default=_plain)
     return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
 
 

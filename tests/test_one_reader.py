@@ -35,6 +35,8 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "generator/ruledocs.py": (("path.read_text(", "the registry's own documentation pages"),),
     "generator/site/reencode.py": (
+        ("return kept.read_bytes()", "an image re-encoded by an earlier build, in the user's cache"),
+        ("Path(__file__).read_bytes()", "the re-encoding module's own code, for its version"),
         ("Pillow.open(io.BytesIO(content))", "an image's bytes in memory, read through the reader"),
     ),
     "generator/site/weight.py": (("base.read_text(", "the MkDocs theme's own base template"),),
@@ -86,6 +88,9 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
             "json.loads((output / ENTRY).read_text(",
             "Pagefind's entry file of one language's index, in the built site",
         ),
+    ),
+    "generator/site/rebuild.py": (
+        ('return path.read_text(encoding="utf-8")', "a site folder's build records, in the run cache"),
     ),
     "generator/unchanged_build.py": (
         ("self.path.read_text(", "the record of a site folder's last build, in the run cache"),

@@ -8,6 +8,7 @@ import struct
 import zlib
 from pathlib import Path
 
+import pytest
 from PIL import Image as Pillow
 
 from generator.media import Image, judge
@@ -74,3 +75,22 @@ def test_truncated_and_oversized_images_are_kept_as_shipped() -> None:
     assert for_the_page(truncated, README_WIDTH) is truncated
     bomb = _judged(_png_header(100_000, 100_000) + b"\x00" * 64)
     assert for_the_page(bomb, README_WIDTH) is bomb
+
+
+def test_a_re_encoded_image_is_kept_for_the_next_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second build gets the same image from the user's cache, without decoding it again; an
+    image kept as shipped is remembered as such."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    source = _judged((ASSETS / "wide-chart.png").read_bytes())
+    first = for_the_page(source, README_WIDTH)
+    kept = [path for path in (tmp_path / "dify-registry" / "images").rglob("*") if path.is_file()]
+    assert [path.read_bytes() for path in kept] == [first.content]
+    # What the cache holds is what the page gets: the entry is the image served.
+    kept[0].write_bytes(first.content[:-1] + b"\0")
+    assert for_the_page(source, README_WIDTH).content == first.content[:-1] + b"\0"
+    assert for_the_page(source, README_WIDTH // 2).content != first.content  # each width its own
+    truncated = _judged(source.content[:200])
+    assert for_the_page(truncated, README_WIDTH) is truncated
+    assert for_the_page(truncated, README_WIDTH) is truncated

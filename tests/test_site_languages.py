@@ -69,10 +69,10 @@ from mkdocs.config import load_config
 
 real = multilang.build_language
 
-def build_language(config, language, shared):
+def build_language(config, language, shared, rebuild):
     if language.code == "pt_BR":
         raise RuntimeError("the Portuguese build broke")
-    real(config, language, shared)
+    real(config, language, shared, rebuild)
 
 multilang.build_language = build_language
 try:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
@@ -36,6 +38,7 @@ from generator.inputs import InputError, display_root, is_plugin
 from generator.progress import Stage, progress_wanted
 from generator.published import SITE_URL
 from generator.report import exit_code, report
+from generator.site.rebuild import Ledger, Rebuild
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -88,7 +91,6 @@ def build_command(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None) -> int:
     """Validate, run and build with the configuration in `config_file`; `paths` are the plugins'
     paths as the user named them (None: the ones mkdocs.yml names)."""
-    from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
@@ -117,7 +119,8 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     site = Path(config.site_dir)
     cache = source.run.cache_dir if source.run else (args.cache_dir or DEFAULT_CACHE)
     view = f"{args.format} show_all={args.show_all}"
-    record = unchanged.Record.of(cache, site, unchanged.digest(config, source), view)
+    digest, frame = unchanged.digests(config, source)
+    record = unchanged.Record.of(cache, site, digest, view)
     last = None if args.strict else record.last_report(site, colour=sys.stdout.isatty())
     if last is not None:
         sys.stdout.write(last)
@@ -133,17 +136,63 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
     if args.strict and code != EXIT_OK:
         print("dify-registry: not building the site (--strict and findings above)", file=sys.stderr)
         return code
-    watcher = render_progress(progress_wanted(args.format))
+    _render(config, Ledger.of(record.path), frame, progress_wanted(args.format))
+    record.keep(printed.getvalue())
+    print(f"site built in {display_root(site_dir or site)}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _render(config: Any, ledger: Ledger, frame: dict[str, str], shown: bool) -> None:
+    """Run MkDocs's build of `config`: when the last build of its site folder had the same `frame`,
+    one that renders only the pages whose content changed (`site/rebuild.py`); else a full build,
+    saying why when the folder was built before."""
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import MkDocsException
+
+    from generator.site.multilang import registry_plugin
+
+    plugin = registry_plugin(config)
+    why_full = ledger.why_full(frame, Path(config.site_dir))
+    plugin.rebuild = Rebuild(ledger, incremental=why_full is None)
+    if why_full is not None and ledger.folder.exists():
+        print(f"building every page: {why_full}", file=sys.stderr)
+    watcher = render_progress(shown, why_full is None)
     config.plugins["dify-registry-progress"] = watcher
+    ledger.start()
     try:
-        build(config)
+        with _KeptPagesAllowed():
+            build(config, dirty=why_full is None)
     except MkDocsException as broken:
         raise BrokenRegistry(str(broken)) from None
     finally:
         watcher.close()
-    record.keep(printed.getvalue())
-    print(f"site built in {display_root(site_dir or site)}", file=sys.stderr)
-    return EXIT_OK
+    ledger.complete(frame)
+    if why_full is None:
+        plan = plugin.plan
+        said = (
+            f"every page again: {plan.why_full}"
+            if plan.why_full
+            else f"{plan.rendered} rendered again, {len(plan.kept)} kept as the last build wrote them"
+        )
+        print(f"{config.theme['language']} pages: {said}", file=sys.stderr)
+
+
+class _KeptPagesAllowed(logging.Filter):
+    """While a build that keeps the pages that did not change runs: MkDocs warns that such a build
+    (its `dirty` build) may show outdated navigation on the pages it renders, which holds only for
+    the pages MkDocs itself skips; the registry reads every page's source and keeps a page only when
+    the frame all pages share and the page's own content are what the kept HTML was made from."""
+
+    LOGGER = "mkdocs.commands.build"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+    def __enter__(self) -> None:
+        logging.getLogger(self.LOGGER).addFilter(self)
+
+    def __exit__(self, *_: object) -> None:
+        logging.getLogger(self.LOGGER).removeFilter(self)
 
 
 class _Tee(io.StringIO):
@@ -162,10 +211,11 @@ class _Tee(io.StringIO):
         return self.stream.isatty()
 
 
-def render_progress(shown: bool) -> Any:
+def render_progress(shown: bool, incremental: bool = False) -> Any:
     """A MkDocs plugin drawing the render's progress: the default language's pages, one by one, then
     the other languages (built in their own processes: counted by the pages they have written), then
-    the search index, until the build returns (`close`)."""
+    the search index, until the build returns (`close`). A build that keeps the pages that did not
+    change (`incremental`) counts the pages it renders again."""
     from mkdocs.plugins import BasePlugin, event_priority
 
     class RenderProgress(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
@@ -173,6 +223,8 @@ def render_progress(shown: bool) -> Any:
             self.stage = Stage.shown_if(False, "", 0)
             self.pages = 0
             self.polling: LaterStages | None = None
+            self.started = time.time()
+            self.rendered = 0
 
         def on_files(self, files: Any, *, config: Any) -> Any:
             self.pages = len(files.documentation_pages())
@@ -181,6 +233,7 @@ def render_progress(shown: bool) -> Any:
 
         def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
             self.stage.advance(page.file.src_uri)
+            self.rendered += bool(output)
             return output
 
         @event_priority(50)  # before the registry's plugin waits for the other languages
@@ -188,7 +241,8 @@ def render_progress(shown: bool) -> Any:
             self.stage.close()
             self.stage = Stage.shown_if(False, "", 0)
             if shown:
-                self.polling = LaterStages(Path(config.site_dir), self.pages)
+                pages = self.rendered if incremental else self.pages
+                self.polling = LaterStages(Path(config.site_dir), pages, self.started)
                 self.polling.start()
 
         def close(self) -> None:
@@ -201,23 +255,32 @@ def render_progress(shown: bool) -> Any:
 
 class LaterStages(threading.Thread):
     """Draws what follows the default language's pages, which this process cannot count itself: the
-    other languages' pages (their folders' pages written so far), then the search index."""
+    other languages' pages (their folders' pages written since the build started, as many as the
+    default language wrote), then the search index."""
 
     INTERVAL = 1.0
 
-    def __init__(self, site: Path, pages: int) -> None:
+    def __init__(self, site: Path, pages: int, started: float) -> None:
         super().__init__(daemon=True)
         from generator.site.languages import LANGUAGE_SITES
 
         self.folders = [site / language.prefix for language in LANGUAGE_SITES if language.prefix]
         self.search = site / "pagefind"
+        self.started = started
         self.stage = Stage.shown_if(True, "other languages", pages * len(self.folders))
         self.stopping = threading.Event()
 
+    def _written(self, path: Path) -> bool:
+        try:
+            return path.stat().st_mtime >= self.started
+        except OSError:
+            return False
+
     def run(self) -> None:
         while not self.stopping.wait(self.INTERVAL):
-            written = sum(sum(1 for _ in folder.rglob("index.html")) for folder in self.folders)
-            if written >= self.stage.total or self.search.exists():
+            pages = (page for folder in self.folders for page in folder.rglob("index.html"))
+            written = sum(self._written(page) for page in pages)
+            if written >= self.stage.total or self._written(self.search):
                 break
             self.stage.reach(written, " ".join(f.name for f in self.folders))
         if self.stopping.is_set():

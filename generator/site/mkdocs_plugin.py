@@ -37,6 +37,7 @@ from generator.site.llms import LlmsText
 from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import SitePages
 from generator.site.publish import shared_files, watched_paths
+from generator.site.rebuild import LanguagePages, Plan, Rebuild, page_digest
 from generator.site.search import SearchIndexError, index_site
 from generator.site.site_model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.texts import script_words
@@ -46,6 +47,9 @@ from generator.site.weight import compact, shared_assets, theme_stylesheets
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 HERE = Path(__file__).parent
+# The frame of a page whose HTML a build keeps as it is (overrides/dr-kept.html): it renders nothing,
+# and MkDocs writes no page for an empty output.
+KEPT_TEMPLATE = "dr-kept.html"
 # The registry's own stylesheet and script, each published as one file made of its sources (every
 # page loads both parts: one tag and one request each instead of two, in thousands of pages).
 ASSETS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -114,6 +118,11 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         # A language built under the default one's site: it uses the theme's assets at the root.
         self.shares_assets = False
         self.root_path = "/"  # the path of the site's root on its server (`/registry/`)
+        # `dify-registry build` of a folder it built before: which pages keep their HTML (rebuild.py).
+        self.rebuild: Rebuild | None = None
+        self.plan = Plan()
+        self.written: LanguagePages | None = None
+        self.home = ""  # the catalog under the home page's own text
 
     @property
     def language(self) -> SiteLanguage:
@@ -146,14 +155,15 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             self.checked = site_catalog(chosen.paths, chosen.schemas, chosen.run, chosen.overlays)
         return self.checked
 
-    def render_for(self, language: SiteLanguage, model: SiteModel) -> None:
+    def render_for(self, language: SiteLanguage, model: SiteModel, rebuild: Rebuild | None) -> None:
         """Make this build another language's under the default language's site: it renders that
-        build's `model` (catalog included) in `language`, builds no further languages, and uses the
-        theme's assets at the site's root."""
+        build's `model` (catalog included) in `language`, builds no further languages, uses the
+        theme's assets at the site's root, and keeps pages as that build does (`rebuild`)."""
         self.config["language"] = language.code
         self.config["languages"] = False
         self.model = model
         self.shares_assets = True
+        self.rebuild = rebuild
 
     @event_priority(100)  # the theme's language is set before any other plugin reads it
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -200,13 +210,17 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         if self.language == DEFAULT_LANGUAGE and self.config.languages and self.builds is None:
             # The catalog is all the other languages need: they can start now, on other cores.
             others = [language for language in LANGUAGE_SITES if language != DEFAULT_LANGUAGE]
-            self.builds = LanguageBuilds(config, others, self.model)
+            self.builds = LanguageBuilds(config, others, self.model, self.rebuild)
             self.builds.start(self.config.jobs or cores())
         self.pages = SitePages(self.model, self.language)
         self.docs = TranslatedDocs.pick(files, self.language, config)
+        made: dict[str, str] = {}  # generated page source -> the digest of what it is made of
         for page in self.pages.all():
-            files.append(File.generated(config, page.src, content=page.markdown()))
+            markdown = page.markdown()
+            files.append(File.generated(config, page.src, content=markdown))
             self.bodies[page.src] = page.html
+            if self.rebuild is not None:
+                made[page.src] = page_digest(markdown, page.html)
         for path, text in LlmsText(self.model, self.language, self.pages.words).files():
             files.append(_served_as(File.generated(config, path + ".txt", content=text), path))
         self.cards = self.pages.cards()
@@ -225,7 +239,29 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
                     files.append(File.generated(config, path, content=content))
         if config.nav is None:
             config.nav = self._navigation()
+        self.home = self.pages.home(self.cards)
+        if self.rebuild is not None:
+            self._plan(files, config, made)
         return files
+
+    def _plan(self, files: Files, config: MkDocsConfig, made: dict[str, str]) -> None:
+        """Decide which pages keep the HTML the last build of the folder wrote (rebuild.py)."""
+        assert self.rebuild is not None
+        pages: dict[str, tuple[str, str]] = {}
+        for file in files.documentation_pages():
+            digest = made.get(file.src_uri)
+            if digest is None:  # hand-written: its text, and the catalog under the home page's
+                text = file.content_string
+                digest = page_digest(text, self.home if file.src_uri == "index.md" else "")
+                if self.rebuild.incremental:
+                    # A build that keeps pages reads only the sources MkDocs finds newer than their
+                    # page; every page's title and metadata must be read, as a full build does.
+                    file.content_string = text
+            pages[file.src_uri] = (file.dest_uri, digest)
+        others = [f.dest_uri for f in files if not f.is_documentation_page()]
+        self.written = LanguagePages(pages, frozenset(others))
+        folders = [lang.prefix for lang in LANGUAGE_SITES if lang.prefix] if not self.shares_assets else []
+        self.plan = self.rebuild.plan(self.language.code, Path(config.site_dir), self.written, folders)
 
     def _run_options(self, config: MkDocsConfig) -> RunOptions | None:
         if not self.config.run:
@@ -265,18 +301,24 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         from the catalog (escaped by the templates), never passed through Markdown."""
         assert self.pages is not None
         if page.file.src_uri == "index.md":
-            return f"{html}\n{self.pages.home(self.cards)}"
+            return f"{html}\n{self.home}"
         return self.bodies.get(page.file.src_uri, html)
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """Mark hand-written pages shown in English."""
+        """Mark hand-written pages shown in English; give a page that keeps its HTML the frame that
+        renders nothing."""
         assert self.docs is not None
+        if page.file.src_uri in self.plan.kept:
+            page.meta["template"] = KEPT_TEMPLATE
         if page.file.src_uri in self.docs.pages:
             markdown = self.docs.note(page.file.src_uri, markdown)
         return markdown
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        """Every page without indentation, and loading the root's assets in another language."""
+        """Every page without indentation, and loading the root's assets in another language;
+        nothing for a page that keeps its HTML (MkDocs then leaves its file as it is)."""
+        if page.file.src_uri in self.plan.kept:
+            return ""
         return self._lighter(output)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
@@ -292,6 +334,8 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """After the default language, build this process's share of the other languages, wait
         for the forked ones, then index the whole site for search."""
+        if self.rebuild is not None and self.written is not None:
+            self.rebuild.finish(self.language.code, Path(config.site_dir), self.written, self.plan)
         if self.builds is not None:
             builds, self.builds = self.builds, None
             builds.finish()

@@ -27,6 +27,7 @@ from generator.site.languages import SiteLanguage
 
 if TYPE_CHECKING:
     from generator.site.mkdocs_plugin import RegistryPlugin
+    from generator.site.rebuild import Rebuild
     from generator.site.site_model import SiteModel
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
@@ -43,8 +44,11 @@ def registry_plugin(config: MkDocsConfig) -> RegistryPlugin:
     return plugin
 
 
-def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteModel) -> None:
-    """Build the site again in `language` under the default build's site folder."""
+def build_language(
+    config: MkDocsConfig, language: SiteLanguage, model: SiteModel, rebuild: Rebuild | None
+) -> None:
+    """Build the site again in `language` under the default build's site folder, keeping the pages
+    that did not change when `rebuild` is incremental."""
     if not config.config_file_path:
         log.warning("dify-registry: no mkdocs.yml to load; only the default language is built")
         return
@@ -58,8 +62,8 @@ def build_language(config: MkDocsConfig, language: SiteLanguage, model: SiteMode
         use_directory_urls=config.use_directory_urls,
         strict=config.strict,
     )
-    registry_plugin(nested).render_for(language, model)
-    build(nested)
+    registry_plugin(nested).render_for(language, model, rebuild)
+    build(nested, dirty=rebuild is not None and rebuild.incremental)
 
 
 def cores() -> int:
@@ -79,9 +83,16 @@ class LanguageBuilds:
     catalog exists, so forked children start them while this process still builds the default
     language, and this process builds its own share at the end."""
 
-    def __init__(self, config: MkDocsConfig, languages: Sequence[SiteLanguage], model: SiteModel) -> None:
+    def __init__(
+        self,
+        config: MkDocsConfig,
+        languages: Sequence[SiteLanguage],
+        model: SiteModel,
+        rebuild: Rebuild | None = None,
+    ) -> None:
         self.config = config
         self.model = model
+        self.rebuild = rebuild
         self.own = list(languages)
         self.children: dict[int, list[SiteLanguage]] = {}
 
@@ -107,7 +118,7 @@ class LanguageBuilds:
         code, current = 1, share[0]
         try:
             for current in share:
-                build_language(self.config, current, self.model)
+                build_language(self.config, current, self.model, self.rebuild)
             code = 0
         except BaseException as failure:  # reported here: the parent only sees the exit status
             log.error("dify-registry: the %s build failed: %s", current.code, failure)
@@ -120,7 +131,7 @@ class LanguageBuilds:
         """Build this process's share, then wait for the children; fail if any of them failed."""
         try:
             for language in self.own:
-                build_language(self.config, language, self.model)
+                build_language(self.config, language, self.model, self.rebuild)
         finally:
             failed = self._wait()
         if failed:
