@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node
+from generator.check.common import children, closest_name, every_node
 from generator.check.undeclared import Function, Parents, caught, constant, guarded_keys, invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -101,7 +101,7 @@ def _judged(invoke: Function, name: str, declared: list[str]) -> Iterator[Judged
     lookups = [lookup for lookup in lookups if lookup.key not in declared]
     if not lookups:  # most tools look up only what they declare: nothing more to read
         return
-    parents: Parents = {child: node for node in every_node(invoke) for child in ast.iter_child_nodes(node)}
+    parents: Parents = {child: node for node in every_node(invoke) for child in children(node)}
     keys = guarded_keys(invoke, name, parents)
     if keys is None:
         return

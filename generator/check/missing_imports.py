@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from packaging.utils import canonicalize_name
 
 from generator.check import CheckContext
-from generator.check.common import every_node
+from generator.check.common import children, every_node
 from generator.check.import_index import ALIASES, SDK, closure, import_names, known_imports
 from generator.check.plugin_code import PluginCode, plugin_code, reachable_modules
 from generator.check.sdk_index import declared_requirements
@@ -142,7 +142,7 @@ def _words(name: str, shortest: int = 4) -> list[str]:
 
 def _imports(tree: ast.Module) -> Iterator[tuple[ast.stmt, str, bool]]:
     """(statement, module, at the top of the module) for each absolute import nothing guards."""
-    parents = {child: node for node in every_node(tree) for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in every_node(tree) for child in children(node)}
     for node in every_node(tree):
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]

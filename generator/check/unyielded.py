@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_modules
+from generator.check.common import children, every_node, tool_modules
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -99,7 +99,7 @@ def _discarded_helper_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, str | Non
 
 def _with_scope(node: ast.AST, scope: ast.AST | None) -> Iterator[tuple[ast.AST, ast.AST | None]]:
     """Every node below `node`, with the innermost function, lambda or class around it."""
-    for child in ast.iter_child_nodes(node):
+    for child in children(node):
         yield child, scope
         yield from _with_scope(child, child if isinstance(child, SCOPES) else scope)
 
@@ -110,7 +110,7 @@ def _yields(function: Function) -> bool:
 
 
 def _own(node: ast.AST) -> Iterator[ast.AST]:
-    for child in ast.iter_child_nodes(node):
+    for child in children(node):
         yield child
         if not isinstance(child, SCOPES):
             yield from _own(child)
