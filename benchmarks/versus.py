@@ -11,7 +11,9 @@ compare; the spread of the runs is printed with the medians.
 
 `--fresh-folders` gives every run of `build` (or `serve`) a new `--site-dir` and `--cache-dir`
 under a temporary folder, deleted after the run: the unchanged-build record would otherwise make
-every run after the first nearly free.
+every run after the first nearly free. `--warm-up` runs the command once on each side before the
+measured runs (with `PYTHONPYCACHEPREFIX` set and `PYTHONDONTWRITEBYTECODE` unset, that run writes
+the bytecode the measured runs then read, as an installed generator has it).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--base", type=Path, required=True, help="the other checkout (with its .venv)")
     parser.add_argument("--runs", type=int, default=7, help="runs on each side (default: 7)")
     parser.add_argument("--fresh-folders", action="store_true", help="new --site-dir and --cache-dir per run")
+    parser.add_argument("--warm-up", action="store_true", help="one unmeasured run on each side first")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the dify-registry command, after --")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -89,6 +92,8 @@ def main(argv: list[str]) -> int:
         )
         print(f"  {name}: {checkout} at {head.stdout.strip() or 'unknown commit'}")
     results: dict[str, list[Run]] = {name: [] for name in sides}
+    for checkout in sides.values() if args.warm_up else ():  # bytecode written, files cached
+        run_once(checkout, command, args.fresh_folders)
     for index in range(args.runs):
         for name, checkout in sides.items():
             run = run_once(checkout, command, args.fresh_folders)
