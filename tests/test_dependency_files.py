@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator.load.reader import PluginReader
 from generator.run.dependencies import disagreement
+from generator.run.environment import lock_shipped, read_requirements
 from generator.run.lockfile import stale_lock
 
 PYPROJECT = """[project]
@@ -95,3 +96,17 @@ def test_no_lock_no_finding(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "pyproject.toml").write_text('[project]\nname = "case"\ndependencies = ["six>=1"]\n')
     assert stale_lock(PluginReader(folder), lambda path: path) == []
+
+
+def test_a_lock_the_package_leaves_out_is_not_installed_from(tmp_path: Path) -> None:
+    """A uv.lock that `.difyignore` leaves out never reaches the daemon: the build resolves afresh
+    (not `--frozen`), and without it in the build's copy of the folder."""
+    folder = tmp_path / "plugin"
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (folder / "uv.lock").write_text(LOCK, encoding="utf-8")
+    assert read_requirements(PluginReader(folder)).frozen
+    (folder / ".difyignore").write_text("uv.lock\n", encoding="utf-8")
+    reader = PluginReader(folder)
+    assert not read_requirements(reader).frozen
+    assert not lock_shipped(reader)

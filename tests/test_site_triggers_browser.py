@@ -101,6 +101,34 @@ def test_catalog_filters_by_kind(page: Any, site_url: str) -> None:
     assert page.locator("li.dr-card:visible").first.get_attribute("data-plugin") == "demo"
 
 
+# Each query, the page its first search result opens (in the site's language; Echo has only an
+# English label, so every language's result opens the English page) and what the result calls it.
+SEARCHED = (
+    ("Order paid", EVENT, ("trigger_event",)),
+    ("Shop", "plugins/shop_trigger/", ("plugin", "kind_triggers")),
+    ("Echo", "/plugins/demo/demo/echo/", ("kind_tools",)),
+)
+
+
+@pytest.mark.parametrize(("folder", "language"), [("", "en_US"), ("zh/", "zh_Hans")], ids=["en", "zh"])
+def test_search_results_name_their_kind(page: Any, site_url: str, folder: str, language: str) -> None:
+    """The search box's results say what each page is, in the site's language: an event of a
+    trigger, a plugin with the kinds it offers, a tool."""
+    words = texts_for(language)
+    page.goto(site_url + folder)
+    box = page.locator("input.dr-search__input")
+    for query, target, what in SEARCHED:
+        box.fill("")
+        box.fill(query)
+        page.wait_for_selector(".dr-search__results a", timeout=20_000)
+        first = page.locator(".dr-search__results a").first
+        opened = target if target.startswith("/") else f"/{folder}{target}"
+        assert first.evaluate("a => a.pathname") == opened, query
+        names = [words[word] for word in what]
+        shown = names[0] + " · " + ", ".join(names[1:]) if len(names) > 1 else names[0]
+        assert first.locator(".dr-search__what").inner_text().strip().lower() == shown.lower(), query
+
+
 def lay_out_runs(root: Path) -> Path:
     """github_like with the files of tests/cases/trigger_site over it."""
     shutil.copytree(RUN_BASE, root, ignore=shutil.ignore_patterns("expected.yaml"))

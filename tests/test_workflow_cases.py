@@ -66,6 +66,16 @@ def test_findings_name_the_fix_and_every_node(catalog: Catalog) -> None:
     assert "a plugin's manifest" in manifest.hint
 
 
+def test_a_datasource_under_another_provider_names_what_the_plugin_has(catalog: Catalog) -> None:
+    """A plugin the catalog holds, named with a provider it lacks (a renamed provider): the finding
+    says which datasources the plugin has, and in which provider."""
+    (finding,) = _found("pipeline/datasource-provider-unknown.yml", catalog)
+    assert finding.message.endswith(
+        "plugin case_author/pages has no datasource page in provider page_source "
+        "(it has page in provider pages)"
+    )
+
+
 def test_every_case_file_is_listed() -> None:
     """A case file without an entry would test nothing."""
     files = {str(p.relative_to(CASES)) for p in CASES.glob("*/*.yml")}

@@ -25,21 +25,10 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from generator.run.uvsync import DAEMON_MARKERS
+
 INDEX = Path(__file__).with_name("import_index.json")
 SDK = "dify-plugin"
-# Where Dify runs a plugin (the daemon's Linux images, Python 3.12): a dependency whose marker
-# excludes it (`cffi` for gevent on Windows, `exceptiongroup` before 3.11) is not installed there.
-RUNTIME = {
-    "python_version": "3.12",
-    "python_full_version": "3.12.0",
-    "sys_platform": "linux",
-    "platform_system": "Linux",
-    "os_name": "posix",
-    "platform_machine": "x86_64",
-    "platform_python_implementation": "CPython",
-    "implementation_name": "cpython",
-    "extra": "",
-}
 # Common distributions whose module has another name (PyPI name -> modules), for those the index
 # does not hold.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -168,6 +157,11 @@ def known_imports(distribution: str) -> bool:
     return bool(entry and entry["imports"]) or name in ALIASES
 
 
+def indexed(distribution: str) -> bool:
+    """True when the index holds the distribution (so its dependencies are known)."""
+    return canonicalize_name(distribution) in _index()["distributions"]
+
+
 def closure(distributions: Iterable[str]) -> tuple[frozenset[str], bool]:
     """The distributions installed with `distributions` (themselves included), and whether all
     their dependencies are known (every one of them is in the index)."""
@@ -239,7 +233,8 @@ def _read_metadata(text: str) -> tuple[str, list[str]]:
                 requirement = Requirement(line.split(":", 1)[1].strip())
             except InvalidRequirement:
                 continue
-            if requirement.marker is None or requirement.marker.evaluate(RUNTIME):
+            # where Dify runs a plugin: `cffi` for gevent on Windows is not installed there
+            if requirement.marker is None or requirement.marker.evaluate(DAEMON_MARKERS):
                 requires.append(canonicalize_name(requirement.name))
     return name, requires
 

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import children, closest_name, every_node
-from generator.check.undeclared import Function, Parents, caught, constant, guarded_keys, invokes
+from generator.check.common import children, closest_name, every_node, tool_module_tree
+from generator.check.passed_on import Followed, follow
+from generator.check.undeclared import Invoke, Parents, caught, constant, guarded_keys, invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -29,12 +30,16 @@ UNDECLARED_LOOKUP = rule(
     """
 Dify hands `_invoke` the parameters the tool's YAML declares and no others (rule R021 quotes
 `ToolNode._generate_parameters` and the agent runner). A parameter looked up under any other name
-is never there: `tool_parameters.get("x")` is always None, `"x" in tool_parameters` always False,
-and a `tool_parameters["x"]` inside a `try` that catches KeyError always takes the handler. Nothing
-fails, so no run shows it: the feature behind that name never works, for any user. (An agent's
-model is told only the declared parameters; a value it made up for another name is not a feature.)
+is never there: `tool_parameters.get("x")` is always None (`.get("x", "prod")` always "prod"),
+`"x" in tool_parameters` always False, and a `tool_parameters["x"]` inside a `try` that catches
+KeyError always takes the handler. Nothing fails, so no run shows it: the feature behind that
+name never works, for any user. (An agent's model is told only the declared parameters; a value
+it made up for another name is not a feature.)
 
-The check reads `_invoke` as R021 does and names each such key once per tool, at its first lookup;
+The check reads `_invoke` as R021 does, and the plugin's own functions `_invoke` hands the
+dictionary to (`self.settings_of(tool_parameters)`, `options_of(params=tool_parameters)`, and theirs
+in turn, `check/passed_on.py`) when every reference to such a function hands it that dictionary; it
+names each such key once per tool, at its first lookup, in whichever of those functions it stands;
 it stays silent for a key `_invoke` stores itself (`tool_parameters["x"] = ...`,
 `setdefault("x", ...)`) and whenever the dictionary is rebound, stored under a computed key, or
 handed to code that could add keys.
@@ -54,6 +59,7 @@ MISSPELT_HINT = (
 # How each form of lookup reads in the finding, and what it always gives.
 OUTCOMES = {
     "get": "it is always None",
+    "default": "it is always the default it names",
     "in": "the test is always False",
     "caught": "it always raises KeyError, which the code catches",
 }
@@ -75,9 +81,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 
 
 def undeclared_lookups(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
-    """Lookups of undeclared parameters in the `_invoke` of each of `tools`, one per key and tool."""
+    """Lookups of undeclared parameters in the `_invoke` of each of `tools` and in the plugin's own
+    functions it hands the dictionary to, one per key and tool."""
     for invoke in invokes(loaded, tools):
-        for lookup, close, severity in _judged(invoke.function, invoke.dictionary, invoke.declared):
+        module = tool_module_tree(loaded, invoke.tool)
+        followed = follow(module[1], invoke.function, invoke.dictionary) if module is not None else None
+        for lookup, close, severity in _judged(invoke, followed):
             where = Location(invoke.display, lookup.node.lineno, lookup.node.col_offset + 1)
             yield UNDECLARED_LOOKUP.at(
                 where,
@@ -95,31 +104,48 @@ def undeclared_lookups(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[
 Judged = tuple[Lookup, str | None, Severity]
 
 
-def _judged(invoke: Function, name: str, declared: list[str]) -> Iterator[Judged]:
+def _judged(invoke: Invoke, followed: Followed | None) -> Iterator[Judged]:
     """Each undeclared key's first lookup, the declared name it resembles, and the severity."""
-    lookups = [lookup for node in every_node(invoke) if (lookup := _lookup(node, name)) is not None]
-    lookups = [lookup for lookup in lookups if lookup.key not in declared]
-    if not lookups:  # most tools look up only what they declare: nothing more to read
-        return
-    parents: Parents = {child: node for node in every_node(invoke) for child in children(node)}
-    keys = guarded_keys(invoke, name, parents)
+    name, declared = invoke.dictionary, invoke.declared
+    helpers = followed.helpers if followed is not None else ()
+    scopes = [(invoke.function, name), *((helper.function, helper.name) for helper in helpers)]
+    found = [
+        (lookup, scope)
+        for scope in scopes
+        for node in every_node(scope[0])
+        if (lookup := _lookup(node, scope[1])) is not None
+    ]
+    if not any(lookup.key not in declared for lookup, _scope in found):
+        return  # most tools look up only what they declare: nothing more to read
+    parents: Parents = {
+        child: node for function, _name in scopes for node in every_node(function) for child in children(node)
+    }
+    keys = guarded_keys(invoke.function, name, parents, followed.passed if followed is not None else None)
     if keys is None:
         return
-    named = {found for node in every_node(invoke) if (found := _named_key(node, name)) is not None}
-    # a key R021 reports (a read nothing guards or catches) is that rule's: one cause, one finding
+    named = {lookup.key for lookup, _scope in found}
+    # a key R021 reports (a read of `_invoke` nothing guards or catches) is that rule's: one cause,
+    # one finding; a read nothing catches raises (R021's in `_invoke`), which is no lookup
+    uncaught = {
+        id(lookup)
+        for lookup, (function, _name) in found
+        if lookup.form == "caught" and not caught(lookup.node, function, parents)
+    }
     seen = {
         lookup.key
-        for lookup in lookups
-        if lookup.form == "caught"
-        and lookup.key not in keys.guarded
-        and not caught(lookup.node, invoke, parents)
+        for lookup, (function, _name) in found
+        if id(lookup) in uncaught and lookup.key not in keys.guarded and function is invoke.function
     }
-    for lookup in sorted(lookups, key=lambda found: (found.node.lineno, found.node.col_offset)):
-        if lookup.key in keys.stored or lookup.key in seen:
+    ordered = sorted(found, key=lambda item: (item[0].node.lineno, item[0].node.col_offset))
+    for lookup, (_function, scope_name) in ordered:
+        if (
+            lookup.key in declared
+            or lookup.key in keys.stored
+            or lookup.key in seen
+            or id(lookup) in uncaught
+        ):
             continue
-        if lookup.form == "caught" and not caught(lookup.node, invoke, parents):
-            continue  # an unguarded read: R021's
-        if _alias_of_declared(lookup.node, parents, name, declared):
+        if _alias_of_declared(lookup.node, parents, scope_name, declared):
             continue  # `get("sql") or get("query")`: another name an agent's model may send
         seen.add(lookup.key)
         close = closest_name(lookup.key, declared)
@@ -154,7 +180,14 @@ def _lookup(node: ast.AST, name: str) -> Lookup | None:
     """`name.get("k")`, `"k" in name` (or `in name.keys()`, `not in`), or a `name["k"]` read."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
         key = constant(node.args[0]) if node.args and _is(node.func.value, name) else None
-        return Lookup(node, key, "get", f'{name}.get("{key}")') if key is not None else None
+        form = "default" if len(node.args) > 1 else "get"  # `.get("k", "prod")` is always "prod"
+        return (
+            Lookup(
+                node, key, form, f'{name}.get("{key}", ...)' if len(node.args) > 1 else f'{name}.get("{key}")'
+            )
+            if key is not None
+            else None
+        )
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In | ast.NotIn):
         held = node.comparators[0]
         if isinstance(held, ast.Call) and isinstance(held.func, ast.Attribute) and held.func.attr == "keys":

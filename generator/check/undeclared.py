@@ -9,7 +9,7 @@ there or guard the read: a false error costs more than a missed one, so every do
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from generator.check import CheckContext
@@ -266,7 +266,7 @@ def _reads(invoke: Function, name: str, declared: set[str]) -> list[Read]:
     for node, key in candidates:
         if key not in guarded.guarded and not caught(node, invoke, parents):
             assert isinstance(node, ast.Subscript)  # what _read_key accepts
-            found.append(Read(node, key, _certain(node, invoke, parents)))
+            found.append(Read(node, key, always_runs(node, invoke, parents)))
     return found
 
 
@@ -285,9 +285,13 @@ class Keys:
     stored: set[str]
 
 
-def guarded_keys(invoke: Function, name: str, parents: Parents) -> Keys | None:
+def guarded_keys(
+    invoke: Function, name: str, parents: Parents, passed: Mapping[int, Keys] | None = None
+) -> Keys | None:
     """Keys `_invoke` stores, tests or reads safely; None when it may add keys we cannot name
-    (the name rebound, shadowed or handed to other code, a store under a computed key)."""
+    (the name rebound, shadowed or handed to other code, a store under a computed key). `passed`
+    gives, by the `id` of a call that hands the dictionary to one of the plugin's own functions,
+    the keys that function names (see `passed_on.py`)."""
     keys: set[str] = set()
     stored: set[str] = set()
     own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
@@ -300,7 +304,7 @@ def guarded_keys(invoke: Function, name: str, parents: Parents) -> Keys | None:
                 return None  # `k in params` for a computed k may guard any key
             keys.add(tested)
         if isinstance(node, ast.Name) and node.id == name:
-            use = _use(node, parents)
+            use = _use(node, parents, passed or {})
             if use is None:
                 return None
             keys |= use[0]
@@ -342,10 +346,15 @@ Use = tuple[set[str], set[str]]
 NOTHING: Use = (set(), set())
 
 
-def _use(node: ast.Name, parents: Parents) -> Use | None:
+def _use(node: ast.Name, parents: Parents, passed: Mapping[int, Keys]) -> Use | None:
     """The keys one load of the dictionary's name guards and those it stores, or None when that
     use may add keys we cannot name."""
     parent = parents.get(node)
+    call = parents.get(parent) if isinstance(parent, ast.keyword) else parent
+    if isinstance(call, ast.Call) and id(call) in passed:
+        return passed[id(call)].guarded, passed[id(call)].stored  # one of the plugin's own functions
+    if _shown_in_message(node, parents):
+        return NOTHING
     if isinstance(parent, ast.Subscript) and parent.value is node:
         key = constant(parent.slice)
         if isinstance(parent.ctx, ast.Load):
@@ -366,6 +375,29 @@ def _use(node: ast.Name, parents: Parents) -> Use | None:
     if isinstance(parent, ast.Call) and node in parent.args and _only_reads(parent.func):
         return NOTHING
     return None  # aliased, returned, or handed to code that may add keys
+
+
+def _shown_in_message(node: ast.AST, parents: Parents) -> bool:
+    """True when the dictionary is a value inside a literal handed to a `create_*_message` helper,
+    which only serialises it (`create_json_message({"input": params})`)."""
+    child: ast.AST = node
+    parent = parents.get(node)
+    while parent is not None and _an_element(child, parent):
+        child, parent = parent, parents.get(parent)
+    return (
+        child is not node
+        and isinstance(parent, ast.Call)
+        and child in parent.args
+        and isinstance(parent.func, ast.Attribute)
+        and parent.func.attr.startswith("create_")
+        and parent.func.attr.endswith("_message")
+    )
+
+
+def _an_element(child: ast.AST, parent: ast.AST | None) -> bool:
+    if isinstance(parent, ast.Dict):
+        return child in parent.values
+    return isinstance(parent, ast.List | ast.Tuple) and child in parent.elts
 
 
 def _tested_or_iterated(node: ast.Name, parent: ast.AST | None) -> bool:
@@ -435,7 +467,7 @@ def _suppresses(expression: ast.expr) -> bool:
     return isinstance(function, ast.Attribute) and function.attr == "suppress"
 
 
-def _certain(node: ast.AST, invoke: Function, parents: Parents) -> bool:
+def always_runs(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     """True when every call of `_invoke` evaluates `node`: no branch, loop, handler, nested scope
     or short-circuit between them, and no `return` or `raise` in `_invoke`'s body before it."""
     child, parent = node, parents.get(node)

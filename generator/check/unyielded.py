@@ -1,4 +1,5 @@
-"""Messages a tool builds and throws away (R020), found in its code without running it.
+"""Messages a tool builds and throws away (R020), and values a generator `_invoke` returns (R077),
+found in its code without running it.
 
 A static check of the code, so `validate` and pre-commit report it; `run` reports it too (the
 pipeline runs this check when it runs no other). The file read is the one the SDK executes, which
@@ -43,6 +44,28 @@ The helper should return the message (`return self.create_text_message(...)`) fo
 yield (`yield self.helper(...)`), or not build it.
 """,
 )
+RETURNED = rule(
+    "R077",
+    "value-returned-by-generator",
+    Severity.WARNING,
+    "_invoke is a generator, so the value this `return` gives is thrown away: Dify receives nothing from it",
+    "Yield it as a message (`yield self.create_json_message(...)`, or the message it is), then `return`.",
+    """
+A function with `yield` in its body is a generator: a `return value` there only ends it, and the
+value travels in `StopIteration`, which nobody reads. The SDK takes a tool's messages with
+`yield from tool.invoke(request.tool_parameters)` (`dify_plugin/core/plugin_executor.py`,
+`invoke_tool`), a statement whose value it drops, so whatever `_invoke` returns after it has
+yielded anywhere in its body never reaches Dify: the run that takes that path answers with no
+output (or without the result the author meant to send).
+
+A returned message (`return self.create_text_message(...)`) is lost output, an error, as a
+message thrown away is (R020). Any other value (`return {...}`, `return result`) is a warning: it
+may be what the author meant as the tool's answer, or a value nobody needed. A bare `return` or
+`return None` ends the generator as intended and is not reported. Only `_invoke` itself is read: in
+a helper generator that `_invoke` delegates to with `yield from`, a returned value is the value of
+that expression, which the caller may use.
+""",
+)
 LOG_HINT = "Write `yield self.{call}(...)`: the helpers only build a message; this log line is never shown."
 HELPER_HINT = (
     "{function}() is not a generator: return the message (`return self.{call}(...)`) and yield what it "
@@ -62,9 +85,14 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 
 
 def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
-    """Discarded `create_*_message(...)` calls in the modules of `tools`, each file once."""
+    """Discarded `create_*_message(...)` calls and values returned by a generator `_invoke` in the
+    modules of `tools`, each file once."""
     for file, tree, _tool in tool_modules(loaded, tools):
         display = loaded.display_path(file)
+        for value in _returned_by_generator(tree):
+            where = Location(display, value.lineno, value.col_offset + 1)
+            message = isinstance(value.value, ast.Call) and _is_helper_call(value.value)
+            yield RETURNED.at(where, Severity.ERROR if message else Severity.WARNING)
         for call, plain in _discarded_helper_calls(tree):
             where = Location(display, call.lineno, call.col_offset + 1)
             name = _name(call)
@@ -95,6 +123,24 @@ def _discarded_helper_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, str | Non
             assert isinstance(node, ast.Call)
             plain = isinstance(scope, Function) and scope.name != "_invoke" and not _yields(scope)
             yield node, scope.name if plain and isinstance(scope, Function) else None
+
+
+def _returned_by_generator(tree: ast.AST) -> Iterator[ast.Return]:
+    """Each `return <value>` (not None) in the own body of a method `_invoke` that yields."""
+    for node in every_node(tree):
+        if isinstance(node, Function) and node.name == "_invoke" and _yields(node):
+            for inner in _own(node):
+                if isinstance(inner, ast.Return) and inner.value is not None and not _is_none(inner.value):
+                    yield inner
+
+
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
+
+
+def _is_helper_call(call: ast.Call) -> bool:
+    """`self.create_*_message(...)` (or any object's): a call that builds a message."""
+    return isinstance(call.func, ast.Attribute) and bool(HELPER.match(call.func.attr))
 
 
 def _with_scope(node: ast.AST, scope: ast.AST | None) -> Iterator[tuple[ast.AST, ast.AST | None]]:

@@ -23,6 +23,7 @@ from generator.findings import Finding, Location, Severity
 from generator.load import reqlines
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.rules import Listing, Phrase, rule
+from generator.run.uvsync import left_out, place_in
 
 PYPROJECT = "pyproject.toml"
 REQUIREMENTS = "requirements.txt"
@@ -59,6 +60,20 @@ Dify's daemon builds a plugin's environment from `pyproject.toml` when there is 
 from does not bring `dify_plugin` (a `pyproject.toml` whose dependencies are empty, with a `uv.lock`
 holding only the project itself), the environment is empty and the plugin cannot start, whatever
 the other file lists.
+
+A `pyproject.toml` is installed with `prepareSyncArgs` (`internal/core/local_runtime/
+setup_python_environment.go`): `args := []string{"sync", "--no-dev"}`, plus `--frozen` beside a
+`uv.lock`, and nothing that names a group or an extra. So `dify_plugin` listed only in
+`[dependency-groups]` (a group such as `dify`, which uv installs only with `--group`, unless
+`tool.uv.default-groups` names it), in the `dev` group, or in `[project.optional-dependencies]`
+is not installed. Only a daemon with a pip mirror configured (`PipMirrorUrl`), which then prefers
+`requirements.txt` (`detectDependencyFileType`), would start such a plugin from a
+`requirements.txt` that lists the SDK.
+
+Found without running when the file the daemon installs from, the packages it lists and those they
+depend on (the shipped `uv.lock`, else the registry's index of packages) hold no `dify_plugin`, or
+when `pyproject.toml` names it only where `uv sync --no-dev` does not install from; a run that
+builds the environment finds it again, and says it once.
 """,
 )
 
@@ -100,7 +115,7 @@ def pyproject_requirements(text: str) -> list[tuple[Declared, Requirement]] | No
     for entry in listed if isinstance(listed, list) else ():
         requirement = _requirement(entry) if isinstance(entry, str) else None
         if requirement is not None:
-            line, column = _place(lines, entry)
+            line, column = place_in(lines, entry)
             found.append((Declared(canonicalize_name(requirement.name), line, column), requirement))
     return found
 
@@ -128,15 +143,6 @@ def _requirement(entry: str) -> Requirement | None:
         return Requirement(entry)
     except InvalidRequirement:
         return None
-
-
-def _place(lines: list[str], entry: str) -> tuple[int, int]:
-    """Where a dependency string stands in pyproject.toml (1, 1 when it cannot be found)."""
-    for number, line in enumerate(lines, start=1):
-        column = line.find(entry)
-        if column >= 0:
-            return number, column + 1
-    return 1, 1
 
 
 def disagreement(reader: PluginReader, shown: Callable[[str], str]) -> list[Finding]:
@@ -190,13 +196,22 @@ def locked_versions(text: str) -> dict[str, set[str]]:
 
 
 def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) -> Finding:
-    """The error for an environment built from `source` that holds no dify_plugin."""
+    """The error for an environment built from `source` that holds no dify_plugin: at the line
+    that names it where `uv sync` does not install from, else at the top of the file."""
     lock = f" and refresh {LOCK} (`uv lock`)" if source == PYPROJECT and reader.is_file(LOCK) else ""
     why = "the plugin cannot start"
+    where = Location(shown(source), 1, 1)
     if source == PYPROJECT:
         text = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES) or ""
         declared = pyproject_names(text)
-        if declared == [] and not _has_project(text):
+        placed = left_out(text, SDK)
+        if placed is not None:
+            why = (
+                f"it names dify_plugin only in {placed.where}, which the daemon's `uv sync --no-dev` does not"
+                " install, so `import dify_plugin` fails and the plugin cannot start"
+            )
+            where = Location(shown(source), placed.line, placed.column)
+        elif declared == [] and not _has_project(text):
             # a file that only configures tools (black, ruff): still the one the daemon builds from
             why = (
                 "it has no [project] table (it only configures tools), so uv sync installs nothing and "
@@ -207,8 +222,10 @@ def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) 
             why = "its [project] dependencies are empty, so the plugin cannot start"
         other = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES)
         if other is not None and SDK in {d.name for d in requirement_names(other)}:
-            why += " (requirements.txt, which lists it, is not read when pyproject.toml exists)"
-    return NO_SDK.at(Location(shown(source), 1, 1), source=source, why=Phrase(why), lock=Phrase(lock))
+            why += (
+                " (requirements.txt, which lists it, is read only by a daemon with a pip mirror configured)"
+            )
+    return NO_SDK.at(where, source=source, why=Phrase(why), lock=Phrase(lock))
 
 
 def _has_project(text: str) -> bool:

@@ -44,6 +44,7 @@ WORKSPACE = ".build"
 MAX_OUTPUT = 1 << 20
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest time a wheel (a zip) can hold
 NOT_WRITABLE = ~(stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWGRP | stat.S_IWOTH)
+LOCK_FILE = "uv.lock"
 COPY_IGNORED = shutil.ignore_patterns(".git", "__pycache__", ".dify-registry-cache", ".venv")
 # The only variables of the caller a build sees: where the machine's CA certificates are (an
 # index behind a TLS-inspecting proxy is unreachable without them). Paths, never secrets.
@@ -69,6 +70,9 @@ class BuildPlan:
     # from pyproject.toml with `uv sync` (as locked when `frozen`), else `uv pip install -r`
     synced: bool = False
     frozen: bool = False
+    # a uv.lock in the folder that the package leaves out: removed from the build's copy, so that
+    # `uv sync` resolves afresh as the daemon, which never sees it, does
+    drop_lock: bool = False
 
 
 def build_uid(key: str) -> int:
@@ -148,7 +152,7 @@ def _wheels_only(plan: BuildPlan, *_extra: str) -> str:
     folder = plan.root
     if plan.synced:  # uv sync may write uv.lock: into a copy, never into the plugin
         folder = plan.target / WORKSPACE / "plugin"
-        shutil.copytree(plan.root, folder, symlinks=True, ignore=COPY_IGNORED)
+        _copy(plan, folder)
     try:
         for step in _steps(plan, NO_BUILD):
             done = subprocess.run(
@@ -168,11 +172,18 @@ def _wheels_only(plan: BuildPlan, *_extra: str) -> str:
     return ""
 
 
+def _copy(plan: BuildPlan, folder: Path) -> None:
+    """The plugin folder as the build reads it (without a lock the package leaves out)."""
+    shutil.copytree(plan.root, folder, symlinks=True, ignore=COPY_IGNORED)
+    if plan.drop_lock:
+        (folder / LOCK_FILE).unlink(missing_ok=True)
+
+
 def _isolated(plan: BuildPlan, *extra: str) -> str:
     workspace = plan.target / WORKSPACE
     copy = workspace / "plugin"
     # a private copy: a build backend may write into its source tree (as it would in Dify's folder)
-    shutil.copytree(plan.root, copy, symlinks=True, ignore=COPY_IGNORED)
+    _copy(plan, copy)
     uid = build_uid(plan.key)
     _own(plan.target, lambda _info: True, uid)
     passed = {name: os.environ[name] for name in PASSED if os.environ.get(name)}

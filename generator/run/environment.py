@@ -107,13 +107,19 @@ def read_requirements(reader: PluginReader) -> Requirements:
     if source == PYPROJECT:
         project = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES)
         if project is not None:
-            lock = reader.head(LOCK, MAX_HASHED_BYTES, keep=False)
+            # a lock the package leaves out (`.difyignore`) never reaches the daemon
+            lock = reader.head(LOCK, MAX_HASHED_BYTES, keep=False) if lock_shipped(reader) else None
             locked = "" if lock is None else hashlib.sha256(lock).hexdigest()
             return Requirements(f"{project}\0{LOCK} {locked}", PYPROJECT, frozen=lock is not None)
     plain = reader.text(REQUIREMENTS, MAX_REQUIREMENTS_BYTES) if source else None
     if plain is not None:
         return Requirements(plain, REQUIREMENTS)
     return Requirements("\n".join(DEFAULT_REQUIREMENTS) + "\n", "")
+
+
+def lock_shipped(reader: PluginReader) -> bool:
+    """True when the package holds the plugin's `uv.lock` (its ignore file may leave it out)."""
+    return any(file.relative == LOCK for file in reader.tree.files)
 
 
 def find_uv() -> Path:
@@ -208,6 +214,7 @@ def describe_environment(
             BuildPlan(uv, interpreter.path, requirements.text, reader.root, target, key, offline),
             synced=requirements.synced,
             frozen=requirements.frozen,
+            drop_lock=requirements.synced and reader.is_file(LOCK) and not lock_shipped(reader),
         ),
         isolated=isolated,
         indexes=tuple(named.indexes),

@@ -291,15 +291,20 @@ def _shown_request(example: EventExample) -> Request:
     )
 
 
-def _placeless(run: EventRun, job: EventJob, options: RunOptions) -> EventRun:
-    """The run without this machine's paths, as a tool's run is cached (`runner._placeless`)."""
-    environment = job.environment
-    places = cache.machine_places(
-        job.loaded.root.resolve(),
-        job.loaded.display,
+def run_places(loaded: LoadedPlugin, environment: Environment, options: RunOptions) -> cache.Places:
+    """This machine's folders a run of `loaded` in `environment` may name (the plugin, its
+    environment, the interpreter, the cache, the working folder): what a cached run says instead."""
+    return cache.machine_places(
+        loaded.root.resolve(),
+        loaded.display,
         [environment.python.parent.parent, environment.interpreter.path.parent.parent, options.cache_dir],
         EXAMPLE_FOLDER,
     )
+
+
+def _placeless(run: EventRun, job: EventJob, options: RunOptions) -> EventRun:
+    """The run without this machine's paths, as a tool's run is cached (`runner._placeless`)."""
+    places = run_places(job.loaded, job.environment, options)
 
     def change(value: str) -> str:
         return str(cache.each_text(value, places.rewrite))

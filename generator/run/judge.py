@@ -18,7 +18,9 @@ from generator.run.wire import Exited, OverLimit, Raised, Unsendable
 # What the child was doing when an error event came, in words.
 STAGES = {
     "sdk": "importing dify_plugin",
-    "load": "loading the tool module",
+    # The SDK loads every tool's module when the plugin starts (`_resolve_tool_providers`): one
+    # that fails stops the plugin, not only its tool.
+    "load": "loading the tool module (the SDK loads every tool module at start: the plugin cannot start)",
     "init": "creating the tool",
     "invoke": "running _invoke",
     "setup": "setting up the sandbox",
@@ -46,6 +48,12 @@ exception arose at the plugin's own line on an object of the SDK or of an instal
 the same way whatever the input (an attribute its class does not have; `file.blob()` where the SDK's
 `File.blob` is a property holding bytes), the hint says so: the line fails on every input, so even a
 smoke run on invented inputs keeps the error.
+
+A tool module that fails to load breaks more than its tool: the SDK loads the module of every tool
+of every provider when the plugin starts (`dify_plugin/core/plugin_registration.py`,
+`_resolve_tool_providers`: `load_single_subclass_from_source` for each `tool.extra.python.source`,
+with no handler), so the plugin does not start in Dify and none of its tools can be used, although
+the registry's runs of its other tools (each in its own process) pass.
 """,
 )
 

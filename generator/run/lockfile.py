@@ -20,16 +20,7 @@ from generator.findings import Finding, Location, Severity
 from generator.load.reader import MAX_REQUIREMENTS_BYTES, PluginReader
 from generator.rules import Listing, Phrase, rule
 from generator.run.dependencies import LOCK, PYPROJECT, locked_versions, pyproject_requirements
-
-# The platform Dify's daemon installs on (its images: Linux, Python 3.12), for dependency markers.
-DAEMON_MARKERS = {
-    "python_version": "3.12",
-    "python_full_version": "3.12.0",
-    "sys_platform": "linux",
-    "platform_system": "Linux",
-    "os_name": "posix",
-    "extra": "",
-}
+from generator.run.uvsync import DAEMON_MARKERS
 
 STALE_LOCK = rule(
     "R059",

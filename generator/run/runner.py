@@ -21,7 +21,7 @@ from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.build_failure import Missing, missing_library, summary
 from generator.run.environment import Environment, build_environment, describe_environment
-from generator.run.event_runs import EventJob, event_jobs, execute_event, plan_events
+from generator.run.event_runs import EventJob, event_jobs, execute_event, plan_events, run_places
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.outcome import read_outcome
@@ -52,7 +52,7 @@ from generator.run.verdict import (
     run_result,
     weigh,
 )
-from generator.run.worker import EXAMPLE_FOLDER, Access, Workers
+from generator.run.worker import Access, Workers
 from generator.schemas import SchemaSet
 
 BROKEN_ENVIRONMENT = rule(
@@ -266,13 +266,7 @@ def _hidden(run: ExampleRun, hidden: dict[str, str]) -> ExampleRun:
 def _placeless(run: ExampleRun, job: Job, options: RunOptions) -> ExampleRun:
     """The run without this machine's paths (a traceback's frames, a message naming a file): what
     is cached moves between machines (`--shard`, `cache merge`), and a site never shows them."""
-    environment = job.environment
-    places = cache.machine_places(
-        job.loaded.root.resolve(),
-        job.loaded.display,
-        [environment.python.parent.parent, environment.interpreter.path.parent.parent, options.cache_dir],
-        EXAMPLE_FOLDER,
-    )
+    places = run_places(job.loaded, job.environment, options)
     return _rewritten(run, lambda value: cache.each_text(value, places.rewrite))
 
 

@@ -557,14 +557,20 @@ def one_per_place(found: Iterable[tuple[str, Finding]]) -> list[Finding]:
 def told_without_running(findings: Iterable[Finding], static: Iterable[Finding]) -> list[Finding]:
     """The run's findings without those whose crash the code's static checks already name at the
     same line, at least as severely (a KeyError that R021 found without running is not told again by
-    the smoke run that hit it): one cause, one finding."""
+    the smoke run that hit it), and those a static check made at the same place with the same rule
+    (an environment without the SDK): one cause, one finding."""
     worst: dict[tuple[str, int], int] = {}
+    told: set[tuple[str, str, int]] = set()
     for finding in static:
         place = (finding.file, finding.line)
         worst[place] = max(worst.get(place, -1), finding.severity.rank)
-    crashes = (CRASHED.code, INCONCLUSIVE.code)
+        told.add((finding.rule, finding.file, finding.line))
+    crashes = (CRASHED.code, INCONCLUSIVE.code, OPTIONAL_READ.code)  # R075 finds R036's without running
     return [
-        f for f in findings if not (f.rule in crashes and worst.get((f.file, f.line), -1) >= f.severity.rank)
+        f
+        for f in findings
+        if not (f.rule in crashes and worst.get((f.file, f.line), -1) >= f.severity.rank)
+        and (f.rule, f.file, f.line) not in told  # a rule the checks already applied there (R056)
     ]
 
 

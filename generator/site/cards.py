@@ -52,7 +52,10 @@ def tag_label(tag: str, words: Mapping[str, str]) -> str:
 
 def badge(entry: PluginEntry, words: Mapping[str, str]) -> tuple[str, str]:
     """The validation badge of a plugin: its class and its words, with the count's plural form; a
-    plugin whose runs all stopped or answered with errors is not shown as valid."""
+    plugin whose runs all stopped or answered with errors is not shown as valid. Green is kept for
+    what a run of an example its author wrote proved: a plugin checked statically only, or run on
+    invented inputs only, has no finding but no proof either ("no findings", neutral; the basis
+    beside the badge says what it rests on)."""
     counts = entry.counts
     if counts.errors:
         return "dr-error", _counted(counts.errors, "error_one", "errors", words)
@@ -60,6 +63,8 @@ def badge(entry: PluginEntry, words: Mapping[str, str]) -> tuple[str, str]:
         return "dr-warning", _counted(counts.warnings, "warning_one", "warnings", words)
     if entry.unproven:
         return "dr-info", words["unproven"]
+    if entry.checked_by != "examples":
+        return "dr-info", words["badge_no_findings"]
     return "dr-ok", words["valid"]
 
 

@@ -13,7 +13,7 @@ from generator.site.kinds import ChildEntry, KindSection
 from generator.site.languages import SiteLanguage
 from generator.site.render import PageContext, render
 from generator.site.safe import plain_title
-from generator.site.search import search_keys
+from generator.site.search import SearchKeys, search_keys
 from generator.site.site_model import (
     COVERAGE_PAGE,
     MISSING_JSON,
@@ -33,6 +33,8 @@ __all__ = ["COVERAGE_PAGE", "RULES_INDEX", "SCHEMAS_INDEX", "GeneratedPage", "Si
 
 # The lighter frame of every generated page (overrides/dr-page.html).
 LIGHT_TEMPLATE = "dr-page.html"
+# What a search result calls a tool page (a word of the site's texts).
+TOOL_WHAT = ("kind_tools",)
 # The frame of a page a language serves only in English (overrides/dr-stub.html).
 STUB_TEMPLATE = "dr-stub.html"
 
@@ -117,16 +119,20 @@ class SitePages:
     def plugin_page(self, entry: PluginEntry) -> GeneratedPage:
         """The page of one plugin."""
         plugin = entry.plugin
+        # A search result names a plugin as one, with the kinds it offers.
+        what = ("plugin", *(f"kind_{kind}" for kind in entry.kinds))
+        keys = SearchKeys("plugin", plugin.label, plugin.name, what)
         if entry.src in self.english_only:
-            return self._stub("plugin", entry.src, plugin.label, plugin.name, plugin.description)
+            return self._stub(keys, entry.src, plugin.description)
         html = render("plugin.html.j2", self.context(entry.src), entry=entry)
-        return self._found_by_label("plugin", entry.src, plugin.label, plugin.name, html)
+        return self._found_by_label(keys, entry.src, html)
 
     def tool_page(self, plugin: PluginEntry, entry: ToolEntry) -> GeneratedPage:
         """The page of one tool."""
         tool = entry.tool
+        keys = SearchKeys("tool", tool.label, tool.name, TOOL_WHAT)
         if entry.src in self.english_only:
-            return self._stub("tool", entry.src, tool.label, tool.name, tool.description)
+            return self._stub(keys, entry.src, tool.description)
         html = render(
             "tool.html.j2",
             self.context(entry.src),
@@ -135,12 +141,13 @@ class SitePages:
             fixed_outputs=self.fixed_outputs,
             schemas_loaded=self.model.schema_set is not None,
         )
-        return self._found_by_label("tool", entry.src, entry.tool.label, entry.tool.name, html)
+        return self._found_by_label(keys, entry.src, html)
 
     def child_page(self, plugin: PluginEntry, section: KindSection, entry: ChildEntry) -> GeneratedPage:
         """The page of one page below a provider of another kind (an event...), by its kind's template."""
+        keys = SearchKeys("child", entry.label, entry.name, (section.child_word,))
         if entry.src in self.english_only:
-            return self._stub("child", entry.src, entry.label, entry.name, entry.description)
+            return self._stub(keys, entry.src, entry.description)
         html = render(
             section.child_template,
             self.context(entry.src),
@@ -149,19 +156,19 @@ class SitePages:
             entry=entry,
             schemas_loaded=self.model.schema_set is not None,
         )
-        return self._found_by_label("child", entry.src, entry.label, entry.name, html)
+        return self._found_by_label(keys, entry.src, html)
 
-    def _found_by_label(self, kind: str, src: str, label: I18n, name: str, html: str) -> GeneratedPage:
+    def _found_by_label(self, keys: SearchKeys, src: str, html: str) -> GeneratedPage:
         """A page titled by its label in this language (its name when it has none), which search
         finds by its label in any language."""
-        title = plain_title(label.get(self.language.code) or name)
-        return GeneratedPage(src, title, f"{html}{search_keys(kind, label, name)}")
+        title = plain_title(keys.label.get(self.language.code) or keys.name)
+        return GeneratedPage(src, title, f"{html}{search_keys(keys)}")
 
-    def _stub(self, kind: str, src: str, label: I18n, name: str, description: I18n) -> GeneratedPage:
+    def _stub(self, keys: SearchKeys, src: str, description: I18n) -> GeneratedPage:
         """The page of a plugin or tool that this language serves only in English: found by search
         as the full page is, and leading to the English page."""
-        keys = search_keys(kind, label, name)
-        return self._english_only(src, label.get(self.language.code) or name, description, keys)
+        title = keys.label.get(self.language.code) or keys.name
+        return self._english_only(src, title, description, search_keys(keys))
 
     def _english_only(
         self, src: str, title: str, description: I18n | str = "", keys: str = ""

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import tempfile
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -110,20 +111,34 @@ def whole(text: str) -> str:
     return "drlabel" + f"{digest:08x}".translate(HEX_LETTERS)
 
 
-def search_keys(kind: str, label: I18n, name: str) -> Markup:
+@dataclass(frozen=True, slots=True)
+class SearchKeys:
+    """What search knows a catalog page by: its page kind (the filter that lists catalog pages
+    first), its labels and name, and what its result calls it (`what`: words of the site's texts,
+    `generator/site/texts.py`, shown by the search box in the reader's language)."""
+
+    kind: str
+    label: I18n
+    name: str
+    what: tuple[str, ...]
+
+
+def search_keys(keys: SearchKeys) -> Markup:
     """The hidden block that makes a plugin or tool page found by its label in any language (and by
-    its name), and marks it as a catalog page."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown page kind {kind!r}; expected one of {', '.join(KINDS)}")
-    words = list(dict.fromkeys([*(label.get(code)[:MAX_LABEL] for code in LANGUAGES), name[:MAX_LABEL]]))
-    texts = [word for word in words if word]
+    its name), marks it as a catalog page, and says what it is (a filter value per word, which each
+    result carries: words never indexed as text, so "tool" does not match every tool page)."""
+    if keys.kind not in KINDS:
+        raise ValueError(f"unknown page kind {keys.kind!r}; expected one of {', '.join(KINDS)}")
+    names = [*(keys.label.get(code)[:MAX_LABEL] for code in LANGUAGES), keys.name[:MAX_LABEL]]
+    texts = [word for word in dict.fromkeys(names) if word]
     split = dict.fromkeys(spaced(word) for word in texts if CJK.search(word))
-    keys = dict.fromkeys(whole(word) for word in texts)
+    whole_keys = dict.fromkeys(whole(word) for word in texts)
     # Each in its own <bdi>: a label may hold right-to-left text or direction controls.
-    spans = "".join(f"<bdi>{escape(word)}</bdi> " for word in [*texts, *split, *keys])
+    spans = "".join(f"<bdi>{escape(word)}</bdi> " for word in [*texts, *split, *whole_keys])
+    what = "".join(f'<span data-pagefind-filter="what:{escape(word)}"></span>' for word in keys.what)
     return Markup(
         f'<div class="dr-search-keys" hidden data-pagefind-weight="{LABEL_WEIGHT}" '
-        f'data-pagefind-filter="kind:{kind}">{spans}</div>'
+        f'data-pagefind-filter="kind:{keys.kind}">{spans}{what}</div>'
     )
 
 

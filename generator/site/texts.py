@@ -31,6 +31,7 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "triggers": ("Triggers", "触发器", "トリガー", "Gatilhos"),
     "events": ("Events", "事件", "イベント", "Eventos"),
     "event": ("Event", "事件", "イベント", "Evento"),
+    "trigger_event": ("Trigger event", "触发器事件", "トリガーイベント", "Evento de gatilho"),
     "subscribe": ("How to subscribe", "如何订阅", "サブスクリプションの作り方", "Como assinar"),
     "subscription_fields": (
         "Subscription fields (a subscription made by hand)",
@@ -153,6 +154,8 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
     "runner": ("Runner", "运行环境", "ランナー", "Ambiente de execução"),
     "validation": ("Validation", "校验", "検証", "Validação"),
     "valid": ("valid", "通过", "合格", "válido"),
+    # no finding, but nothing ran an example: not green (the basis beside it says why)
+    "badge_no_findings": ("no findings", "无问题", "指摘なし", "sem apontamentos"),
     "errors": ("errors", "错误", "エラー", "erros"),
     "warnings": ("warnings", "警告", "警告", "avisos"),
     # one finding: the word a count of exactly one takes
@@ -523,6 +526,15 @@ def texts_for(language: str) -> Mapping[str, str]:
 # once in the shared script for every language instead of in each of thousands of pages.
 SCRIPT_WORDS = (
     "fallback",
+    # what a search result is (`what` in generator/site/search.py)
+    "plugin",
+    "kind_tools",
+    "kind_triggers",
+    "kind_datasources",
+    "kind_models",
+    "kind_agent_strategies",
+    "kind_endpoints",
+    "trigger_event",
     "search_placeholder",
     "search_loading",
     "search_none",

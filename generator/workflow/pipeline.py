@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.findings import Finding, Location, Severity
-from generator.rules import Listing, rule
+from generator.rules import Listing, Phrase, rule
 from generator.workflow.catalog import Catalog, ToolSpec
 from generator.workflow.datasources import HOSTED, STRUCTURES, DatasourceSpec
 from generator.workflow.dsl import Dsl, Node
@@ -56,8 +56,10 @@ A datasource node names a plugin, provider and datasource (`plugin_id`, `provide
 Dify runs the node through `DatasourceManager.get_datasource_runtime(provider_id=
 f"{node_data.plugin_id}/{node_data.provider_name}", datasource_name=node_data.datasource_name, ...,
 datasource_type=...)` (api/core/workflow/nodes/datasource/datasource_node.py), so each of the four
-must match the installed plugin. Dify imports the pipeline and asks to install a missing plugin; the
-node fails when it runs without a match.
+must match the installed plugin (the daemon's `GetDatasource` answers "plugin not found" when the
+installed provider's name differs). Dify imports the pipeline and asks to install a missing plugin;
+the node fails when it runs without a match. When the plugin is there, the finding names the
+datasources it has and their providers: a renamed provider is the usual cause.
 The catalog may not hold a plugin the workspace has, so this is a warning.
 """,
 )
@@ -228,7 +230,13 @@ def _datasource(
     if plugin is None:
         what = f"datasource plugin {plugin_id or '(no plugin_id)'} is not in the catalog"
     elif spec is None:
-        what = f"plugin {plugin_id} has no datasource {name} in provider {provider}"
+        # A renamed provider or datasource is the usual cause: say what the plugin has instead
+        # (each outside part shortened on its own, so the whole is shown).
+        has = Listing(sorted(f"{d} in provider {p}" for p, d in plugin), 4)
+        what = Phrase(
+            f"plugin {Listing([plugin_id])} has no datasource {Listing([name])} in provider "
+            f"{Listing([provider])} (it has {has})"
+        )
     elif kind and kind != spec.provider_type:
         what = f"datasource {name} of {plugin_id} is of type {spec.provider_type}, but the node says {kind}"
     else:

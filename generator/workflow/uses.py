@@ -26,6 +26,13 @@ TEMPLATE = re.compile(r"\{\{#([a-zA-Z0-9_]{1,50}(?:\.[a-zA-Z_][a-zA-Z0-9_]{0,29}
 PLUGIN_PROVIDER_TYPES = ("builtin", "plugin")
 _IDENTIFIER = re.compile(r"^([^/:@\s]+/[^/:@\s]+):([^@\s]+)")
 _NAME = re.compile(r"^[a-z0-9_-]+$")
+# A variable aggregator's `variables` (and each group's, under `advanced_settings.groups`) is a list
+# of selectors (`VariableAggregatorNodeData.variables: list[list[str]]` in Dify's
+# api/core/workflow/nodes/variable_aggregator/entities.py); `variable-assigner` is the type older
+# DSLs give the same node (`NodeType.LEGACY_VARIABLE_AGGREGATOR`). Their items are read under a key
+# that marks them as selectors, so a key without `selector` in its name still yields them.
+AGGREGATOR_TYPES = ("variable-aggregator", "variable-assigner")
+_MERGED = "merged_selector"
 # Dify's own exceptions to `langgenius/P/P` (ToolProviderID): these providers' plugins are `P_tool`.
 DIFY_TOOL_SUFFIXED = ("jina", "siliconflow", "stepfun", "gitee_ai")
 
@@ -205,8 +212,10 @@ def provider_parts(provider_id: str) -> tuple[str, str] | None:
 
 
 def references(dsl: Dsl) -> Iterator[Reference]:
-    """Every reference of every node: `{{#id.path#}}` in text, and selector lists."""
+    """Every reference of every node: `{{#id.path#}}` in text, selector lists, and the selectors a
+    variable aggregator merges."""
     for node in dsl.nodes:
+        merges = node.type in AGGREGATOR_TYPES
         # An explicit stack: a hostile file nests as deep as the reader allows, and aliases share
         # values; the reader already bounded how many values there are in all.
         stack: list[tuple[Any, tuple[str | int, ...], str]] = [(node.data, node.parts, "")]
@@ -222,7 +231,8 @@ def references(dsl: Dsl) -> Iterator[Reference]:
                 if _is_selector(key, value):
                     yield Reference(value[0], tuple(value[1:]), dsl.at(*parts), node)
                     continue
-                stack.extend((item, (*parts, i), key) for i, item in enumerate(value))
+                inner = _MERGED if merges and key == "variables" else key
+                stack.extend((item, (*parts, i), inner) for i, item in enumerate(value))
             elif isinstance(value, dict):
                 if value.get("type") == "variable" and _is_selector("value_selector", value.get("value")):
                     selector = value["value"]

@@ -99,9 +99,27 @@ document.addEventListener("DOMContentLoaded", function () {
     title.className = "dr-search__title";
     title.textContent = data.meta.title || data.url;
     link.appendChild(title);
+    var kind = what(data.filters && data.filters.what);
+    if (kind) link.appendChild(kind);
     link.appendChild(excerpt(data.excerpt || ""));
     li.appendChild(link);
     return li;
+  }
+
+  // What the page is (`what` filter values, words of the site's texts): "Plugin · Tool, Trigger",
+  // "Tool", "Trigger event". Only words the site knows are shown.
+  function what(values) {
+    var shown = (values || []).filter(function (value) {
+      return Object.prototype.hasOwnProperty.call(words, value);
+    }).map(function (value) { return words[value]; });
+    if (!shown.length) return null;
+    var text = values.indexOf("plugin") >= 0 && shown.length > 1
+      ? shown[0] + " · " + shown.slice(1).join(", ")
+      : shown.join(", ");
+    var span = document.createElement("span");
+    span.className = "dr-search__what";
+    span.textContent = text;
+    return span;
   }
 
   function count(n) {

@@ -38,7 +38,9 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
         _datasource(datasource, build.child_src(index, number), build)
         for number, datasource in enumerate(provider.datasources)
     )
-    return KindSection("datasources", provider, PROVIDER_TEMPLATE, DATASOURCE_TEMPLATE, pages)
+    return KindSection(
+        "datasources", provider, PROVIDER_TEMPLATE, DATASOURCE_TEMPLATE, pages, child_word="kind_datasources"
+    )
 
 
 def _datasource(datasource: Datasource, src: str, build: Build) -> ChildEntry:

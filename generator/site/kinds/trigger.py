@@ -37,7 +37,9 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
     events = tuple(
         _event(event, build.child_src(index, number), build) for number, event in enumerate(provider.events)
     )
-    return KindSection("triggers", provider, PROVIDER_TEMPLATE, EVENT_TEMPLATE, events)
+    return KindSection(
+        "triggers", provider, PROVIDER_TEMPLATE, EVENT_TEMPLATE, events, child_word="trigger_event"
+    )
 
 
 def _event(event: Event, src: str, build: Build) -> ChildEntry:

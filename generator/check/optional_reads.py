@@ -1,0 +1,310 @@
+"""Optional parameters a tool reads as if they were always set (R075): `tool_parameters["x"]` for an
+`x` its YAML declares optional and a workflow or an agent fills (`form: llm` or `schema`), found in
+its code without running it.
+
+The reading of `_invoke` (and of the plugin's own functions it hands the dictionary to) is
+`undeclared`'s and `passed_on`'s: the same silence when the code may add keys we cannot name, and
+no finding for a key the code tests, reads with `.get` or stores.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+
+from generator.check import CheckContext
+from generator.check.common import every_node, tool_module_tree
+from generator.check.passed_on import follow
+from generator.check.undeclared import (
+    Function,
+    Invoke,
+    Parents,
+    always_runs,
+    caught,
+    constant,
+    guarded_keys,
+    invokes,
+)
+from generator.findings import Finding, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.plugin_model import Tool
+from generator.rules import Phrase, rule
+
+# The forms whose parameter Dify leaves out of the dictionary when no one set it (`form: form`
+# parameters are always there, "" or False when empty).
+LEFT_OUT_FORMS = frozenset({"llm", "schema"})
+FORM = "form"
+READ_METHODS = frozenset({"get", "keys", "items", "values"})
+# Types whose empty form field arrives as "" (`cast_parameter_value`).
+TEXT_TYPES = frozenset({"string", "secret-input", "text-input"})
+# What a conversion of "" raises, and what catches it.
+VALUE_ERRORS = frozenset({"ValueError", "JSONDecodeError", "Exception", "BaseException"})
+
+OPTIONAL_SUBSCRIPT = rule(
+    "R075",
+    "optional-parameter-subscript",
+    Severity.ERROR,
+    "tool {tool} reads {read!s}, an optional parameter (form: {form}), as if it were always set: {outcome!s}",
+    'Read it with {dict}.get("{key}") and handle an empty value (None, or "" for a form field), or declare'
+    " it `required: true`.",
+    """
+Dify passes a tool only the parameters it was given. A workflow's tool node builds the dictionary
+in `ToolNode._generate_parameters` (api/core/workflow/nodes/tool/tool_node.py): `for parameter_name
+in node_data.tool_parameters:`, the inputs the node configures, and for a variable that does not
+exist `if parameter.required: raise ...` else `continue`, leaving the key out; an agent passes what
+its model chose to fill. A parameter with `form: form` is always there (the node's configuration
+or its default, cast to "" or False, `cast_parameter_value`); one with `form: llm` or `form: schema`
+that nobody set is not. So `tool_parameters["x"]` for such an optional `x` raises KeyError for
+every user who leaves it empty, which the YAML allows and the workflow editor does not prevent.
+
+Found without running: the check reads `_invoke` as R021 does (and the plugin's own functions it
+hands the dictionary to, as R070 does) and stays silent for a key the code tests with `in`, reads
+with `.get`, or stores. An error when the read runs on every call (a statement directly in
+`_invoke`, after no `return` or `raise`); a warning when it sits in a branch, a loop or a helper,
+or inside a `try` that catches KeyError (then the handler runs instead, for every such user: the
+finding names its line). The run with only the required parameters finds the same crash (R036);
+it is then said once, here.
+
+A text parameter with `form: form` and no default that a workflow user leaves empty arrives as ""
+(`cast_parameter_value`); the check names a conversion of it that fails on "" for every such user
+(`json.loads(...)`, `int(...)`, `float(...)` of the read itself) when nothing in the code tests its
+value first (a test `"x" in tool_parameters` is always true for a form field) and no handler of
+ValueError carries on: an error when it runs on every call, else a warning.
+""",
+)
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """Subscript reads of optional, possibly unset parameters in every tool."""
+    return optional_subscripts(loaded, loaded.plugin.tools if loaded.plugin else ())
+
+
+def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
+    """Reads of optional `llm`/`schema` parameters by subscript, one per key and tool."""
+    for invoke in invokes(loaded, tools):
+        optional = {
+            parameter.name: parameter.form
+            for parameter in invoke.tool.parameters
+            if not parameter.required and parameter.form in LEFT_OUT_FORMS
+        }
+        fields = {p.name for p in invoke.tool.parameters if not p.required and p.form == FORM}
+        module = tool_module_tree(loaded, invoke.tool) if optional or fields else None
+        if module is None:
+            continue
+        followed = follow(module[1], invoke.function, invoke.dictionary)
+        scopes = [(invoke.function, invoke.dictionary), *((h.function, h.name) for h in followed.helpers)]
+        parents: Parents = {
+            child: node
+            for function, _name in scopes
+            for node in every_node(function)
+            for child in ast.iter_child_nodes(node)
+        }
+        keys = guarded_keys(invoke.function, invoke.dictionary, parents, followed.passed)
+        if keys is None:
+            if not followed.helpers and _only_read(invoke.function, invoke.dictionary, parents):
+                yield from _empty_conversions(invoke, scopes, parents)  # `k in D` for a computed k
+            continue
+        reads = [
+            (node, key, function, name)
+            for function, name in scopes
+            for node in every_node(function)
+            if isinstance(node, ast.Subscript)
+            and (key := _read_key(node, name)) in optional
+            and key not in keys.guarded
+        ]
+        told: set[str] = set()
+        for node, key, function, name in sorted(reads, key=lambda read: (read[0].lineno, read[0].col_offset)):
+            if key in told:
+                continue
+            told.add(key)
+            handler = _handler(node, function, parents)
+            if handler < 0:
+                continue  # the handler gives it a default
+            certain = function is invoke.function and not handler and always_runs(node, function, parents)
+            said = f"Dify passes no such key when it is left unset, so {_outcome(handler, certain)}"
+            yield _finding(invoke, node, certain, (name, key, optional[key]), f'{name}["{key}"]', said)
+        yield from _empty_conversions(invoke, scopes, parents)
+
+
+def _empty_conversions(
+    invoke: Invoke, scopes: list[tuple[Function, str]], parents: Parents
+) -> Iterator[Finding]:
+    """Conversions that fail on "" of an optional text form field without default, read directly."""
+    empty = {
+        parameter.name
+        for parameter in invoke.tool.parameters
+        if not parameter.required
+        and parameter.form == FORM
+        and parameter.type in TEXT_TYPES
+        and parameter.default in (None, "")
+    }
+    tested = {key for function, name in scopes for key in _tested_keys(function, name)}
+    told: set[str] = set()
+    for function, name in scopes:
+        for node in every_node(function):
+            converted = _conversion(node, name) if isinstance(node, ast.Call) else None
+            if (
+                converted is None
+                or converted[1] not in empty
+                or converted[1] in tested
+                or converted[1] in told
+            ):
+                continue
+            call, key, shown = converted
+            if _handles_value_error(call, function, parents):
+                continue
+            told.add(key)
+            certain = function is invoke.function and always_runs(call, function, parents)
+            read = f'{name}["{key}"] in `{shown}`'
+            yield _finding(invoke, call, certain, (name, key, FORM), read, _empty_outcome(certain))
+
+
+def _finding(
+    invoke: Invoke, node: ast.expr, certain: bool, named: tuple[str, str, str], read: str, outcome: str
+) -> Finding:
+    """R075 at `node`: an error when it runs on every call. `named` is (dictionary, key, form)."""
+    name, key, form = named
+    return OPTIONAL_SUBSCRIPT.at(
+        Location(invoke.display, node.lineno, node.col_offset + 1),
+        Severity.ERROR if certain else Severity.WARNING,
+        tool=invoke.tool.name,
+        read=Phrase(read),
+        dict=name,
+        key=key,
+        form=form,
+        outcome=Phrase(outcome),
+    )
+
+
+def _only_read(function: Function, name: str, parents: Parents) -> bool:
+    """True when the function only reads the dictionary (`D["k"]`, `D.get`, `k in D`, iterating its
+    keys or items): no store, no rebinding, no hand-over, so a form field keeps the value Dify gave."""
+    for node in every_node(function):
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        parent = parents.get(node)
+        reads = isinstance(node.ctx, ast.Load) and (
+            (isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load))
+            or isinstance(parent, ast.Compare)
+            or (isinstance(parent, ast.Attribute) and parent.attr in READ_METHODS)
+        )
+        if not reads:
+            return False
+    return True
+
+
+def _empty_outcome(certain: bool) -> str:
+    said = 'Dify passes "" when a workflow user leaves it empty (it has no default), and that fails on ""'
+    return f"{said}, so every such call {'fails' if certain else 'that reaches this line fails'}"
+
+
+def _conversion(call: ast.Call, name: str) -> tuple[ast.Call, str, str] | None:
+    """(call, key, the call as written) for `json.loads(D["k"])`, `int(D.get("k"))`, `float(...)`."""
+    func = call.func
+    converts = (isinstance(func, ast.Name) and func.id in ("int", "float")) or (
+        isinstance(func, ast.Attribute)
+        and func.attr == "loads"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "json"
+    )
+    if not converts or len(call.args) != 1:
+        return None
+    key = _looked_up(call.args[0], name)
+    return (call, key, ast.unparse(call)) if key is not None else None
+
+
+def _looked_up(node: ast.expr, name: str) -> str | None:
+    """The key of `D["k"]` or `D.get("k", ...)`."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
+        return constant(node.slice)
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or not node.args:
+        return None
+    held = node.func.value
+    return (
+        constant(node.args[0])
+        if node.func.attr == "get" and isinstance(held, ast.Name) and held.id == name
+        else None
+    )
+
+
+def _tested_keys(function: Function, name: str) -> set[str]:
+    """Keys whose value the function tests anywhere (`if D.get("k")`, `D["k"] or ...`, `if not
+    D["k"]: return`): then an empty value may well be handled. A membership test does not count."""
+    tests: list[ast.expr] = []
+    for node in every_node(function):
+        if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
+            tests.append(node.test)
+        elif isinstance(node, ast.BoolOp):
+            tests.extend(node.values[:-1])
+    return {
+        key
+        for test in tests
+        for part in ast.walk(test)
+        if isinstance(part, ast.expr) and (key := _looked_up(part, name))
+    }
+
+
+def _handles_value_error(call: ast.AST, function: Function, parents: Parents) -> bool:
+    """True when a `try` around the call catches ValueError (JSONDecodeError is one) and carries on."""
+    child, parent = call, parents.get(call)
+    while parent is not None and child is not function:
+        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
+            for handler in parent.handlers:
+                kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+                named = {
+                    kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+                    for kind in kinds
+                    if kind is not None
+                }
+                catches = handler.type is None or bool(named & VALUE_ERRORS)
+                if catches and not isinstance(handler.body[-1], ast.Raise):
+                    return True
+        child, parent = parent, parents.get(parent)
+    return False
+
+
+def _defaulted(statement: ast.AST, handlers: list[ast.ExceptHandler]) -> bool:
+    """True when `statement` binds names that a handler binds too: `x = params["x"]` with
+    `except KeyError: x = ""` is a default, the parameter handled as optional; so is an `if` that
+    sets `x` from the read on one branch and from elsewhere on the other, with the same handler."""
+    bound = {
+        node.id
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+    return any(
+        isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in bound
+        for handler in handlers
+        for node in ast.walk(handler)
+    )
+
+
+def _outcome(handler: int, certain: bool) -> str:
+    if handler:
+        return f"the `except` that catches the KeyError (line {handler}) runs instead"
+    if certain:
+        return "every such call fails with KeyError"
+    return "every such call that reaches this line fails with KeyError"
+
+
+def _read_key(node: ast.Subscript, name: str) -> str | None:
+    if not isinstance(node.ctx, ast.Load):
+        return None
+    return constant(node.slice) if isinstance(node.value, ast.Name) and node.value.id == name else None
+
+
+def _handler(node: ast.AST, function: Function, parents: Parents) -> int:
+    """The line of the handler that catches the read's KeyError, 0 when none does (a `suppress`
+    counts as one at its own line), -1 when that handler gives the name a default."""
+    if not caught(node, function, parents):
+        return 0
+    child, parent = node, parents.get(node)
+    while parent is not None and child is not function:
+        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body and parent.handlers:
+            if _defaulted(child, parent.handlers):
+                return -1
+            return parent.handlers[0].lineno
+        if isinstance(parent, ast.With | ast.AsyncWith):
+            return parent.lineno
+        child, parent = parent, parents.get(parent)
+    return 0

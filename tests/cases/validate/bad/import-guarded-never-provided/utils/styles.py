@@ -1,0 +1,1 @@
+STYLES = {"plain": {}}
