@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node, module_tree
+from generator.check.common import children, closest_name, every_node, module_tree
 from generator.check.undeclared import caught, constant
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -157,7 +157,7 @@ def _in_function(
     names = _aliases(function, is_provider)
     if names is None:
         return None
-    parents = {child: node for node in every_node(function) for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in every_node(function) for child in children(node)}
     reads: list[Read] = []
     stored: set[str] = set()
     for node in every_node(function):

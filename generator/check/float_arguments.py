@@ -85,13 +85,15 @@ def _float_calls(
     function: ast.FunctionDef | ast.AsyncFunctionDef, callables: dict[str, str]
 ) -> Iterator[tuple[ast.Call, str, str, str]]:
     nodes = own_nodes(function)
-    floats = _float_names(function, nodes)
+    floats: dict[str, str] | None = None  # told for a function that calls one of `callables` only
     for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         name = callables.get(_dotted(node.func))
         if name is None or (name == "range" and _shadowed(function, nodes)):
             continue
+        if floats is None:
+            floats = _float_names(function, nodes)
         for argument in node.args:
             origin = _float_origin(argument, floats)
             if origin is not None:

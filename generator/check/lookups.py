@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node, tool_module_tree
+from generator.check.common import children, closest_name, every_node, tool_module_tree
 from generator.check.passed_on import Followed, follow
 from generator.check.undeclared import Invoke, Parents, caught, constant, guarded_keys, invokes
 from generator.findings import Finding, Location, Severity
@@ -118,10 +118,7 @@ def _judged(invoke: Invoke, followed: Followed | None) -> Iterator[Judged]:
     if not any(lookup.key not in declared for lookup, _scope in found):
         return  # most tools look up only what they declare: nothing more to read
     parents: Parents = {
-        child: node
-        for function, _name in scopes
-        for node in every_node(function)
-        for child in ast.iter_child_nodes(node)
+        child: node for function, _name in scopes for node in every_node(function) for child in children(node)
     }
     keys = guarded_keys(invoke.function, name, parents, followed.passed if followed is not None else None)
     if keys is None:

@@ -17,7 +17,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from generator.check import CheckContext
-from generator.check.common import every_node
+from generator.check.common import children, every_node
 from generator.check.import_index import ALIASES, SDK, closure, import_names, indexed, known_imports
 from generator.check.plugin_code import PluginCode, plugin_code, reachable_modules
 from generator.check.sdk_index import declared_requirements
@@ -246,7 +246,7 @@ class Imported:
 
 def _imports(tree: ast.Module) -> Iterator[Imported]:
     """Each absolute import, but those under `if TYPE_CHECKING:` (never run)."""
-    parents = {child: node for node in every_node(tree) for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in every_node(tree) for child in children(node)}
     for node in every_node(tree):
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]

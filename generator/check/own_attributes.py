@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node
+from generator.check.common import children, closest_name, every_node, kept_on
 from generator.check.plugin_code import PluginCode, imported_module, plugin_code, reachable_modules
 from generator.check.sdk_api_index import PACKAGE, tool_attributes
 from generator.check.sdk_file import own_nodes
@@ -217,7 +217,7 @@ def _attributes(
     if any(not isinstance(statement, _PLAIN) for statement in node.body):
         return None
     _relative, tree = code.modules[key[0]]
-    if any(_named_in_call(n, ("setattr",)) == "" or _touches_dict(n) for n in every_node(tree)):
+    if kept_on(tree, "writes_unnamed", lambda: any(_writes_unnamed(n) for n in every_node(tree))):
         return None  # names set on some object that the code does not spell: this class's may be among them
     members = set(class_members(node)) | {s.name for s in node.body if isinstance(s, ast.ClassDef)}
     members |= _instance_attributes(node)
@@ -257,6 +257,10 @@ def _instance_attributes(node: ast.ClassDef) -> set[str]:
             ):
                 found.add(inner.attr)
     return found
+
+
+def _writes_unnamed(node: ast.AST) -> bool:
+    return _named_in_call(node, ("setattr",)) == "" or _touches_dict(node)
 
 
 def _touches_dict(node: ast.AST) -> bool:
@@ -331,7 +335,7 @@ def _misses(
         return
     nodes = own_nodes(function)
     probed = {named for n in nodes if (named := _named_in_call(n, ("hasattr", "getattr")))}
-    parents = {child: node for node in nodes for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in nodes for child in children(node)}
     for node in nodes:
         if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):
             continue

@@ -80,6 +80,14 @@ def imported_module(importer: str, node: ast.ImportFrom) -> str | None:
 def reachable_modules(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
     """The plugin's modules the SDK loads (the entry point `main`, the tools' and providers'
     classes) and the plugin's modules they import, at any depth, in the order they were reached."""
+    if code is not plugin_code(loaded):
+        return list(_reachable(loaded, code))
+    # Found once per plugin (four checks ask, and each search walks every reachable module); each
+    # caller gets a list of its own.
+    return list(loaded.reader.derived("reachable-modules", "", lambda: _reachable(loaded, code)))
+
+
+def _reachable(loaded: LoadedPlugin, code: PluginCode) -> tuple[str, ...]:
     by_file = {relative: name for name, (relative, _tree) in code.modules.items()}
     sources = [tool.source for tool in loaded.plugin.tools] if loaded.plugin else []
     sources += [provider.source for provider in loaded.plugin.providers] if loaded.plugin else []
@@ -98,7 +106,7 @@ def reachable_modules(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
                 parts = name.split(".")
                 heads = (".".join(parts[:n]) for n in range(1, len(parts) + 1))
                 pending.extend(head for head in heads if head in code.modules)
-    return seen
+    return tuple(seen)
 
 
 def imported_names(relative: str, node: ast.AST) -> list[str]:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node, submission_only
+from generator.check.common import children, every_node, submission_only
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Rule, rule
@@ -275,7 +275,7 @@ def _secret_in(expressions: list[ast.expr], known: frozenset[str]) -> str:
             continue
         if isinstance(node, ast.Name) and node.id not in known and secret_name(node.id):
             return node.id
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(children(node))
     return ""
 
 

@@ -50,6 +50,12 @@ def _upto(version: Version | None) -> tuple[dict[str, Any], ...]:
     return releases[: later[0] + 1] if later else releases
 
 
+def oldest_release() -> Version:
+    """The oldest release read: `package_names` and `plugin_attributes` of it are the fewest those of
+    any version are (each takes the releases up to one, and always this one)."""
+    return Version(_releases()[0]["version"])
+
+
 def package_names(version: Version | None = None) -> frozenset[str]:
     """Every name `from dify_plugin import NAME` imports in some release read (up to `version`,
     see `_upto`)."""

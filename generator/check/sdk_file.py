@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_modules
+from generator.check.common import children, every_node, kept_on, tool_modules
 from generator.check.sdk_index import file_attributes, installed_sdk
 from generator.check.undeclared import dictionary_name, invoke_of, sdk_names
 from generator.findings import Finding, Location, Severity
@@ -150,7 +150,7 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
     for tested in _type_tested(nodes):  # `isinstance(x, File)`: the code expects other types too
         names.pop(tested, None)
     probes = _probes(nodes, names, scope)
-    parents = {child: node for node in nodes for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in nodes for child in children(node)}
     for node in nodes:
         if isinstance(node, ast.Call) and _calls_blob(node, names, scope):
             assert isinstance(node.func, ast.Attribute)  # what _calls_blob accepts
@@ -250,6 +250,11 @@ def _missing(receiver: str, attribute: str, scope: _Scope) -> str:
 
 def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
     """The nodes of `function`'s own body and arguments, not those of functions or classes inside."""
+    # Listed once per function (three checks ask, one of them twice); each caller gets its own list.
+    return list(kept_on(function, "own_nodes", lambda: tuple(_own_nodes(function))))
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
     found: list[ast.AST] = []
     pending: list[ast.AST] = [*function.body, function.args]
     while pending:
@@ -257,7 +262,7 @@ def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]
         found.append(node)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(children(node))
     return found
 
 

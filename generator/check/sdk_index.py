@@ -80,6 +80,12 @@ def installed_sdk(reader: PluginReader) -> Version | None:
     """The dify_plugin version the plugin's dependency files install, as Dify's daemon installs
     them: the version `uv.lock` pins beside `pyproject.toml`, else the newest published version its
     requirement allows (what uv picks). None when no file names it, or the range allows none."""
+    # Told once per plugin: three checks ask, and a uv.lock (hundreds of kilobytes of TOML) took
+    # a tenth of a second to parse each time.
+    return reader.derived("installed-sdk", "", lambda: _installed_sdk(reader))
+
+
+def _installed_sdk(reader: PluginReader) -> Version | None:
     lock = reader.text("uv.lock", MAX_REQUIREMENTS_BYTES) if reader.is_file("pyproject.toml") else None
     if lock:
         pinned = sorted(_versions(locked_versions(lock).get(SDK, ())))
@@ -115,6 +121,12 @@ def declared_requirements(reader: PluginReader) -> tuple[list[Requirement], bool
     """The requirements of the file the daemon installs from (`pyproject.toml` first, else
     `requirements.txt`), and whether every line was read (no option such as `-r` or `-e`, no line
     that is not a requirement); None when the plugin has neither file."""
+    # Parsed once per plugin (two checks ask); each caller gets a list of its own.
+    declared = reader.derived("declared-requirements", "", lambda: _declared_requirements(reader))
+    return None if declared is None else (list(declared[0]), declared[1])
+
+
+def _declared_requirements(reader: PluginReader) -> tuple[list[Requirement], bool] | None:
     if reader.is_file("pyproject.toml"):
         found = pyproject_requirements(reader.text("pyproject.toml", MAX_REQUIREMENTS_BYTES) or "")
         return ([requirement for _declared, requirement in found], True) if found is not None else ([], False)

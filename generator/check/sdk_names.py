@@ -11,9 +11,9 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node, module_tree
-from generator.check.plugin_code import plugin_code, reachable_modules
-from generator.check.sdk_api_index import PACKAGE, package_names, plugin_attributes
+from generator.check.common import children, closest_name, every_node, module_tree
+from generator.check.plugin_code import PluginCode, plugin_code, reachable_modules
+from generator.check.sdk_api_index import PACKAGE, oldest_release, package_names, plugin_attributes
 from generator.check.sdk_index import installed_sdk
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -91,6 +91,30 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     if loaded.plugin is None:
         return
     code = plugin_code(loaded)
+    if _may_lack(loaded, code):
+        yield from _lacking(loaded, code)
+    for provider in loaded.plugin.providers:
+        yield from _wrong_kind(loaded, provider)
+
+
+def _may_lack(loaded: LoadedPlugin, code: PluginCode) -> bool:
+    """True when a module the SDK loads imports a name, or reads an attribute of its Plugin, that
+    the oldest release read lacks. Only then can the release the plugin installs lack it, so only
+    then is that release told: reading it parses the plugin's uv.lock, hundreds of kilobytes of
+    TOML, which for plugins that use nothing unusual cost more than the rest of this check."""
+    oldest = oldest_release()
+    names, attributes = package_names(oldest), plugin_attributes(oldest)
+    for module in reachable_modules(loaded, code):
+        tree = code.modules[module][1]
+        if next(_missing_imports(tree, names), None) is not None:
+            return True
+        if attributes is not None and next(_missing_attributes(tree, attributes), None) is not None:
+            return True
+    return False
+
+
+def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[Finding]:
+    """The names and Plugin attributes the release the plugin installs lacks."""
     version = installed_sdk(loaded.reader)
     names = package_names(version)
     attributes = plugin_attributes(version)
@@ -124,8 +148,6 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                         "the plugin never starts" if module == "main" else "every use of it fails"
                     ),
                 )
-    for provider in loaded.plugin.providers:
-        yield from _wrong_kind(loaded, provider)
 
 
 def _missing_imports(tree: ast.Module, names: frozenset[str]) -> Iterator[tuple[ast.ImportFrom, str]]:
@@ -141,7 +163,7 @@ def _missing_attributes(tree: ast.Module, attributes: frozenset[str]) -> Iterato
     classes = _sdk_imports(tree).get("Plugin", set())
     if not classes:
         return
-    parents = {child: node for node in every_node(tree) for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in every_node(tree) for child in children(node)}
     bindings: dict[str, list[bool]] = {}
     for node in every_node(tree):
         for name in _bound(node):

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_module_tree
+from generator.check.common import children, every_node, tool_module_tree
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -258,7 +258,7 @@ def _reads(invoke: Function, name: str, declared: set[str]) -> list[Read]:
     ]
     if not candidates:  # most tools read only what they declare: nothing more to look at
         return []
-    parents: Parents = {child: node for node in every_node(invoke) for child in ast.iter_child_nodes(node)}
+    parents: Parents = {child: node for node in every_node(invoke) for child in children(node)}
     guarded = guarded_keys(invoke, name, parents)
     if guarded is None:
         return []

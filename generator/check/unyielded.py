@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_modules
+from generator.check.common import children, every_node, tool_modules
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -145,7 +145,7 @@ def _is_helper_call(call: ast.Call) -> bool:
 
 def _with_scope(node: ast.AST, scope: ast.AST | None) -> Iterator[tuple[ast.AST, ast.AST | None]]:
     """Every node below `node`, with the innermost function, lambda or class around it."""
-    for child in ast.iter_child_nodes(node):
+    for child in children(node):
         yield child, scope
         yield from _with_scope(child, child if isinstance(child, SCOPES) else scope)
 
@@ -156,7 +156,7 @@ def _yields(function: Function) -> bool:
 
 
 def _own(node: ast.AST) -> Iterator[ast.AST]:
-    for child in ast.iter_child_nodes(node):
+    for child in children(node):
         yield child
         if not isinstance(child, SCOPES):
             yield from _own(child)

@@ -21,7 +21,7 @@ from generator.schemas.lint import HOSTED, lint_schema
 from generator.schemas.properties import flatten_properties
 from generator.schemas.refs import refuse_retrieval, specification_of
 from generator.schemas.sample import example_instance
-from generator.schemas.schema_set import HostedSchema, SchemaSet
+from generator.schemas.schema_set import DerivedFacts, HostedSchema, SchemaSet
 from generator.schemas.walk import Parts
 from generator.shipped import shipped_schemas_root
 
@@ -137,29 +137,36 @@ def read_schema_file(path: Path, shown: str) -> tuple[bytes, Any]:
 @dataclasses.dataclass
 class _File:
     hosted: HostedSchema
-    document: YamlDocument  # the same bytes read with positions, to point findings at lines
-    findings: list[Finding]
+    duplicate_of: str = ""  # the path of the file that declared the same `$id` first
+
+    @functools.cached_property
+    def document(self) -> YamlDocument:
+        """The same bytes read with positions, to point findings at lines (read only to lint)."""
+        return read_yaml(self.hosted.content, self.hosted.path)
 
     def locate(self, parts: Parts, key: bool) -> Location:
         return self.document.key_at(*parts) if key else self.document.at(*parts)
 
 
 def load_schemas(root: Path) -> SchemaSet:
-    """Every schema under `root` (a `schemas/` folder), linted, in a registry that never fetches."""
+    """Every schema under `root` (a `schemas/` folder), in a registry that never fetches; each
+    file's lint, property rows and example are derived when first asked for."""
     files = [_read(relative, path) for relative, path in schema_files(root)]
     resources: list[tuple[str, Resource[Any]]] = []
     by_id: dict[str, HostedSchema] = {}
     for file in files:
         schema = file.hosted
         if schema.id in by_id:
-            other = by_id[schema.id].path
-            file.findings.append(DUPLICATE_ID.at(file.locate(("$id",), False), id=schema.id, other=other))
+            file.duplicate_of = by_id[schema.id].path
         elif schema.id:
             by_id[schema.id] = schema
             resources.append((schema.id, specification_of(schema.data).create_resource(schema.data)))
     registry: Registry[Any] = Registry(retrieve=refuse_retrieval).with_resources(resources).crawl()  # type: ignore[call-arg]
+    # The facts are derived against this first set: its files' content is the final one's.
     draft = SchemaSet(registry, tuple(f.hosted for f in files), root, MappingProxyType(by_id))
-    finished = tuple(_finish(file, draft) for file in files)
+    finished = tuple(
+        dataclasses.replace(file.hosted, derive=functools.partial(_derive, file, draft)) for file in files
+    )
     kept = {schema.path for schema in by_id.values()}
     final_ids = MappingProxyType({schema.id: schema for schema in finished if schema.path in kept})
     return dataclasses.replace(draft, hosted=finished, _by_id=final_ids)
@@ -168,7 +175,6 @@ def load_schemas(root: Path) -> SchemaSet:
 def _read(relative: str, path: Path) -> _File:
     shown = f"schemas/{relative}"
     raw, data = read_schema_file(path, shown)
-    document = read_yaml(raw, shown)
     version, _, rest = relative.partition("/")
     is_object = isinstance(data, dict)
 
@@ -186,19 +192,19 @@ def _read(relative: str, path: Path) -> _File:
         title=text("title"),
         description=text("description"),
     )
-    file = _File(hosted, document, [])
-    if not is_object:
-        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
-        file.findings.append(NOT_OBJECT.at(file.locate((), False), kind=kind))
-    return file
+    return _File(hosted)
 
 
-def _finish(file: _File, schemas: SchemaSet) -> HostedSchema:
+def _derive(file: _File, schemas: SchemaSet) -> DerivedFacts:
     schema = file.hosted
+    findings: list[Finding] = []
     if not isinstance(schema.data, dict):
-        return dataclasses.replace(schema, lint=tuple(file.findings))
+        data = schema.data
+        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
+        return DerivedFacts(lint=(NOT_OBJECT.at(file.locate((), False), kind=kind),))
+    if file.duplicate_of:
+        findings.append(DUPLICATE_ID.at(file.locate(("$id",), False), id=schema.id, other=file.duplicate_of))
     served = SCHEMA_BASE + schema.path.removeprefix("schemas/")
-    findings = file.findings
     if not schema.id:
         findings.append(MISSING_ID.at(file.locate((), False), served=served))
     elif schema.id != served:
@@ -208,8 +214,7 @@ def _finish(file: _File, schemas: SchemaSet) -> HostedSchema:
             findings.append(MISSING_METADATA.at(file.locate((), False), field=field))
     base = schema.id or served
     findings.extend(lint_schema(schema.data, schemas, file.locate, HOSTED, base))
-    return dataclasses.replace(
-        schema,
+    return DerivedFacts(
         lint=tuple(findings),
         properties=flatten_properties(schema.data, schemas, base),
         example=example_instance(schema.data, schemas, base),
