@@ -132,7 +132,7 @@ class SitePages:
             self.context(entry.src),
             plugin=plugin,
             entry=entry,
-            fixed_outputs=self.fixed_outputs,
+            schemas_index=SCHEMAS_INDEX,
             schemas_loaded=self.model.schema_set is not None,
         )
         return self._found_by_label("tool", entry.src, entry.tool.label, entry.tool.name, html)
@@ -187,7 +187,13 @@ class SitePages:
             html = render("schema.html.j2", self.context(entry.src), entry=entry)
             yield GeneratedPage(entry.src, plain_title(entry.schema.title or entry.schema.name), html)
         context = self.context(SCHEMAS_INDEX)
-        html = render("schemas.html.j2", context, schemas=self.model.schemas, catalog_json=CATALOG_PATH)
+        html = render(
+            "schemas.html.j2",
+            context,
+            schemas=self.model.schemas,
+            catalog_json=CATALOG_PATH,
+            fixed_outputs=self.fixed_outputs,
+        )
         yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
 
     def rule_pages(self) -> Iterator[GeneratedPage]:
