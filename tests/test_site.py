@@ -212,7 +212,7 @@ def test_search_indexes_what_a_page_says_of_itself(cases_site: BuiltSite) -> Non
     tool = indexed["/ja/plugins/weather_demo/weather/forecast/"]
     assert "天気予報" in tool["content"]
     assert "city" in tool["content"]
-    for fixed in ("node_id", texts_for("ja_JP")["in_workflow_intro"][:8]):
+    for fixed in ("node_id", texts_for("ja_JP")["in_workflow_short"][8:]):
         assert fixed not in tool["content"]
     assert words["no_findings"][:6] not in indexed["/zh/plugins/plain_notes/"]["content"]
 

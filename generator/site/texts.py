@@ -315,6 +315,13 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "Um nó seguinte lê cada saída com esta sintaxe de variável, com o id do nó da ferramenta no "
         "lugar de node_id (o seletor de variáveis escreve o mesmo):",
     ),
+    # What a tool page says above its references; the schemas page says it in full (in_workflow_intro).
+    "in_workflow_short": (
+        "node_id stands for the tool node's id.",
+        "node_id 指工具节点的 ID。",
+        "node_id はツールノードの ID です。",
+        "node_id é o id do nó da ferramenta.",
+    ),
     "schemas_unavailable": (
         "Schema references are not resolved in this build.",
         "本次构建未解析 Schema 引用。",
