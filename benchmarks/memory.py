@@ -5,7 +5,8 @@ resident set size; a forked child counts the pages it shares with its parent too
     python -m benchmarks memory --registry=DIR     a registry folder (Dify's official tools, say)
     python -m benchmarks memory [--tools=1000]     a synthetic registry of that size
 
-Then the search index alone: Pagefind run again over the built site, as the build runs it.
+Then the memory the build's processes held at once (their PSS summed, sampled: `treemem`), and
+the search index alone: Pagefind run again over the built site, as the build runs it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from benchmarks.sitebuild import write_config
 from benchmarks.synthetic import make_registry
+from benchmarks.treemem import TreePeak, watch
 
 # Run in a fresh interpreter, so that nothing of this process counts: the build, then what the
 # kernel kept of its own peak and of its largest waited-for child.
@@ -38,20 +40,31 @@ print(json.dumps([resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]))
 """
 
 
-def peaks(script: str, *args: str) -> list[float]:
-    """Run `script` in a child interpreter; the peaks it prints, in MB (ru_maxrss is in KiB)."""
-    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=True)
-    return [kib / 1024 for kib in json.loads(done.stdout.strip().splitlines()[-1])]
+def peaks(script: str, *args: str, tree: TreePeak | None = None) -> list[float]:
+    """Run `script` in a child interpreter; the peaks it prints, in MB (ru_maxrss is in KiB). With
+    `tree`, the largest memory its process tree held at once is kept there."""
+    command = [sys.executable, "-c", script, *args]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        watcher = watch(process, tree) if tree is not None else None
+        out, err = process.communicate()
+    if watcher is not None:
+        watcher.join()
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, command, out, err)
+    return [kib / 1024 for kib in json.loads(out.strip().splitlines()[-1])]
 
 
 def measure(registry: Path, base: Path) -> None:
     """Build `registry` into `base/site` and print the peaks."""
     site = base / "site"
-    own, child = peaks(BUILD, str(registry), str(site))
+    tree = TreePeak()
+    own, child = peaks(BUILD, str(registry), str(site), tree=tree)
     (search,) = peaks(SEARCH, str(site))
     print(f"build process peak         {own:8.0f} MB")
     print(f"largest child process peak {child:8.0f} MB")
-    print(f"whole build peak           {max(own, child):8.0f} MB")
+    print(f"whole build peak           {max(own, child):8.0f} MB  (the largest process)")
+    shares = ", ".join(f"{name} {mb:.0f}" for name, mb in tree.shares)
+    print(f"held at once, summed PSS   {tree.mb:8.0f} MB  ({shares})")
     print(f"search index (Pagefind)    {search:8.0f} MB")
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from benchmarks.sitebuild import write_config
 from benchmarks.synthetic import make_registry
 from generator.cli import main as cli
-from generator.site.languages import LANGUAGE_SITES
+from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
 
 KINDS = {
     ".html": "pages",
@@ -25,6 +25,48 @@ KINDS = {
     ".md": "Markdown for llms.txt",
     ".txt": "llms.txt",
 }
+
+
+PREFIXES = {lang.prefix: lang.code for lang in LANGUAGE_SITES if lang.prefix}
+
+
+def page_kind(parts: tuple[str, ...], head: bytes) -> str:
+    """What a page is, from its path below its language's root and the start of its body: a
+    plugin's page, a page below a plugin (a tool's, an event's), a small page served in place of
+    an English-only one, a rule's or a schema's page, or another page."""
+    if b"dr-stub" in head:
+        return "English-only stub"
+    if parts[0] == "plugins":
+        return "plugin" if len(parts) <= 3 else "tool and other child"
+    return {"rules": "rule", "schemas": "schema"}.get(parts[0], "other")
+
+
+def breakdown(site: Path) -> None:
+    """Print the pages by kind and language, and Pagefind's bundle by part, in MB."""
+    pages: Counter[tuple[str, str]] = Counter()
+    counts: Counter[tuple[str, str]] = Counter()
+    for path in site.rglob("*.html"):
+        parts = path.relative_to(site).parts
+        code = PREFIXES.get(parts[0], DEFAULT_LANGUAGE.code) if len(parts) > 1 else DEFAULT_LANGUAGE.code
+        inner = parts[1:] if parts[0] in PREFIXES and len(parts) > 1 else parts
+        with path.open("rb") as page:
+            head = page.read(4096)
+        key = (page_kind(inner, head), code)
+        pages[key] += path.stat().st_size
+        counts[key] += 1
+    codes = [lang.code for lang in LANGUAGE_SITES]
+    print(f"{'pages, MB (count)':<24}" + "".join(f"{code:>17}" for code in codes))
+    for kind in sorted({kind for kind, _ in pages}):
+        cells = "".join(f"{pages[kind, code] / 1e6:>8.1f} ({counts[kind, code]:>6})" for code in codes)
+        print(f"{kind:<24}{cells}")
+    bundle = site / "pagefind"
+    if bundle.is_dir():
+        parts_size: Counter[str] = Counter()
+        for path in bundle.rglob("*"):
+            if path.is_file():
+                part = path.relative_to(bundle).parts
+                parts_size[part[0] if len(part) > 1 else "other"] += path.stat().st_size
+        print("pagefind, MB: " + ", ".join(f"{k} {v / 1e6:.1f}" for k, v in parts_size.most_common()))
 
 
 def measure(site: Path) -> None:
@@ -36,6 +78,8 @@ def measure(site: Path) -> None:
             continue
         parts = path.relative_to(site).parts
         kind = "media (icons, README images)" if parts[0] == "media" else KINDS.get(path.suffix, "other")
+        if parts[0] == "pagefind":
+            kind = "Pagefind (search index)"
         if "assets" in parts[:2]:
             kind = "theme and registry assets"
         sizes[kind] += path.stat().st_size
@@ -54,6 +98,8 @@ def measure(site: Path) -> None:
         with_cards = home + (cards.stat().st_size if cards.is_file() else 0)
         translations = (root / "translations" / "index.html").stat().st_size
         print(f"{lang.code:<10} {home / 1e3:>8.0f} {with_cards / 1e3:>10.0f} {translations / 1e3:>16.0f}")
+    print()
+    breakdown(site)
 
 
 def main(argv: list[str]) -> int:

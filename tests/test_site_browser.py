@@ -192,12 +192,23 @@ def test_tool_page_shows_outputs_and_example_images(page: Any, site_url: str) ->
     page.goto(site_url + "plugins/badge_maker/badge_maker/draw_badge/")
     table = page.locator("table.dr-outputs")
     assert table.is_visible()
-    assert table.locator("#out-text").count() == 1
+    assert table.locator("#out-prop-width").count() == 1
     # The registry's stylesheet reached the page: generated tables have the theme's table border.
     assert page.evaluate("t => getComputedStyle(t).borderTopStyle", table.element_handle()) == "solid"
     image = page.locator("img.dr-output-image").first
     image.scroll_into_view_if_needed()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+
+
+def test_fixed_outputs_link_opens_their_rows(page: Any, site_url: str) -> None:
+    """A tool page's line on the fixed outputs opens the schemas page of its language at their rows."""
+    for folder, name in (("", "Text messages of the tool"), ("ja/", "テキストメッセージ")):
+        page.goto(site_url + folder + "plugins/badge_maker/badge_maker/draw_badge/")
+        page.locator('a[href$="#fixed-outputs"]').click()
+        page.wait_for_url(f"{site_url}{folder}schemas/#fixed-outputs")
+        row = page.locator("#out-text")
+        assert row.is_visible()
+        assert name in row.inner_text()
 
 
 def test_schema_url_returns_exact_bytes(page: Any, site_url: str) -> None:

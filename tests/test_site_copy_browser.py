@@ -61,7 +61,7 @@ def test_output_rows_get_their_deep_link_from_the_script(browser: Any, copy_site
     page.goto(copy_site + TOOL_PAGE)
     links = page.locator(".dr-outputs tr[id] > td:first-child > a.dr-anchor")
     rows = page.locator(".dr-outputs tbody tr[id]")
-    assert rows.count() >= 4
+    assert rows.count() >= 2  # summary and count, and result when the tool has it
     assert links.count() == rows.count()
     assert links.first.inner_text() == "#"
     assert links.first.get_attribute("href") == "#" + (rows.first.get_attribute("id") or "")

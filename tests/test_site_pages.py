@@ -13,12 +13,9 @@ import pytest
 from tests.fake_api import BOOK_KEY, RATES_TOKEN
 from tests.sitebuild import BuiltSite, cases_site, html_files
 
-# The forecast tool's outputs as its page lists them: the fixed ones, then each output_schema
-# property followed by its nested ones.
+# The forecast tool's outputs as its page lists them: each output_schema property followed by its
+# nested ones (the fixed ones are on the schemas page).
 FORECAST_OUTPUTS = (
-    "text",
-    "files",
-    "json",
     "temperature",
     "conditions",
     "conditions.sky",
@@ -147,12 +144,33 @@ def test_a_parameter_taking_several_values_says_so_in_the_page_language(cases_si
 
 
 def test_output_variables_list_nested_properties_under_their_parent(cases_site: BuiltSite) -> None:
-    """Fixed variables first, then each schema property followed by its own nested ones."""
+    """Each schema property followed by its own nested ones."""
     rows = _tables(cases_site.page("plugins/weather_demo/weather/forecast"))["dr-outputs"][0]
     names = [row[0].lstrip("# ") for row in rows[1:]]
     assert names == list(FORECAST_OUTPUTS)
-    temperature = rows[4]
+    temperature = rows[1]
     assert temperature[1:4] == ["number", "yes", "Temperature in degrees"]
+
+
+def test_fixed_outputs_are_said_once_on_the_schemas_page(cases_site: BuiltSite) -> None:
+    """The three outputs every tool has are rows of the schemas page, in the page's language, with
+    their workflow references; a tool page names them in one line that links there and lists
+    neither their rows nor their references."""
+    described = {"": "Text messages of the tool", "zh/": "工具的文本消息", "ja/": "テキストメッセージ"}
+    for folder, words in described.items():
+        schemas = cases_site.page(f"{folder}schemas")
+        rows = _tables(schemas)["dr-outputs"][0]
+        assert [row[0].lstrip("# ") for row in rows[1:]] == ["text", "files", "json"]
+        assert [row[1] for row in rows[1:]] == ["string", "array[file]", "array[object]"]
+        assert words in rows[1][3]
+        for name in ("text", "files", "json"):
+            assert f'<tr id="out-{name}">' in schemas
+            assert f"{{{{#node_id.{name}#}}}}" in html.unescape(schemas)
+        for tool in ("weather_demo/weather/forecast", "weather_demo/weather/weather_map"):
+            page = cases_site.page(f"{folder}plugins/{tool}")
+            assert 'href="../../../../schemas/#fixed-outputs"><code>text</code>' in page
+            assert 'id="out-text"' not in page
+            assert "{{#node_id.text#}}" not in html.unescape(page)
 
 
 def test_example_runs_show_every_kind_of_output(cases_site: BuiltSite) -> None:

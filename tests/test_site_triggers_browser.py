@@ -105,7 +105,7 @@ def test_catalog_filters_by_kind(page: Any, site_url: str) -> None:
 # English label, so every language's result opens the English page) and what the result calls it.
 SEARCHED = (
     ("Order paid", EVENT, ("trigger_event",)),
-    ("Shop", "plugins/shop_trigger/", ("plugin", "kind_triggers")),
+    ("Shop", "plugins/shop_trigger/", ("plugin", "kind_triggers")),  # words of the site's texts
     ("Echo", "/plugins/demo/demo/echo/", ("kind_tools",)),
 )
 

@@ -22,7 +22,7 @@ from generator.schemas import referenced_ids
 from generator.site.languages import LANGUAGE_SITES, site_language
 from generator.site.pages import SitePages
 from generator.site.render import PageContext, WordsLoader, environment, render
-from generator.site.site_model import ToolEntry, site_model
+from generator.site.site_model import SCHEMAS_INDEX, ToolEntry, site_model
 from generator.site.texts import texts_for
 from generator.site.untrusted import MAX_CELL, untrusted_html
 from generator.site.views import FindingView, OutputRow
@@ -130,7 +130,7 @@ def test_finding_cells_are_those_of_the_page_language() -> None:
 def tool_page(tool: Tool, outputs: tuple[OutputRow, ...], language: str = "pt_BR") -> str:
     """The page of `tool` alone: no runs or findings, in a plugin that has only a label."""
     entry = ToolEntry("plugins/evil/p/t.md", tool, outputs, frozenset(), (), (), "", frozenset(), frozenset())
-    shown = {"plugin": _PluginStub(), "entry": entry, "fixed_outputs": (), "schemas_loaded": True}
+    shown = {"plugin": _PluginStub(), "entry": entry, "schemas_index": SCHEMAS_INDEX, "schemas_loaded": True}
     return render("tool.html.j2", _context(language), **shown)
 
 

@@ -33,8 +33,8 @@ __all__ = ["COVERAGE_PAGE", "RULES_INDEX", "SCHEMAS_INDEX", "GeneratedPage", "Si
 
 # The lighter frame of every generated page (overrides/dr-page.html).
 LIGHT_TEMPLATE = "dr-page.html"
-# What a search result calls a tool page (a word of the site's texts).
-TOOL_WHAT = ("kind_tools",)
+# What a search result calls a tool page (a kind, shown as the site's word `kind_tools`).
+TOOL_WHAT = ("tools",)
 # The frame of a page a language serves only in English (overrides/dr-stub.html).
 STUB_TEMPLATE = "dr-stub.html"
 
@@ -120,7 +120,7 @@ class SitePages:
         """The page of one plugin."""
         plugin = entry.plugin
         # A search result names a plugin as one, with the kinds it offers.
-        what = ("plugin", *(f"kind_{kind}" for kind in entry.kinds))
+        what = ("plugin", *entry.kinds)
         keys = SearchKeys("plugin", plugin.label, plugin.name, what)
         if entry.src in self.english_only:
             return self._stub(keys, entry.src, plugin.description)
@@ -138,7 +138,7 @@ class SitePages:
             self.context(entry.src),
             plugin=plugin,
             entry=entry,
-            fixed_outputs=self.fixed_outputs,
+            schemas_index=SCHEMAS_INDEX,
             schemas_loaded=self.model.schema_set is not None,
         )
         return self._found_by_label(keys, entry.src, html)
@@ -194,7 +194,13 @@ class SitePages:
             html = render("schema.html.j2", self.context(entry.src), entry=entry)
             yield GeneratedPage(entry.src, plain_title(entry.schema.title or entry.schema.name), html)
         context = self.context(SCHEMAS_INDEX)
-        html = render("schemas.html.j2", context, schemas=self.model.schemas, catalog_json=CATALOG_PATH)
+        html = render(
+            "schemas.html.j2",
+            context,
+            schemas=self.model.schemas,
+            catalog_json=CATALOG_PATH,
+            fixed_outputs=self.fixed_outputs,
+        )
         yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
 
     def rule_pages(self) -> Iterator[GeneratedPage]:

@@ -283,6 +283,25 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "ツールの JSON メッセージのリスト。",
         "Mensagens JSON da ferramenta, em lista.",
     ),
+    # The fixed outputs are said once, on the schemas page, instead of in every tool's table.
+    "fixed_outputs": (
+        "Fixed outputs of every tool",
+        "所有工具的固定输出",
+        "すべてのツールの固定出力",
+        "Saídas fixas de toda ferramenta",
+    ),
+    "fixed_outputs_intro": (
+        "Besides the variables its output_schema declares, every tool node has these three:",
+        "除了 output_schema 声明的变量，每个工具节点都有以下三个变量：",
+        "output_schema で宣言された変数のほかに、すべてのツールノードには次の三つがあります：",
+        "Além das variáveis que o output_schema declara, todo nó de ferramenta tem estas três:",
+    ),
+    "fixed_outputs_note": (
+        "Every tool also has the fixed outputs",
+        "每个工具还有固定输出",
+        "すべてのツールには固定出力もあります：",
+        "Toda ferramenta também tem as saídas fixas",
+    ),
     "no_output_schema": (
         "The tool declares no output_schema: only the fixed variables exist.",
         "此工具没有声明 output_schema，只有固定变量。",
@@ -298,6 +317,13 @@ _TEXTS: dict[str, tuple[str, str, str, str]] = {
         "（変数ピッカーが書き込むものと同じです）：",
         "Um nó seguinte lê cada saída com esta sintaxe de variável, com o id do nó da ferramenta no "
         "lugar de node_id (o seletor de variáveis escreve o mesmo):",
+    ),
+    # What a tool page says above its references; the schemas page says it in full (in_workflow_intro).
+    "in_workflow_short": (
+        "node_id stands for the tool node's id.",
+        "node_id 指工具节点的 ID。",
+        "node_id はツールノードの ID です。",
+        "node_id é o id do nó da ferramenta.",
     ),
     "schemas_unavailable": (
         "Schema references are not resolved in this build.",

@@ -106,12 +106,17 @@ document.addEventListener("DOMContentLoaded", function () {
     return li;
   }
 
-  // What the page is (`what` filter values, words of the site's texts): "Plugin · Tool, Trigger",
-  // "Tool", "Trigger event". Only words the site knows are shown.
+  // What the page is (`what` filter values: a plugin kind, shown as the site's word `kind_<kind>`,
+  // or a word of the site's texts): "Plugin · Tool, Trigger", "Tool", "Trigger event". Only words
+  // the site knows are shown.
+  function word(value) {
+    var own = Object.prototype.hasOwnProperty;
+    if (own.call(words, "kind_" + value)) return words["kind_" + value];
+    return own.call(words, value) ? words[value] : null;
+  }
+
   function what(values) {
-    var shown = (values || []).filter(function (value) {
-      return Object.prototype.hasOwnProperty.call(words, value);
-    }).map(function (value) { return words[value]; });
+    var shown = (values || []).map(word).filter(Boolean);
     if (!shown.length) return null;
     var text = values.indexOf("plugin") >= 0 && shown.length > 1
       ? shown[0] + " · " + shown.slice(1).join(", ")

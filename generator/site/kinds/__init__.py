@@ -75,7 +75,8 @@ class KindSection:
     # What it lists on the plugin page without a page of its own (a provider's models), for the
     # plugin's Markdown: each item's name, label and facts (language-neutral words, as declared).
     listed: tuple[Listed, ...] = ()
-    # What a search result calls each child page (a word of the site's texts: "trigger_event"...).
+    # What a search result calls each child page: a kind (shown as the site's word `kind_<kind>`) or
+    # a word of the site's texts ("trigger_event").
     child_word: str = ""
 
 

@@ -39,7 +39,7 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
         for number, datasource in enumerate(provider.datasources)
     )
     return KindSection(
-        "datasources", provider, PROVIDER_TEMPLATE, DATASOURCE_TEMPLATE, pages, child_word="kind_datasources"
+        "datasources", provider, PROVIDER_TEMPLATE, DATASOURCE_TEMPLATE, pages, child_word="datasources"
     )
 
 
