@@ -86,7 +86,10 @@ def _parts(config: Any, source: CatalogSource) -> dict[str, Any]:
         "run": repr(source.run),
         "inputs": {str(folder): _files(folder, site_dir) for folder in folders},
         "commits": sorted({_commit(folder) for folder in folders}),
-        "generator": _files(Path(__file__).resolve().parents[1], site_dir),
+        # The package alone (its templates, assets and overrides are inside it): its parent is the
+        # checkout here, but site-packages in an installed generator, every library of which
+        # "libraries" already names by version.
+        "generator": _files(Path(__file__).resolve().parent, site_dir),
         # A set: a process started in the repository also finds its egg-info in the working folder.
         "libraries": sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()}),
     }
