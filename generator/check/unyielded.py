@@ -58,9 +58,10 @@ value travels in `StopIteration`, which nobody reads. The SDK takes a tool's mes
 yielded anywhere in its body never reaches Dify: the run that takes that path answers with no
 output (or without the result the author meant to send).
 
-A returned message (`return self.create_text_message(...)`) is lost output, an error, as a
-message thrown away is (R020). Any other value (`return {...}`, `return result`) is a warning: it
-may be what the author meant as the tool's answer, or a value nobody needed. A bare `return` or
+A warning, whatever the value (a message, `{...}`, `result`): such a `return` usually ends one
+path (inputs refused, nothing found), so only the calls that take it lose their answer, which is
+not a failure for every user (Dify's official cogview tool returns its "require at least one of
+prompt and image_url" message this way). A bare `return` or
 `return None` ends the generator as intended and is not reported. Only `_invoke` itself is read: in
 a helper generator that `_invoke` delegates to with `yield from`, a returned value is the value of
 that expression, which the caller may use.
@@ -90,9 +91,7 @@ def unyielded(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
     for file, tree, _tool in tool_modules(loaded, tools):
         display = loaded.display_path(file)
         for value in _returned_by_generator(tree):
-            where = Location(display, value.lineno, value.col_offset + 1)
-            message = isinstance(value.value, ast.Call) and _is_helper_call(value.value)
-            yield RETURNED.at(where, Severity.ERROR if message else Severity.WARNING)
+            yield RETURNED.at(Location(display, value.lineno, value.col_offset + 1))
         for call, plain in _discarded_helper_calls(tree):
             where = Location(display, call.lineno, call.col_offset + 1)
             name = _name(call)
@@ -136,11 +135,6 @@ def _returned_by_generator(tree: ast.AST) -> Iterator[ast.Return]:
 
 def _is_none(value: ast.expr) -> bool:
     return isinstance(value, ast.Constant) and value.value is None
-
-
-def _is_helper_call(call: ast.Call) -> bool:
-    """`self.create_*_message(...)` (or any object's): a call that builds a message."""
-    return isinstance(call.func, ast.Attribute) and bool(HELPER.match(call.func.attr))
 
 
 def _with_scope(node: ast.AST, scope: ast.AST | None) -> Iterator[tuple[ast.AST, ast.AST | None]]:
