@@ -195,6 +195,14 @@ class KindPart(Protocol):
 PartT = TypeVar("PartT", bound=KindPart)
 
 
+def part_as(part: KindPart, cls: type[PartT]) -> PartT:
+    """`part` as its kind's dataclass; a kind's stage module handed another kind's part is the
+    generator's own mistake (its kind table routes each part to its own module), so it raises."""
+    if not isinstance(part, cls):
+        raise TypeError(f"not a {cls.__name__}: {part!r}")
+    return part
+
+
 @dataclass(frozen=True, slots=True)
 class Plugin:
     """A plugin: its manifest, providers and tools, and the files it was read from."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.agent_strategy import AgentStrategy, AgentStrategyProvider
-from generator.plugin_model import KindPart
+from generator.plugin_model import KindPart, part_as
 
 if TYPE_CHECKING:
     from generator.site.kinds import Build, Index, KindSection, Listed
@@ -16,15 +16,9 @@ PROVIDER_TEMPLATE = "agent_strategies_provider.html.j2"
 NO_CHILD_TEMPLATE = ""
 
 
-def _provider(part: KindPart) -> AgentStrategyProvider:
-    if not isinstance(part, AgentStrategyProvider):
-        raise TypeError(f"not an agent-strategy provider: {part!r}")
-    return part
-
-
 def children(part: KindPart) -> tuple[str, ...]:
     """None: the strategies are listed on the plugin page."""
-    _provider(part)
+    part_as(part, AgentStrategyProvider)
     return ()
 
 
@@ -32,7 +26,7 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
     """The provider's section (its strategies)."""
     from generator.site.kinds import KindSection
 
-    provider = _provider(part)
+    provider = part_as(part, AgentStrategyProvider)
     listed = tuple(_listed(strategy) for strategy in provider.strategies)
     return KindSection("agent_strategies", provider, PROVIDER_TEMPLATE, NO_CHILD_TEMPLATE, (), listed)
 
@@ -46,7 +40,7 @@ def _listed(strategy: AgentStrategy) -> Listed:
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:
     """A strategy provider in `index.json`: each strategy with its parameters and features."""
-    provider = _provider(section.part)
+    provider = part_as(section.part, AgentStrategyProvider)
     return {
         "name": provider.name,
         "label": index.i18n(provider.label),

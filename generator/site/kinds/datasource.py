@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.datasource import Datasource, DatasourceProvider
-from generator.plugin_model import KindPart
+from generator.plugin_model import KindPart, part_as
 
 if TYPE_CHECKING:
     from generator.site.kinds import Build, ChildEntry, Index, KindSection
@@ -18,22 +18,16 @@ PROVIDER_TEMPLATE = "datasources_provider.html.j2"
 DATASOURCE_TEMPLATE = "datasources_datasource.html.j2"
 
 
-def _provider(part: KindPart) -> DatasourceProvider:
-    if not isinstance(part, DatasourceProvider):
-        raise TypeError(f"not a datasource provider: {part!r}")
-    return part
-
-
 def children(part: KindPart) -> tuple[str, ...]:
     """The datasources' names, in the provider's order."""
-    return tuple(datasource.name for datasource in _provider(part).datasources)
+    return tuple(datasource.name for datasource in part_as(part, DatasourceProvider).datasources)
 
 
 def section(part: KindPart, index: int, build: Build) -> KindSection:
     """The provider's section and its datasources' pages."""
     from generator.site.kinds import KindSection
 
-    provider = _provider(part)
+    provider = part_as(part, DatasourceProvider)
     pages = tuple(
         _datasource(datasource, build.child_src(index, number), build)
         for number, datasource in enumerate(provider.datasources)
@@ -69,7 +63,7 @@ def _datasource(datasource: Datasource, src: str, build: Build) -> ChildEntry:
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:
     """A datasource provider in `index.json`: its type, how to connect, each datasource's variables."""
-    provider = _provider(section.part)
+    provider = part_as(section.part, DatasourceProvider)
 
     return {
         "name": provider.name,

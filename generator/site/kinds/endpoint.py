@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.endpoint import EndpointGroup
-from generator.plugin_model import I18n, KindPart
+from generator.plugin_model import I18n, KindPart, part_as
 
 if TYPE_CHECKING:
     from generator.site.kinds import Build, Index, KindSection
@@ -17,15 +17,9 @@ PROVIDER_TEMPLATE = "endpoints_provider.html.j2"
 NO_CHILD_TEMPLATE = ""
 
 
-def _group(part: KindPart) -> EndpointGroup:
-    if not isinstance(part, EndpointGroup):
-        raise TypeError(f"not an endpoint group: {part!r}")
-    return part
-
-
 def children(part: KindPart) -> tuple[str, ...]:
     """None: the endpoints are listed on the plugin page."""
-    _group(part)
+    part_as(part, EndpointGroup)
     return ()
 
 
@@ -33,7 +27,7 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
     """The group's section (its settings and endpoints)."""
     from generator.site.kinds import KindSection, Listed
 
-    group = _group(part)
+    group = part_as(part, EndpointGroup)
     listed = tuple(
         Listed(e.path, I18n(), (e.method.upper(), *(("hidden",) if e.hidden else ())))
         for e in group.endpoints
@@ -43,7 +37,7 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:
     """An endpoint group in `index.json`: its settings and each endpoint's method and path."""
-    group = _group(section.part)
+    group = part_as(section.part, EndpointGroup)
     return {
         "name": group.name,
         "label": index.i18n(group.label),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.model import Model, ModelProvider
-from generator.plugin_model import KindPart
+from generator.plugin_model import KindPart, part_as
 
 if TYPE_CHECKING:
     from generator.site.kinds import Build, Index, KindSection, Listed
@@ -17,15 +17,9 @@ PROVIDER_TEMPLATE = "models_provider.html.j2"
 NO_CHILD_TEMPLATE = ""
 
 
-def _provider(part: KindPart) -> ModelProvider:
-    if not isinstance(part, ModelProvider):
-        raise TypeError(f"not a model provider: {part!r}")
-    return part
-
-
 def children(part: KindPart) -> tuple[str, ...]:
     """None: the models are listed on the plugin page."""
-    _provider(part)
+    part_as(part, ModelProvider)
     return ()
 
 
@@ -33,7 +27,7 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
     """The provider's section (its models' table)."""
     from generator.site.kinds import KindSection
 
-    provider = _provider(part)
+    provider = part_as(part, ModelProvider)
     listed = tuple(_listed(model) for model in provider.models)
     return KindSection("models", provider, PROVIDER_TEMPLATE, NO_CHILD_TEMPLATE, (), listed)
 
@@ -56,7 +50,7 @@ def _listed(model: Model) -> Listed:
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:
     """A model provider in `index.json`: how it is configured and each model as its YAML declares it."""
-    provider = _provider(section.part)
+    provider = part_as(section.part, ModelProvider)
     return {
         "name": provider.name,
         "label": index.i18n(provider.label),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.trigger import Event, TriggerProvider
 from generator.load.examples import examples_path
-from generator.plugin_model import Credential, I18n, KindPart
+from generator.plugin_model import Credential, I18n, KindPart, part_as
 
 if TYPE_CHECKING:
     from generator.site.kinds import Build, ChildEntry, Index, KindSection
@@ -18,22 +18,16 @@ PROVIDER_TEMPLATE = "triggers_provider.html.j2"
 EVENT_TEMPLATE = "triggers_event.html.j2"
 
 
-def _provider(part: KindPart) -> TriggerProvider:
-    if not isinstance(part, TriggerProvider):
-        raise TypeError(f"not a trigger provider: {part!r}")
-    return part
-
-
 def children(part: KindPart) -> tuple[str, ...]:
     """The events' names, in the provider's order."""
-    return tuple(event.name for event in _provider(part).events)
+    return tuple(event.name for event in part_as(part, TriggerProvider).events)
 
 
 def section(part: KindPart, index: int, build: Build) -> KindSection:
     """The provider's section and its events' pages."""
     from generator.site.kinds import KindSection
 
-    provider = _provider(part)
+    provider = part_as(part, TriggerProvider)
     events = tuple(
         _event(event, build.child_src(index, number), build) for number, event in enumerate(provider.events)
     )
@@ -80,7 +74,7 @@ def event_texts(event: Event) -> Iterator[tuple[str, I18n]]:
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:
     """A trigger provider in `index.json`: how to subscribe, and each event with its variables."""
-    provider = _provider(section.part)
+    provider = part_as(section.part, TriggerProvider)
 
     def fields(found: tuple[Credential, ...]) -> list[dict[str, Any]]:
         return [
