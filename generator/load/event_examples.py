@@ -19,9 +19,9 @@ from urllib.parse import urlencode
 
 from generator.findings import Finding, Location, Severity
 from generator.load.examples import (
-    EXAMPLE_NAME,
     MAX_EXAMPLES,
     MAX_EXAMPLES_BYTES,
+    entry_parts,
     examples_path,
     unknown_keys,
 )
@@ -164,21 +164,12 @@ def _example(
     findings: list[Finding],
 ) -> EventExample | None:
     where = document.at("examples", index)
-    if not isinstance(entry, dict):
-        findings.append(BAD_EVENT_EXAMPLES.at(where, problem=f"example {index} is not a mapping"))
+    keys = ("request", "properties", "parameters", "expect")
+    shaped = entry_parts(document, index, entry, seen, keys, BAD_EVENT_EXAMPLES)
+    if isinstance(shaped, Finding):
+        findings.append(shaped)
         return None
-    name = entry.get("name")
-    if not isinstance(name, str) or not EXAMPLE_NAME.match(name) or name in seen:
-        problem = f"example {index} needs a unique `name` matching {EXAMPLE_NAME.pattern}"
-        findings.append(BAD_EVENT_EXAMPLES.at(document.at("examples", index, "name"), problem=problem))
-        return None
-    seen.add(name)
-    parts = {key: entry.get(key) or {} for key in ("request", "properties", "parameters", "expect")}
-    for key, value in parts.items():
-        if not isinstance(value, dict):
-            problem = f"example {name}: `{key}` must be a mapping"
-            findings.append(BAD_EVENT_EXAMPLES.at(document.at("examples", index, key), problem=problem))
-            return None
+    name, parts = shaped
     at = ("examples", index)
     findings.extend(unknown_keys(document, at, entry, EXAMPLE_KEYS, name, BAD_EVENT_EXAMPLES))
     for key, known in (("request", REQUEST_KEYS), ("expect", EXPECT_KEYS)):

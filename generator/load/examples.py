@@ -197,6 +197,28 @@ def _read_examples(
     return tuple(examples), tuple(findings)
 
 
+def entry_parts(
+    document: YamlDocument, index: int, entry: Any, seen: set[str], keys: tuple[str, ...], bad: Rule
+) -> tuple[str, dict[str, dict[str, Any]]] | Finding:
+    """An examples file's entry `index`: its name (unique in the file, added to `seen`) and each of
+    `keys` as a mapping (absent or empty is `{}`); or the finding that says why it has not that shape.
+    Tool and event examples share this shape; their own keys differ."""
+    if not isinstance(entry, dict):
+        return bad.at(document.at("examples", index), problem=f"example {index} is not a mapping")
+    name = entry.get("name")
+    if not isinstance(name, str) or not EXAMPLE_NAME.match(name) or name in seen:
+        problem = f"example {index} needs a unique `name` matching {EXAMPLE_NAME.pattern}"
+        return bad.at(document.at("examples", index, "name"), problem=problem)
+    seen.add(name)
+    parts = {key: entry.get(key) or {} for key in keys}
+    for key, value in parts.items():
+        if not isinstance(value, dict):
+            return bad.at(
+                document.at("examples", index, key), problem=f"example {name}: `{key}` must be a mapping"
+            )
+    return name, parts
+
+
 def _example(
     loaded: LoadedPlugin,
     document: YamlDocument,
@@ -206,22 +228,13 @@ def _example(
     findings: list[Finding],
 ) -> Example | None:
     where = document.at("examples", index)
-    if not isinstance(entry, dict):
-        findings.append(BAD_EXAMPLES.at(where, problem=f"example {index} is not a mapping"))
+    shaped = entry_parts(
+        document, index, entry, seen, ("inputs", "credentials", "files", "expect"), BAD_EXAMPLES
+    )
+    if isinstance(shaped, Finding):
+        findings.append(shaped)
         return None
-    name = entry.get("name")
-    if not isinstance(name, str) or not EXAMPLE_NAME.match(name) or name in seen:
-        problem = f"example {index} needs a unique `name` matching {EXAMPLE_NAME.pattern}"
-        findings.append(BAD_EXAMPLES.at(document.at("examples", index, "name"), problem=problem))
-        return None
-    seen.add(name)
-    parts = {key: entry.get(key) or {} for key in ("inputs", "credentials", "files", "expect")}
-    for key, value in parts.items():
-        if not isinstance(value, dict):
-            findings.append(
-                BAD_EXAMPLES.at(document.at("examples", index, key), problem=f"`{key}` must be a mapping")
-            )
-            return None
+    name, parts = shaped
     for key, value in parts["credentials"].items():
         if not _credential_value(value):
             problem = (
