@@ -9,10 +9,10 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import children, every_node, tool_modules
-from generator.check.passed_on import Scope, resolve, scope_of
+from generator.check.common import children, every_node
+from generator.check.passed_on import Scope, resolve, tool_functions
 from generator.check.sdk_file import own_nodes
-from generator.check.undeclared import Function, Parents, always_runs
+from generator.check.undeclared import Function, Parents, always_runs, handlers_around
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
@@ -49,12 +49,8 @@ CATCHES = frozenset({"IndexError", "LookupError", "Exception", "BaseException"})
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Constant indexes of results that a plugin function returns empty on one of its paths."""
-    tools = loaded.plugin.tools if loaded.plugin else ()
-    for relative, tree, _tool in tool_modules(loaded, tools):
-        scope = scope_of(loaded, relative, tree)
-        for function in every_node(tree):
-            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                yield from _indexed(function, scope)
+    for function, scope in tool_functions(loaded):
+        yield from _indexed(function, scope)
 
 
 def _indexed(function: Function, scope: Scope) -> Iterator[Finding]:
@@ -167,13 +163,6 @@ def _constant_index(read: ast.Subscript, use: ast.Name) -> bool:
 
 
 def _caught(node: ast.AST, function: Function, parents: Parents) -> bool:
-    child, parent = node, parents.get(node)
-    while parent is not None and child is not function:
-        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
-            for handler in parent.handlers:
-                kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-                names = {k.attr if isinstance(k, ast.Attribute) else getattr(k, "id", "") for k in kinds if k}
-                if handler.type is None or names & CATCHES:
-                    return True
-        child, parent = parent, parents.get(parent)
-    return False
+    return any(
+        names == {""} or names & CATCHES for _handler, names in handlers_around(node, function, parents)
+    )

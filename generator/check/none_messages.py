@@ -10,8 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_modules
-from generator.check.passed_on import Scope, resolve, scope_of
+from generator.check.passed_on import Scope, resolve, tool_functions
 from generator.check.sdk_file import own_nodes
 from generator.check.undeclared import Function
 from generator.findings import Finding, Location, Severity
@@ -68,12 +67,8 @@ class Handed:
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Values that may be None handed to message helpers that refuse None, in every tool module."""
-    tools = loaded.plugin.tools if loaded.plugin else ()
-    for relative, tree, _tool in tool_modules(loaded, tools):
-        scope = scope_of(loaded, relative, tree)
-        for function in every_node(tree):
-            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                yield from _findings(function, scope)
+    for function, scope in tool_functions(loaded):
+        yield from _findings(function, scope)
 
 
 def _findings(function: Function, scope: Scope) -> Iterator[Finding]:

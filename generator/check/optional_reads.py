@@ -23,6 +23,7 @@ from generator.check.undeclared import (
     caught,
     constant,
     guarded_keys,
+    handlers_around,
     invokes,
 )
 from generator.findings import Finding, Location, Severity
@@ -319,21 +320,10 @@ def _tested_keys(function: Function, name: str) -> set[str]:
 
 def _handles_value_error(call: ast.AST, function: Function, parents: Parents) -> bool:
     """True when a `try` around the call catches ValueError (JSONDecodeError is one) and carries on."""
-    child, parent = call, parents.get(call)
-    while parent is not None and child is not function:
-        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
-            for handler in parent.handlers:
-                kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-                named = {
-                    kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
-                    for kind in kinds
-                    if kind is not None
-                }
-                catches = handler.type is None or bool(named & VALUE_ERRORS)
-                if catches and not isinstance(handler.body[-1], ast.Raise):
-                    return True
-        child, parent = parent, parents.get(parent)
-    return False
+    return any(
+        (names == {""} or bool(names & VALUE_ERRORS)) and not isinstance(handler.body[-1], ast.Raise)
+        for handler, names in handlers_around(call, function, parents)
+    )
 
 
 def _defaulted(statement: ast.AST, handlers: list[ast.ExceptHandler]) -> bool:

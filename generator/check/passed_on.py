@@ -22,7 +22,7 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from generator.check.common import every_node, kept_on
+from generator.check.common import every_node, kept_on, tool_modules
 from generator.check.plugin_code import PluginCode, imported_module, module_name, plugin_code
 from generator.check.undeclared import Function, Keys, Parents, class_members, guarded_keys
 from generator.findings import Finding
@@ -104,6 +104,17 @@ def once_per_place(findings: Iterable[Finding]) -> Iterator[Finding]:
         if place not in told:
             told.add(place)
             yield finding
+
+
+def tool_functions(loaded: LoadedPlugin) -> Iterator[tuple[Function, Scope]]:
+    """Every function of every module the SDK executes for the plugin's tools, with that module as
+    calls in it are resolved."""
+    tools = loaded.plugin.tools if loaded.plugin else ()
+    for relative, tree, _tool in tool_modules(loaded, tools):
+        scope = scope_of(loaded, relative, tree)
+        for node in every_node(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield node, scope
 
 
 def scope_of(loaded: LoadedPlugin, relative: str, tree: ast.Module) -> Scope:

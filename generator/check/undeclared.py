@@ -464,6 +464,28 @@ def constant(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
+def handlers_around(
+    node: ast.AST, function: Function, parents: Parents
+) -> Iterator[tuple[ast.ExceptHandler, set[str]]]:
+    """Each `except` of a `try` around `node` inside `function`, innermost first, with the names
+    of the exceptions it catches ("" for a bare `except:`)."""
+    child, parent = node, parents.get(node)
+    while parent is not None and child is not function:
+        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
+            for handler in parent.handlers:
+                kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+                yield (
+                    handler,
+                    {
+                        kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+                        for kind in kinds
+                        if kind is not None
+                    }
+                    or {""},
+                )
+        child, parent = parent, parents.get(parent)
+
+
 def caught(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     """True when a `try` or `with suppress(...)` around `node` may swallow its KeyError."""
     child, parent = node, parents.get(node)
