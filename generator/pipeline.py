@@ -16,7 +16,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, SiteData
-from generator.check import CheckContext, lookups, manifest, provider, schema, tool, undeclared, unyielded
+from generator.check import (
+    CheckContext,
+    lookups,
+    manifest,
+    missing_imports,
+    provider,
+    schema,
+    tool,
+    undeclared,
+    unyielded,
+)
 from generator.findings import Finding, Severity, sort_findings
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
@@ -126,6 +136,12 @@ class Pipeline:
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
             runs, event_runs = report.runs, report.event_runs
+            for loaded in inputs.plugins:
+                python = report.environments.get(loaded.display)
+                checked = owned.get(loaded.display, [])
+                if python is not None and any(f.rule == missing_imports.NOT_INSTALLED.code for f in checked):
+                    # the built environment says what the index could only guess
+                    owned[loaded.display] = missing_imports.rechecked(loaded, checked, python)
             for display, findings in report.findings.items():
                 static = owned.setdefault(display, [])
                 static.extend(told_without_running(findings, list(static)))

@@ -182,6 +182,18 @@ def closure(distributions: Iterable[str]) -> tuple[frozenset[str], bool]:
     return frozenset(seen), complete
 
 
+def installed_imports(python: Path) -> frozenset[str]:
+    """The top-level modules the distributions of a built environment install (`python` is its
+    interpreter, `<env>/bin/python`), read from their `.dist-info` as the index is."""
+    folders = sorted((python.parent.parent / "lib").glob("python*/site-packages"))
+    return frozenset(
+        module
+        for folder in folders
+        for metadata, top_level, record in _dist_infos(folder)
+        for module in _imports(top_level, record)
+    )
+
+
 def derive(sources: Iterable[Path]) -> dict[str, object]:
     """The index, from installed environments (site-packages folders) and wheels."""
     found: dict[str, dict[str, list[str]]] = {}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, tool_module_tree
-from generator.check.passed_on import Followed, follow
+from generator.check.passed_on import Followed, follow, once_per_place
 from generator.check.undeclared import Invoke, Parents, caught, constant, guarded_keys, invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -37,9 +37,13 @@ name never works, for any user. (An agent's model is told only the declared para
 it made up for another name is not a feature.)
 
 The check reads `_invoke` as R021 does, and the plugin's own functions `_invoke` hands the
-dictionary to (`self.settings_of(tool_parameters)`, `options_of(params=tool_parameters)`, and theirs
-in turn, `check/passed_on.py`) when every reference to such a function hands it that dictionary; it
-names each such key once per tool, at its first lookup, in whichever of those functions it stands;
+dictionary to (`self.settings_of(tool_parameters)`, `options_of(params=tool_parameters)`, a function
+imported from another of the plugin's modules, `from .utils import options_of` or `utils.options_of(
+tool_parameters)`, and theirs in turn, `check/passed_on.py`) when every reference to such a function
+hands it that dictionary; it names each such key once per tool, at its first lookup, in whichever of
+those functions it stands (R075 and R078 follow the same functions). A function of another module
+may serve several tools: there a key that another tool of the plugin declares is that tool's, and
+not reported;
 it stays silent for a key `_invoke` stores itself (`tool_parameters["x"] = ...`,
 `setdefault("x", ...)`) and whenever the dictionary is rebound, stored under a computed key, or
 handed to code that could add keys.
@@ -77,7 +81,7 @@ class Lookup:
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Lookups of undeclared parameters in every tool's `_invoke`."""
-    return undeclared_lookups(loaded, loaded.plugin.tools if loaded.plugin else ())
+    return once_per_place(undeclared_lookups(loaded, loaded.plugin.tools if loaded.plugin else ()))
 
 
 def undeclared_lookups(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
@@ -85,9 +89,9 @@ def undeclared_lookups(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[
     functions it hands the dictionary to, one per key and tool."""
     for invoke in invokes(loaded, tools):
         module = tool_module_tree(loaded, invoke.tool)
-        followed = follow(module[1], invoke.function, invoke.dictionary) if module is not None else None
-        for lookup, close, severity in _judged(invoke, followed):
-            where = Location(invoke.display, lookup.node.lineno, lookup.node.col_offset + 1)
+        followed = follow(loaded, module, invoke.function, invoke.dictionary) if module is not None else None
+        for lookup, close, severity, file in _judged(invoke, followed, _declared_anywhere(loaded)):
+            where = Location(file, lookup.node.lineno, lookup.node.col_offset + 1)
             yield UNDECLARED_LOOKUP.at(
                 where,
                 severity,
@@ -101,13 +105,23 @@ def undeclared_lookups(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[
             )
 
 
-Judged = tuple[Lookup, str | None, Severity]
+Judged = tuple[Lookup, str | None, Severity, str]
 
 
-def _judged(invoke: Invoke, followed: Followed | None) -> Iterator[Judged]:
-    """Each undeclared key's first lookup, the declared name it resembles, and the severity."""
+def _declared_anywhere(loaded: LoadedPlugin) -> frozenset[str]:
+    """The parameters any tool of the plugin declares."""
+    tools = loaded.plugin.tools if loaded.plugin else ()
+    return frozenset(parameter.name for tool in tools for parameter in tool.parameters)
+
+
+def _judged(invoke: Invoke, followed: Followed | None, anywhere: frozenset[str]) -> Iterator[Judged]:
+    """Each undeclared key's first lookup, the declared name it resembles, the severity, and the
+    file it stands in. A function of another module may serve several tools, each with its own
+    parameters: there a key another tool declares is that tool's, not a lookup that never finds."""
     name, declared = invoke.dictionary, invoke.declared
     helpers = followed.helpers if followed is not None else ()
+    files = {id(helper.function): helper.display for helper in helpers}
+    shared = {id(helper.function) for helper in helpers if helper.shared}
     scopes = [(invoke.function, name), *((helper.function, helper.name) for helper in helpers)]
     found = [
         (lookup, scope)
@@ -137,7 +151,9 @@ def _judged(invoke: Invoke, followed: Followed | None) -> Iterator[Judged]:
         if id(lookup) in uncaught and lookup.key not in keys.guarded and function is invoke.function
     }
     ordered = sorted(found, key=lambda item: (item[0].node.lineno, item[0].node.col_offset))
-    for lookup, (_function, scope_name) in ordered:
+    for lookup, (function, scope_name) in ordered:
+        if id(function) in shared and lookup.key in anywhere:
+            continue
         if (
             lookup.key in declared
             or lookup.key in keys.stored
@@ -151,7 +167,8 @@ def _judged(invoke: Invoke, followed: Followed | None) -> Iterator[Judged]:
         close = closest_name(lookup.key, declared)
         if close is not None and close in named:
             continue  # a fallback beside the declared name: dead code that harms nothing
-        yield lookup, close, Severity.ERROR if close is not None else Severity.WARNING
+        severity = Severity.ERROR if close is not None else Severity.WARNING
+        yield lookup, close, severity, files.get(id(function), invoke.display)
 
 
 def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: list[str]) -> bool:

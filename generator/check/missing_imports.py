@@ -12,13 +12,22 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from generator.check import CheckContext
 from generator.check.common import children, every_node
-from generator.check.import_index import ALIASES, SDK, closure, import_names, indexed, known_imports
+from generator.check.import_index import (
+    ALIASES,
+    SDK,
+    closure,
+    import_names,
+    indexed,
+    installed_imports,
+    known_imports,
+)
 from generator.check.plugin_code import PluginCode, plugin_code, reachable_modules
 from generator.check.sdk_index import declared_requirements
 from generator.findings import Finding, Location, Severity
@@ -50,7 +59,11 @@ listed package's name (`tencentcloud`, `google`) counts as provided. Beside a `p
 `uv.lock` that holds every listed package says exactly what `uv sync --no-dev` installs: the
 project's dependencies, the extras asked of them (`pandas[html]` brings `beautifulsoup4`) and every
 package they depend on, on the daemon's platform (`generator/run/uvsync.py`); it is read instead
-of the index.
+of the index. With `--run`, the environment the run builds (from the same files, as the daemon does)
+is read instead of guessing: the modules its installed distributions hold (their `.dist-info`,
+`top_level.txt` or `RECORD`) count as provided, so a module that a dependency's extras bring
+(`records[all]` brings SQLAlchemy) or a package the index does not know installs under another
+name is not reported once an environment holds it.
 
 Severity: an error for an import at the top of a module the SDK loads, when everything the
 plugin lists is known to the index (its dependencies are then all known): the module fails to
@@ -77,6 +90,23 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Imports in the code the SDK loads that no listed package provides, and an install that
     brings no SDK at all."""
+    return not_installed(loaded)
+
+
+def rechecked(loaded: LoadedPlugin, findings: Iterable[Finding], python: Path) -> list[Finding]:
+    """`findings` with this check's import findings made again against the environment a run built
+    (its interpreter `python`): what it installs is what the daemon installs, extras and the
+    dependencies of packages the index does not know included."""
+    present = installed_imports(python)
+    if not present:
+        return list(findings)  # nothing read from it: keep what the index said
+    again = [f for f in not_installed(loaded, present) if f.rule == NOT_INSTALLED.code]
+    return [*(f for f in findings if f.rule != NOT_INSTALLED.code), *again]
+
+
+def not_installed(loaded: LoadedPlugin, present: frozenset[str] = frozenset()) -> Iterator[Finding]:
+    """The check's findings; `present`, the modules a built environment of the plugin installs,
+    when there is one."""
     if loaded.plugin is None:
         return
     declared = declared_requirements(loaded.reader)
@@ -90,7 +120,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         yield without
     # the SDK's own absence is R056's; the modules it brings are not told again
     distributions = installed.distributions | closure([SDK])[0]
-    provided = {module for distribution in distributions for module in import_names(distribution)}
+    provided = {module for distribution in distributions for module in import_names(distribution)} | present
     code = plugin_code(loaded)
     file = installed_from(loaded.reader)
     listed = Listing(names, most=8) if names else Phrase("nothing")

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import every_node, tool_module_tree
-from generator.check.passed_on import follow
+from generator.check.passed_on import follow, once_per_place
 from generator.check.undeclared import (
     Function,
     Invoke,
@@ -23,6 +23,7 @@ from generator.check.undeclared import (
     caught,
     constant,
     guarded_keys,
+    handlers_around,
     invokes,
 )
 from generator.findings import Finding, Location, Severity
@@ -58,7 +59,9 @@ that nobody set is not. So `tool_parameters["x"]` for such an optional `x` raise
 every user who leaves it empty, which the YAML allows and the workflow editor does not prevent.
 
 Found without running: the check reads `_invoke` as R021 does (and the plugin's own functions it
-hands the dictionary to, as R070 does) and stays silent for a key the code tests with `in`, reads
+hands the dictionary to, in its module or imported from another of the plugin's modules, as R070
+does; a helper that checks only the keys of a literal list it is given, `validate(params, ["model",
+"title"])`, tests those keys and no others) and stays silent for a key the code tests with `in`, reads
 with `.get`, or stores. An error when the read runs on every call (a statement directly in
 `_invoke`, after no `return` or `raise`); a warning when it sits in a branch, a loop or a helper,
 or inside a `try` that catches KeyError (then the handler runs instead, for every such user: the
@@ -97,7 +100,7 @@ KEY_ERRORS = frozenset({"KeyError", "LookupError"})
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Subscript reads of optional, possibly unset parameters in every tool."""
-    return optional_subscripts(loaded, loaded.plugin.tools if loaded.plugin else ())
+    return once_per_place(optional_subscripts(loaded, loaded.plugin.tools if loaded.plugin else ()))
 
 
 def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
@@ -112,8 +115,9 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
         module = tool_module_tree(loaded, invoke.tool) if optional or fields else None
         if module is None:
             continue
-        followed = follow(module[1], invoke.function, invoke.dictionary)
+        followed = follow(loaded, module, invoke.function, invoke.dictionary)
         scopes = [(invoke.function, invoke.dictionary), *((h.function, h.name) for h in followed.helpers)]
+        files = {id(helper.function): helper.display for helper in followed.helpers}
         parents: Parents = {
             child: node
             for function, _name in scopes
@@ -123,7 +127,7 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
         keys = guarded_keys(invoke.function, invoke.dictionary, parents, followed.passed)
         if keys is None:
             if not followed.helpers and _only_read(invoke.function, invoke.dictionary, parents):
-                yield from _empty_conversions(invoke, scopes, parents)  # `k in D` for a computed k
+                yield from _empty_conversions(invoke, scopes, parents, {})  # `k in D` for a computed k
             continue
         reads = [
             (node, key, function, name)
@@ -143,13 +147,19 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
                 continue  # the handler gives it a default
             certain = function is invoke.function and not handler and always_runs(node, function, parents)
             said = f"Dify passes no such key when it is left unset, so {_outcome(handler, certain)}"
-            yield _finding(invoke, node, certain, (name, key, optional[key]), f'{name}["{key}"]', said)
-        yield from _empty_conversions(invoke, scopes, parents)
-        yield from _dead_fallbacks(invoke, scopes, parents, fields - keys.guarded)
+            file = files.get(id(function), invoke.display)
+            named = (name, key, optional[key])
+            yield _finding(invoke, (file, node), certain, named, f'{name}["{key}"]', said)
+        yield from _empty_conversions(invoke, scopes, parents, files)
+        yield from _dead_fallbacks(invoke, scopes, parents, fields - keys.guarded, files)
 
 
 def _dead_fallbacks(
-    invoke: Invoke, scopes: list[tuple[Function, str]], parents: Parents, fields: set[str]
+    invoke: Invoke,
+    scopes: list[tuple[Function, str]],
+    parents: Parents,
+    fields: set[str],
+    files: dict[int, str],
 ) -> Iterator[Finding]:
     """Subscript reads of optional form fields inside a `try` whose handler names KeyError."""
     told: set[str] = set()
@@ -160,7 +170,7 @@ def _dead_fallbacks(
             line = _key_error_handler(node, function, parents)
             if line and key not in told:
                 told.add(key)
-                where = Location(invoke.display, node.lineno, node.col_offset + 1)
+                where = Location(files.get(id(function), invoke.display), node.lineno, node.col_offset + 1)
                 yield FALLBACK_NEVER_RUNS.at(where, tool=invoke.tool.name, dict=name, key=key, line=line)
 
 
@@ -183,7 +193,7 @@ def _named(kind: ast.expr) -> str:
 
 
 def _empty_conversions(
-    invoke: Invoke, scopes: list[tuple[Function, str]], parents: Parents
+    invoke: Invoke, scopes: list[tuple[Function, str]], parents: Parents, files: dict[int, str]
 ) -> Iterator[Finding]:
     """Conversions that fail on "" of an optional text form field without default, read directly."""
     empty = {
@@ -212,16 +222,24 @@ def _empty_conversions(
             told.add(key)
             certain = function is invoke.function and always_runs(call, function, parents)
             read = f'{name}["{key}"] in `{shown}`'
-            yield _finding(invoke, call, certain, (name, key, FORM), read, _empty_outcome(certain))
+            file = files.get(id(function), invoke.display)
+            yield _finding(invoke, (file, call), certain, (name, key, FORM), read, _empty_outcome(certain))
 
 
 def _finding(
-    invoke: Invoke, node: ast.expr, certain: bool, named: tuple[str, str, str], read: str, outcome: str
+    invoke: Invoke,
+    at: tuple[str, ast.expr],
+    certain: bool,
+    named: tuple[str, str, str],
+    read: str,
+    outcome: str,
 ) -> Finding:
-    """R075 at `node`: an error when it runs on every call. `named` is (dictionary, key, form)."""
+    """R075 at `at` (a file and a node): an error when it runs on every call. `named` is
+    (dictionary, key, form)."""
     name, key, form = named
+    file, node = at
     return OPTIONAL_SUBSCRIPT.at(
-        Location(invoke.display, node.lineno, node.col_offset + 1),
+        Location(file, node.lineno, node.col_offset + 1),
         Severity.ERROR if certain else Severity.WARNING,
         tool=invoke.tool.name,
         read=Phrase(read),
@@ -302,21 +320,10 @@ def _tested_keys(function: Function, name: str) -> set[str]:
 
 def _handles_value_error(call: ast.AST, function: Function, parents: Parents) -> bool:
     """True when a `try` around the call catches ValueError (JSONDecodeError is one) and carries on."""
-    child, parent = call, parents.get(call)
-    while parent is not None and child is not function:
-        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
-            for handler in parent.handlers:
-                kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-                named = {
-                    kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
-                    for kind in kinds
-                    if kind is not None
-                }
-                catches = handler.type is None or bool(named & VALUE_ERRORS)
-                if catches and not isinstance(handler.body[-1], ast.Raise):
-                    return True
-        child, parent = parent, parents.get(parent)
-    return False
+    return any(
+        (names == {""} or bool(names & VALUE_ERRORS)) and not isinstance(handler.body[-1], ast.Raise)
+        for handler, names in handlers_around(call, function, parents)
+    )
 
 
 def _defaulted(statement: ast.AST, handlers: list[ast.ExceptHandler]) -> bool:

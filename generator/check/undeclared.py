@@ -286,22 +286,34 @@ class Keys:
 
 
 def guarded_keys(
-    invoke: Function, name: str, parents: Parents, passed: Mapping[int, Keys] | None = None
+    invoke: Function,
+    name: str,
+    parents: Parents,
+    passed: Mapping[int, Keys] | None = None,
+    listed: Mapping[str, frozenset[str]] | None = None,
 ) -> Keys | None:
     """Keys `_invoke` stores, tests or reads safely; None when it may add keys we cannot name
     (the name rebound, shadowed or handed to other code, a store under a computed key). `passed`
     gives, by the `id` of a call that hands the dictionary to one of the plugin's own functions,
-    the keys that function names (see `passed_on.py`)."""
+    the keys that function names (see `passed_on.py`); `listed`, for a parameter of a followed
+    helper, the literal strings every call gives it: a key tested while looping over it is one of
+    those."""
     keys: set[str] = set()
     stored: set[str] = set()
     own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
+    looped = _looped_over(invoke, listed or {})
     for node in every_node(invoke):
         if _shadows(node, name) and id(node) not in own:
             return None
         tested = _membership_key(node, name)
         if tested is not None:
             if not tested:
-                return None  # `k in params` for a computed k may guard any key
+                left = node.left if isinstance(node, ast.Compare) else None
+                computed = left.id if isinstance(left, ast.Name) else ""
+                if computed not in looped:
+                    return None  # `k in params` for a computed k may guard any key
+                keys |= looped[computed]
+                continue
             keys.add(tested)
         if isinstance(node, ast.Name) and node.id == name:
             use = _use(node, parents, passed or {})
@@ -310,6 +322,27 @@ def guarded_keys(
             keys |= use[0]
             stored |= use[1]
     return Keys(keys | stored, stored)
+
+
+def _looped_over(function: Function, listed: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Loop variables bound only by a `for` (or comprehension) over a parameter in `listed`, with
+    the strings that parameter holds."""
+    if not listed:
+        return {}
+    bound: dict[str, list[frozenset[str] | None]] = {}
+    for node in every_node(function):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension) and isinstance(node.target, ast.Name):
+            over = node.iter.id if isinstance(node.iter, ast.Name) else ""
+            bound.setdefault(node.target.id, []).append(listed.get(over))
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.setdefault(node.id, []).append(None)
+    looped = {}
+    for variable, sources in bound.items():
+        # the loop's own target is a Store too: one `for` gives two entries, the source and None
+        strings = [source for source in sources if source is not None]
+        if len(strings) == 1 and len(sources) == 2:
+            looped[variable] = strings[0]
+    return looped
 
 
 def _shadows(node: ast.AST, name: str) -> bool:
@@ -429,6 +462,28 @@ def _only_reads(function: ast.expr) -> bool:
 
 def constant(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def handlers_around(
+    node: ast.AST, function: Function, parents: Parents
+) -> Iterator[tuple[ast.ExceptHandler, set[str]]]:
+    """Each `except` of a `try` around `node` inside `function`, innermost first, with the names
+    of the exceptions it catches ("" for a bare `except:`)."""
+    child, parent = node, parents.get(node)
+    while parent is not None and child is not function:
+        if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
+            for handler in parent.handlers:
+                kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+                yield (
+                    handler,
+                    {
+                        kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+                        for kind in kinds
+                        if kind is not None
+                    }
+                    or {""},
+                )
+        child, parent = parent, parents.get(parent)
 
 
 def caught(node: ast.AST, invoke: Function, parents: Parents) -> bool:

@@ -546,7 +546,14 @@ def run_plugins(
     for delivered in event_runs:
         found[delivered.plugin].extend(delivered.findings)
     findings = {display: tuple(sort_findings(own)) for display, own in found.items()}
-    return RunReport(tuple(runs), MappingProxyType(findings), event_runs)
+    environments = [(job.loaded.display, job.environment) for job in jobs]
+    environments += [(job.loaded.display, job.environment) for job in deliveries]
+    built = {
+        display: environment.python
+        for display, environment in environments
+        if environment.built and environment.python.exists()
+    }
+    return RunReport(tuple(runs), MappingProxyType(findings), event_runs, MappingProxyType(built))
 
 
 def _run_deliveries(

@@ -192,3 +192,6 @@ class RunReport:
     findings: Mapping[str, tuple[Finding, ...]]
     # every run of a trigger event's example (their findings are in `findings` too)
     event_runs: tuple[EventRun, ...] = ()
+    # `LoadedPlugin.display` -> the Python of the plugin's environment, where one exists: what it
+    # installs is what Dify's daemon installs, read by the checks that could only guess it
+    environments: Mapping[str, Path] = field(default_factory=lambda: MappingProxyType({}))

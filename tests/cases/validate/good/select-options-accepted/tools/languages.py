@@ -1,0 +1,3 @@
+def check_language(language: str) -> None:
+    if language not in ("en", "de"):
+        raise ValueError(f"unsupported language {language}")
