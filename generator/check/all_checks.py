@@ -48,6 +48,7 @@ from generator.check import (
     trigger,
     undeclared,
     unparsed,
+    unread_parameters,
     unyielded,
 )
 from generator.findings import Finding
@@ -82,6 +83,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "examples": examples,
         "unyielded": unyielded,
         "undeclared": undeclared,
+        "unread_parameters": unread_parameters,
         "lookups": lookups,
         "optional_reads": optional_reads,
         "select_options": select_options,

@@ -13,3 +13,4 @@ class Echo(Tool):
         credentials = self.runtime.credentials
         base = credentials["Region"]  # `region` in another case: a KeyError on every call
         yield self.create_text_message(f"{tool_parameters['text']} {key} {environment} {base}")
+        _ = tool_parameters.get("mode")  # declared in the YAML, so read

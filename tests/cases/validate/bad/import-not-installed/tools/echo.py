@@ -26,3 +26,4 @@ class Echo(Tool):
         text = json.dumps({"text": tool_parameters["text"], "python": sys.version})
         size = Image.new("RGB", (1, 1)).size
         yield self.create_text_message(f"{text} {size} {httpx} {urllib3} {yaml} {orjson} {connect}")
+        _ = tool_parameters.get("mode")  # declared in the YAML, so read

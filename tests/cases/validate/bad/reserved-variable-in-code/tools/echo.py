@@ -17,3 +17,4 @@ class Echo(Tool):
         yield self.create_variable_message("echoed", text)  # a name of its own: fine
         name = "text"
         yield self.create_variable_message(name, text)  # not a literal: left to the run
+        _ = tool_parameters.get("mode")  # declared in the YAML, so read

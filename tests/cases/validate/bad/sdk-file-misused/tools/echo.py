@@ -42,3 +42,4 @@ class Echo(Tool):
         other = {"path": "x"}
         text += other["path"]
         yield self.create_json_message({"echoed": text + tool_parameters["text"]})
+        _ = tool_parameters.get("mode")  # declared in the YAML, so read

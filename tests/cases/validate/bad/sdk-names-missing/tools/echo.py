@@ -8,3 +8,4 @@ from dify_plugin.entities.tool import ToolInvokeMessage
 class Echo(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
         yield self.create_text_message(f"{tool_parameters['text']} {get_current_session}")
+        _ = tool_parameters.get("mode")  # declared in the YAML, so read

@@ -12,3 +12,4 @@ class Echo(Tool):
         # a log message thrown away: a warning (the result still reaches Dify)
         self.create_log_message("started", {"length": len(tool_parameters["text"])})
         yield self.create_text_message(str(tool_parameters["text"]).upper())
+        _ = tool_parameters.get("mode")  # declared in the YAML, so read

@@ -11,3 +11,4 @@ class Echo(Tool):
         named = template.filename or "template"
         kind = template.mime_type
         yield self.create_json_message({"echoed": f"{named} ({kind}): {len(template.blob)} bytes"})
+        _ = tool_parameters.get("text")  # declared in the YAML, so read

@@ -10,3 +10,5 @@ class NoisyEchoTool(Tool):
         text = str(tool_parameters["text"])
         words = text
         yield self.create_variable_message("words", words)
+        # The extras are read (and shown nowhere): they are here for their missing descriptions.
+        _ = [tool_parameters.get(f"extra_{n}") for n in range(5)]
