@@ -67,7 +67,12 @@ def measure(registry: Path, base: Path) -> None:
     own, child = peaks(BUILD, str(registry), str(site), tree=tree, each=each)
     (search,) = peaks(SEARCH, str(site))
     print("each process of the build, its own peak (sampled every 50 ms):")
-    shown = sorted(each.values(), key=lambda peak: peak.first)
+    # A fork seen once is a subprocess's child before it became another program (git, say): its
+    # figure is the build's own memory, shared, already counted as the build's.
+    shown = sorted(
+        (peak for peak in each.values() if peak.role != "forked language build" or peak.last > peak.first),
+        key=lambda peak: peak.first,
+    )
     for peak in shown:
         print(f"  {peak.mb:6.0f} MB  {peak.first:6.1f}-{peak.last:6.1f} s  {peak.role}")
     largest = max(shown, key=lambda peak: peak.mb)
