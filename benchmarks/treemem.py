@@ -127,11 +127,13 @@ def watch_each(process: subprocess.Popen[str], peaks: dict[int, ProcessPeak]) ->
     """Sample every process of `process`'s tree until it ends, keeping each one's peak resident
     set size in `peaks` (by process id)."""
     start = time.monotonic()
-    root_argv = _argv(process.pid)
 
     def sample() -> None:
         while process.poll() is None:
             now = time.monotonic() - start
+            # Read each time: right after Popen the child may not have run its program yet and
+            # still show the caller's command line, which no fork of the build would match.
+            root_argv = _argv(process.pid)
             for pid in _tree(process.pid):
                 kib = _status_kib(pid, "VmHWM")
                 if not kib:  # ended, or a zombie (no memory, no command line left)

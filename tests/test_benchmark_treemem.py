@@ -9,17 +9,18 @@ import sys
 from benchmarks.treemem import ProcessPeak, watch_each
 
 # The root touches 100 MB, a fork of it 60 MB more, then a program it starts 30 MB; each lives
-# long enough to be sampled several times.
+# long enough to be sampled several times, even on a loaded machine (2 s: a 0.6 s fork was missed
+# under a load of 12 on two cores).
 TREE = """
 import os, subprocess, sys, time
 mine = b"r" * (100 << 20)
 pid = os.fork()
 if pid == 0:
     forked = b"f" * (60 << 20)
-    time.sleep(0.6)
+    time.sleep(2)
     os._exit(0)
 os.waitpid(pid, 0)
-program = "import time; program = b'p' * (30 << 20); time.sleep(0.6)"
+program = "import time; program = b'p' * (30 << 20); time.sleep(2)"
 subprocess.run([sys.executable, "-c", program], check=True)
 """
 
