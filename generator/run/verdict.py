@@ -155,8 +155,8 @@ IMPORT_NETWORK = rule(
     "R079",
     "module-imports-network",
     Severity.WARNING,
-    "{stage!s} failed with {type}: {problem}; the module reaches the network ({hosts!s}) when it is "
-    "imported, which the runner's sandbox has not, so its tools did not run",
+    "loading the tool module failed with {type}: {problem}; the module reaches the network ({hosts!s}) "
+    "when it is imported, and runs have none, so its tools did not run here",
     "In Dify the module loads only where the plugin daemon can reach {hosts!s} (not in an offline "
     "installation, where the plugin cannot start); to be run here too, fetch what it needs on first use "
     "inside `_invoke`, or ship it with the plugin.",
@@ -165,8 +165,10 @@ Runs have no network: a connection to anything but the runner's own stand-in for
 (R007). A tool module that reaches the network when it is imported (`pypandoc.download_pandoc()`
 at the top of the module, a model downloaded as the module loads) fails to load here, with the
 error of the failed connection. Dify's plugin daemon runs the plugin with the network its host
-has, and the SDK loads every tool module when the plugin starts (`_resolve_tool_providers`), so
-there the plugin starts whenever the daemon can reach the host, and cannot start where it cannot.
+has ("For local runtime, daemon will start plugin as the subprocess", dify-plugin-daemon's
+README), and the SDK loads every tool module when the plugin starts (`_resolve_tool_providers`),
+so there the plugin starts whenever the daemon can reach the host, and cannot start where it
+cannot.
 Such a failure is the sandbox's, not a defect that stops every user: it is a warning naming the
 host, at the module's line, instead of R001 and R007, and the run shows nothing else of the tools.
 A module that fails to load for any other reason (an import nothing provides, a syntax error) keeps
@@ -254,7 +256,7 @@ def weigh(
                 place,
                 stage=stage,
                 type=event.type,
-                problem=event.message,
+                problem=event.message.rstrip("."),  # a sentence of its own would end before `after`
                 after=_after(event),
                 limit=_size(memory),
                 more=_size(memory * 4),
@@ -432,7 +434,6 @@ def _imported_network(
     kept = [f for f in findings if f not in loads and f.rule != NETWORK_ATTEMPT.code]
     found = IMPORT_NETWORK.at(
         _place(loads[0]) if loads else Location(examples_file),
-        stage=STAGES["load"],
         type=crash.type,
         problem=crash.message,
         hosts=Listing(list(evidence.hosts or evidence.connections), most=5),
@@ -637,8 +638,13 @@ def reached_invoke(run: ExampleRun) -> bool:
     """True when the run got as far as the tool's `_invoke`: the SDK imported, the tool's module
     loaded and its class was created."""
     before = tuple(f"{STAGES[stage]} " for stage in ("sdk", "load", "init", "setup", "tape"))
-    stopped = (CRASHED.code, READ_ONLY_ENVIRONMENT.code, RUNNER_MEMORY.code, IMPORT_NETWORK.code)
-    return not any(f.rule in stopped and f.message.startswith(before) for f in run.findings)
+    stopped = (CRASHED.code, READ_ONLY_ENVIRONMENT.code, RUNNER_MEMORY.code)
+    for finding in run.findings:
+        if finding.rule == IMPORT_NETWORK.code:  # always said of a module that did not load
+            return False
+        if finding.rule in stopped and finding.message.startswith(before):
+            return False
+    return True
 
 
 def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:
