@@ -17,18 +17,20 @@ How a finding of the run stage gets its severity, in this order and nowhere else
    output).
 3. `verdict.py` is the one module that gives a finding another severity or replaces it
    (`tests/test_run_severity.py` holds it to that). `verdict.weigh` weighs a run's findings with its
-   evidence: remarks become warnings; a write refused in the read-only environment turns the
-   crash into `READ_ONLY_ENVIRONMENT`, a library the runner's address-space limit kept from being
-   mapped into `RUNNER_MEMORY` (the runner's limits, not the plugin); the probe with only required
-   parameters reports only `OPTIONAL_READ` (a crash on an optional parameter, or the KeyError on it
-   the tool caught and answered; not a KeyError on a credential) and `OPTIONAL_REQUIRED` (an answer
-   that an optional parameter is required); a run of an example its author wrote keeps every other
-   severity, except that one which stopped at the network without a recording is `NEEDS_RECORDING`
-   at the example; a smoke run's crash that a missing credential, a connection, a call into Dify or
-   an invented value explains (`causes.py`) becomes `INCONCLUSIVE`, and its time-out and
-   `SCHEMA_MISMATCH` become warnings. Then one finding per cause: the connection and call findings
-   go when another finding names them as the cause, the connection finding when the replay's
-   `UNMATCHED` lists the same requests.
+   evidence: remarks become warnings; a write refused in the read-only environment turns the crash
+   into `READ_ONLY_ENVIRONMENT`, a library the runner's address-space limit kept from being mapped
+   (or a failure that followed such a refusal in the same process) into `RUNNER_MEMORY` (the
+   runner's limits, not the plugin), a tool module that failed to load because the connection it
+   made on import was refused into `IMPORT_NETWORK` (the sandbox's network, not the plugin); the
+   probe with only required parameters reports only `OPTIONAL_READ` (a crash on an optional
+   parameter, or the KeyError on it the tool caught and answered; not a KeyError on a credential)
+   and `OPTIONAL_REQUIRED` (an answer that an optional parameter is required); a run of an example
+   its author wrote keeps every other severity, except that one which stopped at the network without
+   a recording is `NEEDS_RECORDING` at the example; a smoke run's crash that a missing credential, a
+   connection, a call into Dify or an invented value explains (`causes.py`) becomes `INCONCLUSIVE`,
+   and its time-out and `SCHEMA_MISMATCH` become warnings. Then one finding per cause: the
+   connection and call findings go when another finding names them as the cause, the connection
+   finding when the replay's `UNMATCHED` lists the same requests.
    For what is not one run's: `verdict.one_per_place` makes the same finding of several tools' runs
    (an import that fails in a shared module) one finding naming the tools; `verdict.reached_invoke`
    says whether a smoke run's note (R031, "ran once") holds; `verdict.never_set` makes `NEVER_SET` a

@@ -46,7 +46,7 @@ from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult, in_words
 from generator.run.returned import MAX_LISTED, SCHEMA_MISMATCH, declared_variables
 from generator.run.runtypes import ExampleRun, RunMessage
-from generator.run.wire import Raised
+from generator.run.wire import MAPPING_REFUSED, Raised
 from generator.shorten import shorten
 
 INCONCLUSIVE = rule(
@@ -132,8 +132,8 @@ RUNNER_MEMORY = rule(
     "R039",
     "runner-memory-limit",
     Severity.WARNING,
-    "{stage!s} failed with {type}: {problem}; the runner's address-space limit of {limit!s} refused the "
-    "memory a library maps, so the failure is the runner's, not the plugin's",
+    "{stage!s} failed with {type}: {problem}{after!s}; the runner's address-space limit of {limit!s} refused "
+    "the memory a library maps, so the failure is the runner's, not the plugin's",
     "Nothing to fix for Dify, whose plugin daemon sets no such limit; to see the tool run here, run again "
     "with a higher limit: `--memory {more!s}` (run, validate --run, build).",
     """
@@ -142,8 +142,37 @@ that one tool cannot take the machine's memory. Some libraries reserve far more 
 they use: torch with its CUDA libraries maps several GiB when imported, and the dynamic loader then
 fails with "failed to map segment from shared object" (or "Cannot allocate memory"), though Dify
 runs the plugin: its plugin daemon sets no such limit on the processes it starts (dify-plugin-
-daemon's source calls no `setrlimit`). Such a failure is the runner's, not the plugin's: it is a
-warning that names the limit and the option that raises it, and the run shows nothing.
+daemon's source calls no `setrlimit`). A library may catch that first failure (docling tries
+`import torch` and goes on): a later failure of the same process then only follows from it, in
+words that name no limit (torch, imported again, answers "`torch` can only be initialized once per
+process"); the runner notes the first refused mapping of each run, caught or not, and such a later
+failure is the limit's too, said with the earlier failure. Such a failure is the runner's, not the
+plugin's: it is a warning that names the limit and the option that raises it, and the run shows
+nothing.
+""",
+)
+IMPORT_NETWORK = rule(
+    "R081",
+    "module-imports-network",
+    Severity.WARNING,
+    "loading the tool module failed with {type}: {problem}; the module reaches the network ({hosts!s}) "
+    "when it is imported, and runs have none, so its tools did not run here",
+    "In Dify the module loads only where the plugin daemon can reach {hosts!s} (not in an offline "
+    "installation, where the plugin cannot start); to be run here too, fetch what it needs on first use "
+    "inside `_invoke`, or ship it with the plugin.",
+    """
+Runs have no network: a connection to anything but the runner's own stand-in for Dify is refused
+(R007). A tool module that reaches the network when it is imported (`pypandoc.download_pandoc()`
+at the top of the module, a model downloaded as the module loads) fails to load here, with the
+error of the failed connection. Dify's plugin daemon runs the plugin with the network its host
+has ("For local runtime, daemon will start plugin as the subprocess", dify-plugin-daemon's
+README), and the SDK loads every tool module when the plugin starts (`_resolve_tool_providers`),
+so there the plugin starts whenever the daemon can reach the host, and cannot start where it
+cannot.
+Such a failure is the sandbox's, not a defect that stops every user: it is a warning naming the
+host, at the module's line, instead of R001 and R007, and the run shows nothing else of the tools.
+A module that fails to load for any other reason (an import nothing provides, a syntax error) keeps
+R001's error.
 """,
 )
 NEEDS_RECORDING = rule(
@@ -227,11 +256,15 @@ def weigh(
                 place,
                 stage=stage,
                 type=event.type,
-                problem=event.message,
+                problem=event.message.rstrip("."),  # a sentence of its own would end before `after`
+                after=_after(event),
                 limit=_size(memory),
                 more=_size(memory * 4),
             )
         return [] if example.required_only else _one_per_cause([*kept, found])
+    fetching = _network_at_import(evidence)
+    if fetching is not None:
+        return [] if example.required_only else _imported_network(findings, evidence, fetching, examples_file)
     if example.required_only:
         return _optional_read(findings, evidence, example, tool, messages)
     if not example.smoke:
@@ -383,6 +416,31 @@ def _one_per_cause(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.rule not in said]
 
 
+def _network_at_import(evidence: Evidence) -> Raised | None:
+    """The error of a tool module that failed to load because the sandbox refused the connection it
+    made as it was imported: the run saw the attempt, and the error is that of a failed connection
+    (a module that tried a host and then failed on something else keeps its error)."""
+    crash = crash_event(evidence.raised, "load")
+    if crash is None or not (evidence.hosts or evidence.connections):
+        return None
+    return crash if network_failure(f"{crash.type}: {crash_text(crash, crash.code)}") is not None else None
+
+
+def _imported_network(
+    findings: Sequence[Finding], evidence: Evidence, crash: Raised, examples_file: str
+) -> list[Finding]:
+    """R081 at the module's line, instead of the load's R001 and the connection's R007."""
+    loads = [f for f in findings if f.rule == CRASHED.code and f.message.startswith(STAGES["load"] + " ")]
+    kept = [f for f in findings if f not in loads and f.rule != NETWORK_ATTEMPT.code]
+    found = IMPORT_NETWORK.at(
+        _place(loads[0]) if loads else Location(examples_file),
+        type=crash.type,
+        problem=crash.message,
+        hosts=Listing(list(evidence.hosts or evidence.connections), most=5),
+    )
+    return _one_per_cause([*kept, found])
+
+
 def _environment_write(raised: Iterable[Raised], environment: str) -> Raised | None:
     """The error of a write refused inside the read-only environment, if that is how the run failed."""
     if not environment:
@@ -396,18 +454,18 @@ def _environment_write(raised: Iterable[Raised], environment: str) -> Raised | N
     return None
 
 
-# What the dynamic loader says when mapping a shared library fails under an address-space limit
-# (`RLIMIT_AS`): torch's CUDA libraries alone reserve more than the runner's default 2 GiB.
-# A mount that forbids executing says "Operation not permitted" after the same words: not a limit.
-_MAPPING_REFUSED = re.compile(
-    r"failed to map segment from shared object(?!: Operation not permitted)|cannot allocate memory",
-    re.IGNORECASE,
-)
-
-
 def _over_address_space(raised: Iterable[Raised]) -> Raised | None:
-    """The error of a library that could not be mapped into memory, if that is how the run failed."""
-    return next((event for event in raised if _MAPPING_REFUSED.search(event.message)), None)
+    """The error of a library that could not be mapped into memory, if that is how the run failed:
+    its own words say so, or it followed such an error earlier in the same process (`refused`)."""
+    return next((event for event in raised if MAPPING_REFUSED.search(event.message) or event.refused), None)
+
+
+def _after(event: Raised) -> Phrase:
+    """What the failure followed, when its own words do not name the refused mapping."""
+    if event.refused is None or MAPPING_REFUSED.search(event.message):
+        return Phrase("")
+    earlier = shorten(event.refused, 160)
+    return Phrase(f", after a library caught an earlier failure of the same process ({earlier})")
 
 
 def _size(count: int) -> str:
@@ -509,6 +567,8 @@ def run_result(
         return RunResult.ENVIRONMENT, "a library writes into its own install folder"
     if any(f.rule == RUNNER_MEMORY.code for f in findings):
         return RunResult.ENVIRONMENT, "a library maps more memory than the runner's limit"
+    if any(f.rule == IMPORT_NETWORK.code for f in findings):
+        return RunResult.NETWORK, str(Listing(list(evidence.hosts or evidence.connections), most=5))
     if not example.smoke:
         if not red and any(f.rule == NEEDS_RECORDING.code for f in findings):
             return RunResult.NETWORK, str(Listing(list(evidence.hosts or evidence.connections), most=5))
@@ -579,7 +639,12 @@ def reached_invoke(run: ExampleRun) -> bool:
     loaded and its class was created."""
     before = tuple(f"{STAGES[stage]} " for stage in ("sdk", "load", "init", "setup", "tape"))
     stopped = (CRASHED.code, READ_ONLY_ENVIRONMENT.code, RUNNER_MEMORY.code)
-    return not any(f.rule in stopped and f.message.startswith(before) for f in run.findings)
+    for finding in run.findings:
+        if finding.rule == IMPORT_NETWORK.code:  # always said of a module that did not load
+            return False
+        if finding.rule in stopped and finding.message.startswith(before):
+            return False
+    return True
 
 
 def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:

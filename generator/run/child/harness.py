@@ -33,6 +33,7 @@ from .daemon import Daemon
 from .guard import guard_network
 from .isolation import copy_plugin
 from .origin import Origin
+from .refusals import earlier_refusal, watch
 from .session import Sdk, build_session, send_message
 
 MAX_TRACE = 8000
@@ -80,6 +81,7 @@ def run_example(
     """Private working copy of the plugin, network guard, the tool; returns the exit status the
     child ends with."""
     events.send(Started(python=sys.version.split()[0], sdk=sdk.version))
+    watch()
     plugin_root = str(workdir / "plugin")
     try:
         workdir.mkdir(parents=True, exist_ok=True)
@@ -185,6 +187,7 @@ def report_error(events: EventWriter, stage: str, problem: BaseException, plugin
             sdk_api=_missing_sdk_api(problem),
             frames=frames,
             misuse=_misuse(problem, plugin_root),
+            refused=earlier_refusal(problem),
             **where,
         )
     )

@@ -44,7 +44,7 @@ class Origin:
         if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR):
             yield  # a generator's line is read from its suspended frame instead
             return
-        tool = _free_tool(monitoring)
+        tool = free_tool(monitoring)
         if tool is None:
             yield
             return
@@ -89,7 +89,7 @@ def _code_of(invoke: Any) -> types.CodeType | None:
     return code if isinstance(code, types.CodeType) else None
 
 
-def _free_tool(monitoring: Any) -> int | None:
+def free_tool(monitoring: Any) -> int | None:
     """A `sys.monitoring` tool id no one uses (the plugin may run a profiler or coverage of its own)."""
     for tool in (5, 4, 3, 2):
         try:

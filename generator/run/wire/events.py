@@ -5,6 +5,7 @@ length and the body; the child's writer and the generator's decoder, which trust
 import dataclasses
 import json
 import os
+import re
 import struct
 import threading
 import typing
@@ -99,6 +100,19 @@ class Raised(Event):
     # what the plugin's code did wrong with an object of the SDK or of an installed library, used the
     # same way whatever the input (`File.blob`, a property holding bytes, called as a method)
     misuse: str | None = None
+    # an exception raised earlier in the same process (`Type: message`) whose words say the
+    # address-space limit refused a mapping (`MAPPING_REFUSED`), which a library caught: this one
+    # may only follow from it (torch, imported again after such a failure, refuses to initialise)
+    refused: str | None = None
+
+
+# What the dynamic loader (or `mmap`) says when a mapping fails under an address-space limit
+# (`RLIMIT_AS`): torch's CUDA libraries alone reserve more than the runner's default 2 GiB.
+# A mount that forbids executing says "Operation not permitted" after the same words: not a limit.
+MAPPING_REFUSED = re.compile(
+    r"failed to map segment from shared object(?!: Operation not permitted)|cannot allocate memory",
+    re.IGNORECASE,
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
