@@ -133,4 +133,5 @@ def _entrypoint(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterable[Findin
         return
     named = entry.replace(".", "/") + ".py"
     if not loaded.reader.is_file(named):
-        yield ENTRYPOINT_MISSING.at(where, entry=entry, problem=Phrase(f"names {named}, which does not exist"))
+        problem = Phrase(f"names {named}, which does not exist")
+        yield ENTRYPOINT_MISSING.at(where, entry=entry, problem=problem)

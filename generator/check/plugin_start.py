@@ -46,7 +46,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     manifest = loaded.documents.get("manifest.yaml")
     data = manifest.data if manifest is not None else None
     entry = dig(data, "meta", "runner", "entrypoint")
-    if loaded.plugin is None or not isinstance(entry, str) or dig(data, "meta", "runner", "language") != "python":
+    python = dig(data, "meta", "runner", "language") == "python"
+    if loaded.plugin is None or not isinstance(entry, str) or not python:
         return
     code = plugin_code(loaded)
     if entry not in code.modules or any(_creates_plugin(tree) for _file, tree in code.modules.values()):

@@ -166,7 +166,7 @@ def _missing_attributes(tree: ast.Module, attributes: frozenset[str]) -> Iterato
     parents = {child: node for node in every_node(tree) for child in children(node)}
     bindings: dict[str, list[bool]] = {}
     for node in every_node(tree):
-        for name in _bound(node):
+        for name in bound_names(node):
             parent = parents.get(node)
             made = (
                 isinstance(parent, ast.Assign)
@@ -189,7 +189,7 @@ def _missing_attributes(tree: ast.Module, attributes: frozenset[str]) -> Iterato
             yield node
 
 
-def _bound(node: ast.AST) -> list[str]:
+def bound_names(node: ast.AST) -> list[str]:
     """The names a node binds."""
     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
         return [node.id]
