@@ -53,6 +53,7 @@ def test_derive_reads_a_wheel(tmp_path: Path) -> None:
                 "plugin": ["__init__", "routes", "run", "serve"],
                 "tool": ["__init__", "create_text_message", "runtime"],
                 "tool_init": ["runtime"],
+                "env": None,
             }
         ]
     }

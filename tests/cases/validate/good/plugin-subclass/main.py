@@ -7,4 +7,7 @@ class Started(SdkPlugin):
 
 
 if __name__ == "__main__":
-    Started(DifyPluginEnv(MAX_REQUEST_TIMEOUT=120)).run()
+    # The settings' own fields and pydantic's methods are attributes of DifyPluginEnv.
+    env = DifyPluginEnv(MAX_REQUEST_TIMEOUT=120)
+    settings = env.model_dump() if env.INSTALL_METHOD else env.dict()
+    Started(env).run()
