@@ -545,7 +545,7 @@ def run_plugins(
                     tool_runs,
                     _schema_where(loaded, tool),
                     loaded.display_path(examples_path(tool)),
-                    code_variables(loaded),
+                    code_variables(loaded, tool),
                 )
             )
     for delivered in event_runs:

@@ -174,10 +174,11 @@ sets it, the next node reads None without any error. One finding per tool names 
 variable. When every run that finished was a smoke run that took the tool's own error path (it
 answered the invented inputs with an error message, or stopped for a missing credential), the run
 did not reach the code that sets them: that proves nothing, and the finding says so as a note.
-That excuse is not given for a variable whose name no variable message of the plugin's code uses
-(every call of `create_variable_message` / `create_stream_variable_message` in its Python files read,
-each naming its variable with a literal; the SDK's helpers are the way a tool sets a variable): it
-is never set on any input, so it stays a warning, naming what the code sets instead.
+That excuse is not given for a variable whose name no variable message of the tool's code uses
+(every call of `create_variable_message` / `create_stream_variable_message` in the plugin's Python
+files read, but the modules of its other tools that the tool does not import, each naming its
+variable with a literal; the SDK's helpers are the way a tool sets a variable): it is never set on
+any input, so it stays a warning, naming what the code sets instead.
 """,
 )
 
@@ -611,7 +612,7 @@ def never_set(
                 where,
                 names=Listing(absent, most=MAX_LISTED),
                 why=Phrase(
-                    "but no code of the plugin sets a variable of that name"
+                    "but no code of the tool sets a variable of that name"
                     + (f" (it sets {Listing(others, most=MAX_LISTED)})" if others else "")
                     + "; the next node reads None"
                 ),
