@@ -21,8 +21,8 @@ PROGRAM_MISSING = rule(
     "R080",
     "program-not-in-daemon-image",
     Severity.WARNING,
-    "{call} {uses!s} {program}, which Dify's plugin daemon image does not have: in Dify the program is"
-    " not found, whatever the inputs{also!s}",
+    "{call} {uses!s} {program}, which Dify's plugin daemon image does not have: in Dify {outcome!s},"
+    " whatever the inputs{also!s}",
     "Do the work in Python (a library from PyPI), or list in the README that {program} must be"
     " installed in the daemon's image by whoever runs Dify.",
     """
@@ -98,14 +98,18 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             continue
         display = loaded.display_path(relative)
         first = calls[0]
+        looks_up = isinstance(first.func, ast.Attribute) and first.func.attr == "which"
         others = [f"{display}:{call.lineno}" for call in calls[1:]]
         yield PROGRAM_MISSING.at(
             Location(display, first.lineno, first.col_offset + 1),
             call=ast.unparse(first.func)[:60],
             program=program,
-            uses=Phrase(
-                "looks up" if isinstance(first.func, ast.Attribute) and first.func.attr == "which" else "runs"
+            outcome=Phrase(
+                "it returns None and what needs the program never runs"
+                if looks_up
+                else "the program is not found"
             ),
+            uses=Phrase("looks up" if looks_up else "runs"),
             also=Phrase(f" (also at {Listing(others, most=8)})" if others else ""),
         )
 
