@@ -11,7 +11,8 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import children, every_node
+from generator.check.common import children, every_node, module_tree
+from generator.check.credential_reads import declared_credentials
 from generator.check.plugin_code import (
     PluginCode,
     imported_module,
@@ -45,11 +46,15 @@ TypeError at that call, whatever the user entered. The check reads the modules t
 calls of the plugin's own classes that derive from the SDK's `Tool` with no `__init__` or `__new__`
 of their own, and names the required parameters that neither a positional argument nor a keyword
 gives (a call with `*args` or `**kwargs` is left alone). It is an error when the call is on the
-straight path of `_validate_credentials` or `_invoke` (no branch or loop between them: every user
-who saves credentials or runs the tool reaches it; a `try` around it only turns the TypeError into
-the plugin's own error), a warning elsewhere.
+straight path of `_validate_credentials` or `_invoke` (no branch or loop between them, a loop's
+iterable and a condition being on it: every user who saves credentials or runs the tool reaches it;
+a `try` around it only turns the TypeError into the plugin's own error), a warning elsewhere. Dify
+calls `_validate_credentials` when a user saves the provider's credentials, so in the class of a
+provider that declares none (nothing to save) the call never runs and is not reported.
 """,
 )
+# The part of a branch or loop that always runs (`for x in HERE`, `if HERE`).
+_HEADS = ("iter", "test", "subject")
 # Methods the SDK calls for every user: a call on their straight path always runs.
 _ALWAYS_CALLED = {
     "_validate_credentials": ": the provider's credentials can never be saved",
@@ -86,6 +91,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     required = tool_init(installed_sdk(loaded.reader))
     if not required:
         return
+    validated = _validated(loaded)
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
         for call, name in _calls(relative, tree, classes):
@@ -93,6 +99,11 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             if not missing:
                 continue
             outcome, always = _outcome(call, tree)
+            if outcome == _ALWAYS_CALLED["_validate_credentials"]:
+                if validated.get(relative) is False:
+                    continue  # Dify never asks a provider without credentials to validate them
+                always = validated.get(relative, False)
+                outcome = outcome if always else ""
             yield TOOL_WITHOUT_ARGUMENTS.at(
                 Location(loaded.display_path(relative), call.lineno, call.col_offset + 1),
                 None if always else Severity.WARNING,
@@ -101,6 +112,18 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 missing=Listing(missing),
                 outcome=Phrase(outcome),
             )
+
+
+def _validated(loaded: LoadedPlugin) -> dict[str, bool]:
+    """The file of each tool provider's class: True when the provider declares credentials (Dify
+    calls its `_validate_credentials` whenever a user saves them), False when it declares none
+    (there is nothing to save, so it is never called)."""
+    found: dict[str, bool] = {}
+    for provider in loaded.plugin.providers if loaded.plugin else ():
+        tree = module_tree(loaded, provider.source) if provider.source else None
+        if tree is not None:
+            found[tree[0]] = declared_credentials(loaded, provider) != []
+    return found
 
 
 def _own_tools(code: PluginCode) -> dict[str, set[str]]:
@@ -171,7 +194,8 @@ def _outcome(call: ast.Call, tree: ast.Module) -> tuple[str, bool]:
         if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
             said = _ALWAYS_CALLED.get(parent.name)
             return (said, True) if said else ("", False)
-        if isinstance(parent, _BRANCHES) or not isinstance(parent, _STRAIGHT):
+        head = any(getattr(parent, field, None) is node for field in _HEADS)
+        if (isinstance(parent, _BRANCHES) and not head) or not isinstance(parent, _STRAIGHT):
             return "", False
         node = parent
     return "", False
