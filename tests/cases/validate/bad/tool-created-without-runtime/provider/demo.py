@@ -10,7 +10,8 @@ class Demo(ToolProvider):
     def _validate_credentials(self, credentials: dict[str, Any]) -> None:
         try:
             tool = Echo()
-            list(tool.invoke({}))
+            for _ in Echo().invoke({}):
+                tool = None
         except Exception as e:
             raise ToolProviderCredentialValidationError(str(e)) from e
 
