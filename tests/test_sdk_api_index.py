@@ -27,7 +27,7 @@ def test_plugin_has_run_and_no_register_provider() -> None:
 def test_derive_reads_a_wheel(tmp_path: Path) -> None:
     """Names bound in `__init__.py` and the submodules; Plugin's methods, its base's (a relative
     import inside the wheel), and what its methods store on self; Tool's, wherever it lives, with
-    those of a base in the same module."""
+    those of a base in the same module, and the parameters its `__init__` requires."""
     wheel = tmp_path / "dify_plugin-9.9.9-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as archive:
         archive.writestr("dify_plugin/__init__.py", "from .plugin import Plugin\nVERSION = '9'\n")
@@ -41,7 +41,8 @@ def test_derive_reads_a_wheel(tmp_path: Path) -> None:
         archive.writestr(
             "dify_plugin/interfaces/tool.py",
             "from abc import ABC\n\nclass ToolLike(ABC):\n    def create_text_message(self): ...\n"
-            "\nclass Tool(ToolLike):\n    def __init__(self, runtime):\n        self.runtime = runtime\n",
+            "\nclass Tool(ToolLike):\n    def __init__(self, runtime, session=None):\n"
+            "        self.runtime = runtime\n",
         )
     index = derive([wheel])
     assert index == {
@@ -51,6 +52,8 @@ def test_derive_reads_a_wheel(tmp_path: Path) -> None:
                 "package": ["Plugin", "VERSION", "__init__", "base", "entities", "interfaces", "plugin"],
                 "plugin": ["__init__", "routes", "run", "serve"],
                 "tool": ["__init__", "create_text_message", "runtime"],
+                "tool_init": ["runtime"],
+                "env": None,
             }
         ]
     }

@@ -70,12 +70,12 @@ class Read:
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Undeclared credential keys read by each provider's tools or its own class."""
     for provider in loaded.plugin.providers if loaded.plugin else ():
-        declared = _declared(loaded, provider)
+        declared = declared_credentials(loaded, provider)
         if declared is not None:
             yield from _provider_findings(loaded, provider, declared)
 
 
-def _declared(loaded: LoadedPlugin, provider: Provider) -> list[str] | None:
+def declared_credentials(loaded: LoadedPlugin, provider: Provider) -> list[str] | None:
     """The credential names the provider declares; None when they cannot be known plainly."""
     document = loaded.documents.get(provider.file)
     data = document.data if document is not None else None

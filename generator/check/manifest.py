@@ -10,7 +10,7 @@ from generator.findings import Finding, Location, Severity
 from generator.load.crawl import PLUGIN_KINDS, LoadedPlugin
 from generator.load.values import dig
 from generator.load.yamlload import YamlDocument
-from generator.rules import rule
+from generator.rules import Phrase, rule
 
 MAX_PLUGIN_BYTES = 50 * 1024 * 1024
 # Dify runs one of these kinds per plugin; tools and endpoints may accompany any of them.
@@ -75,12 +75,16 @@ ENTRYPOINT_MISSING = rule(
     "M015",
     "entrypoint-missing",
     Severity.ERROR,
-    "the runner's entrypoint {path} does not exist",
+    "the runner's entrypoint {entry} {problem!s}: Dify starts the plugin with `python -m {entry}`,"
+    " which fails",
     "Create the module (usually main.py running `Plugin(DifyPluginEnv()).run()`) "
     "or fix `meta.runner.entrypoint`.",
     """
 Dify starts a Python plugin by running the module named by `meta.runner.entrypoint` (usually
-`main`, the file `main.py` at the plugin's top level). Without it the plugin never starts.
+`main`, the file `main.py` at the plugin's top level): the daemon runs `python -m <entrypoint>`
+(`exec.Command(pythonPath, "-m", r.Config.Meta.Runner.Entrypoint)` in
+`internal/core/local_runtime/subprocess.go`). A module that does not exist, or a value that is no
+dotted module name at all (`tool.py:HeyGenTool`, a file and a class), and the plugin never starts.
 """,
 )
 
@@ -121,6 +125,13 @@ def _entrypoint(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterable[Findin
     entry = dig(manifest.data, "meta", "runner", "entrypoint")
     if not isinstance(entry, str) or not entry:
         return
+    where = manifest.at("meta", "runner", "entrypoint")
+    if not all(part.isidentifier() for part in entry.split(".")):
+        yield ENTRYPOINT_MISSING.at(
+            where, entry=entry, problem=Phrase("is not a module name (dotted names, no `.py`, no `:`)")
+        )
+        return
     named = entry.replace(".", "/") + ".py"
     if not loaded.reader.is_file(named):
-        yield ENTRYPOINT_MISSING.at(manifest.at("meta", "runner", "entrypoint"), path=named)
+        problem = Phrase(f"names {named}, which does not exist")
+        yield ENTRYPOINT_MISSING.at(where, entry=entry, problem=problem)

@@ -15,10 +15,10 @@ from generator.check.undeclared import constant
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
+from generator.run.code_variables import VARIABLE_HELPERS, variable_name
 
 # The tool node's fixed outputs: Dify refuses a variable of these names.
 RESERVED = frozenset({"text", "files", "json"})
-VARIABLE_HELPERS = frozenset({"create_variable_message", "create_stream_variable_message"})
 
 RESERVED_IN_CODE = rule(
     "R071",
@@ -55,10 +55,7 @@ def _reserved_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, str, str]]:
         helper = node.func.attr
         if helper not in VARIABLE_HELPERS:
             continue
-        named = node.args[0] if node.args else None
-        for keyword in node.keywords:
-            if keyword.arg == "variable_name":
-                named = keyword.value
+        named = variable_name(node)
         name = constant(named) if named is not None else None
         if name in RESERVED:
             yield node, helper, name

@@ -1,6 +1,6 @@
 """The names a plugin takes from `dify_plugin` itself: what `from dify_plugin import X` can import,
 the attributes of the SDK's `Plugin` (what `main.py` calls) and of its `Tool` (what a tool's
-`self` has from the SDK), in the published releases.
+`self` has from the SDK), and the parameters `Tool.__init__` requires, in the published releases.
 
 `sdk_api_index.json` (beside this module) holds, for each release read, the names the package's
 `__init__.py` binds with its submodules, and the attributes of `Plugin` (`dify_plugin/plugin.py`,
@@ -29,6 +29,25 @@ from generator.check.undeclared import class_members
 INDEX = Path(__file__).with_name("sdk_api_index.json")
 PACKAGE = "dify_plugin"
 PLUGIN_MODULE = "dify_plugin/plugin.py"
+# What pydantic's `BaseModel` and pydantic-settings' `BaseSettings` give an instance beside the
+# `model_*` names (the methods pydantic 2 keeps from pydantic 1, deprecated but still there).
+PYDANTIC_MEMBERS = frozenset(
+    {
+        "construct",
+        "copy",
+        "dict",
+        "from_orm",
+        "json",
+        "parse_file",
+        "parse_obj",
+        "parse_raw",
+        "schema",
+        "schema_json",
+        "settings_customise_sources",
+        "update_forward_refs",
+        "validate",
+    }
+)
 # Bases that give a class nothing a plugin would call.
 _PLAIN_BASES = frozenset({"object", "ABC", "Generic"})
 
@@ -84,6 +103,30 @@ def tool_attributes() -> frozenset[str] | None:
     return frozenset(found)
 
 
+def env_attributes(version: Version | None = None) -> frozenset[str] | None:
+    """Every attribute of `DifyPluginEnv` in some release read (up to `version`): its own settings
+    and methods, and those of its base, pydantic-settings' `BaseSettings` (`PYDANTIC_MEMBERS`, and
+    any `model_*` name); None when a release's could not be read."""
+    found: set[str] = set(PYDANTIC_MEMBERS)
+    for release in _upto(version):
+        if release.get("env") is None:
+            return None
+        found.update(release["env"])
+    return frozenset(found)
+
+
+def tool_init(version: Version | None = None) -> list[str] | None:
+    """The parameters `Tool.__init__` requires in every release read up to `version` (see `_upto`):
+    the fewest any of them requires; None when one release's could not be read."""
+    required: list[str] | None = None
+    for release in _upto(version):
+        names = release.get("tool_init")
+        if names is None:
+            return None
+        required = names if required is None or len(names) < len(required) else required
+    return required
+
+
 def derive(wheels: list[Path]) -> dict[str, object]:
     """The index, one entry per wheel, oldest release first."""
     releases = []
@@ -97,12 +140,16 @@ def derive(wheels: list[Path]) -> dict[str, object]:
             package = sorted(_package_names(members, read(f"{PACKAGE}/__init__.py") or ""))
             plugin = _plugin_attributes(read)
             tool = _tool_attributes(members, read)
+            tool_init = _tool_init(members, read)
+            env = _env_fields(members, read)
         releases.append(
             {
                 "version": wheel.name.split("-")[1],
                 "package": package,
                 "plugin": sorted(plugin) if plugin else None,
                 "tool": sorted(tool) if tool else None,
+                "tool_init": tool_init,
+                "env": env,
             }
         )
     return {"releases": releases}
@@ -135,10 +182,41 @@ def _plugin_attributes(read: Callable[[str], str | None]) -> set[str] | None:
 
 def _tool_attributes(members: set[str], read: Callable[[str], str | None]) -> set[str] | None:
     """The attributes of the module-level class `Tool` of the package, wherever the release keeps it."""
+    found = _tool_module(members, read)
+    return _class_attributes(read, found[0], found[1], "Tool") if found else None
+
+
+def _tool_init(members: set[str], read: Callable[[str], str | None]) -> list[str] | None:
+    """The parameters `Tool.__init__` requires (after `self`, positional, no default); None when
+    the class defines no `__init__` of its own or takes `*args`/`**kwargs`."""
+    found = _tool_module(members, read)
+    body = ast.parse(found[1]).body if found else []
+    node = next((s for s in body if isinstance(s, ast.ClassDef) and s.name == "Tool"), None)
+    init = class_members(node).get("__init__", []) if node else []
+    method = init[-1] if init else None
+    if not isinstance(method, ast.FunctionDef) or method.args.vararg or method.args.kwarg:
+        return None
+    positional = [*method.args.posonlyargs, *method.args.args][1:]
+    return [arg.arg for arg in positional[: len(positional) - len(method.args.defaults)]]
+
+
+def _env_fields(members: set[str], read: Callable[[str], str | None]) -> list[str] | None:
+    """What the class body of `DifyPluginEnv` binds (its settings and methods); what its pydantic
+    base gives is not in the wheel (`env_attributes` adds it)."""
+    found = _tool_module(members, read, "DifyPluginEnv")
+    body = ast.parse(found[1]).body if found else []
+    node = next((s for s in body if isinstance(s, ast.ClassDef) and s.name == "DifyPluginEnv"), None)
+    return sorted(class_members(node)) if node else None
+
+
+def _tool_module(
+    members: set[str], read: Callable[[str], str | None], name: str = "Tool"
+) -> tuple[str, str] | None:
+    """The wheel member that defines the module-level class `name`, and its source."""
     for member in sorted(members):
         source = read(member) if member.startswith(f"{PACKAGE}/") and member.endswith(".py") else None
-        if source and "\nclass Tool(" in source:
-            return _class_attributes(read, member, source, "Tool")
+        if source and f"\nclass {name}(" in source:
+            return member, source
     return None
 
 

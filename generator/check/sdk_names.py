@@ -10,10 +10,18 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
+from packaging.version import Version
+
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, module_tree
 from generator.check.plugin_code import PluginCode, plugin_code, reachable_modules
-from generator.check.sdk_api_index import PACKAGE, oldest_release, package_names, plugin_attributes
+from generator.check.sdk_api_index import (
+    PACKAGE,
+    env_attributes,
+    oldest_release,
+    package_names,
+    plugin_attributes,
+)
 from generator.check.sdk_index import installed_sdk
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -43,7 +51,7 @@ NO_SUCH_METHOD = rule(
     "T014",
     "plugin-attribute-missing",
     Severity.ERROR,
-    "{receiver}.{attribute}: the SDK's Plugin has no attribute {attribute} in {releases!s}, so {outcome!s}",
+    "{receiver}.{attribute}: the SDK's {cls} has no attribute {attribute} in {releases!s}, so {outcome!s}",
     "A plugin starts with `Plugin(DifyPluginEnv(...)).run()`: the SDK registers the providers the"
     " manifest lists by itself.",
     """
@@ -51,8 +59,12 @@ The SDK's `Plugin` (`dify_plugin/plugin.py`) reads the manifest and registers ev
 lists when it is created; `run()` then serves Dify's requests. It has no method to register
 providers by hand: `plugin.register_provider(...)` and other names no release of `Plugin` has
 (with the attributes of its base classes, read from every published wheel) fail with
-AttributeError, so the plugin never starts. Only a name bound to `Plugin(...)` alone, with `Plugin`
-imported from `dify_plugin`, is judged.
+AttributeError, so the plugin never starts. The same holds for `DifyPluginEnv`, the SDK's settings
+(`dify_plugin/config/config.py`, a pydantic-settings `BaseSettings`): its attributes are its
+settings (`MAX_REQUEST_TIMEOUT`, `INSTALL_METHOD`, ...) and pydantic's (`model_*` and the methods
+kept from pydantic 1), so `DifyPluginEnv().register_provider(...)` fails the same way. Only a name
+bound to `Plugin(...)` or `DifyPluginEnv(...)` alone, with the class imported from `dify_plugin`,
+is judged.
 """,
 )
 WRONG_KIND = rule(
@@ -103,21 +115,28 @@ def _may_lack(loaded: LoadedPlugin, code: PluginCode) -> bool:
     then is that release told: reading it parses the plugin's uv.lock, hundreds of kilobytes of
     TOML, which for plugins that use nothing unusual cost more than the rest of this check."""
     oldest = oldest_release()
-    names, attributes = package_names(oldest), plugin_attributes(oldest)
+    names, classes = package_names(oldest), _class_attributes(oldest)
     for module in reachable_modules(loaded, code):
         tree = code.modules[module][1]
         if next(_missing_imports(tree, names), None) is not None:
             return True
-        if attributes is not None and next(_missing_attributes(tree, attributes), None) is not None:
+        if next(_missing_attributes(tree, classes), None) is not None:
             return True
     return False
+
+
+def _class_attributes(version: Version | None) -> dict[str, frozenset[str]]:
+    """The SDK classes whose instances' attributes are judged, with every attribute each has in the
+    releases up to `version` (a class whose attributes could not be read whole is left out)."""
+    found = {"Plugin": plugin_attributes(version), "DifyPluginEnv": env_attributes(version)}
+    return {name: attributes for name, attributes in found.items() if attributes is not None}
 
 
 def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[Finding]:
     """The names and Plugin attributes the release the plugin installs lacks."""
     version = installed_sdk(loaded.reader)
     names = package_names(version)
-    attributes = plugin_attributes(version)
+    classes = _class_attributes(version)
     releases = Phrase(
         f"dify_plugin {version} (the version the plugin installs)"
         if version
@@ -137,17 +156,15 @@ def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[Finding]:
                 names=Listing(sorted(n for n in names if n[:1].isupper()), most=8),
                 close=Phrase(f"; `{close}` is the closest" if close else ""),
             )
-        if attributes is not None:
-            for attribute in _missing_attributes(tree, attributes):
-                yield NO_SUCH_METHOD.at(
-                    Location(display, attribute.lineno, attribute.col_offset + 1),
-                    receiver=ast.unparse(attribute.value)[:60],
-                    attribute=attribute.attr,
-                    releases=releases,
-                    outcome=Phrase(
-                        "the plugin never starts" if module == "main" else "every use of it fails"
-                    ),
-                )
+        for attribute, cls in _missing_attributes(tree, classes):
+            yield NO_SUCH_METHOD.at(
+                Location(display, attribute.lineno, attribute.col_offset + 1),
+                receiver=ast.unparse(attribute.value)[:60],
+                attribute=attribute.attr,
+                cls=cls,
+                releases=releases,
+                outcome=Phrase("the plugin never starts" if module == "main" else "every use of it fails"),
+            )
 
 
 def _missing_imports(tree: ast.Module, names: frozenset[str]) -> Iterator[tuple[ast.ImportFrom, str]]:
@@ -158,38 +175,50 @@ def _missing_imports(tree: ast.Module, names: frozenset[str]) -> Iterator[tuple[
                     yield node, alias.name
 
 
-def _missing_attributes(tree: ast.Module, attributes: frozenset[str]) -> Iterator[ast.Attribute]:
-    """`x.name` where every binding of `x` in the module is `Plugin(...)`, with the SDK's Plugin."""
-    classes = _sdk_imports(tree).get("Plugin", set())
-    if not classes:
+def _missing_attributes(
+    tree: ast.Module, classes: dict[str, frozenset[str]]
+) -> Iterator[tuple[ast.Attribute, str]]:
+    """`x.name` where every binding of `x` in the module is `C(...)`, with `C` one of the SDK's
+    `classes` the module imports from dify_plugin, and `C` has no attribute `name`."""
+    imported = _sdk_imports(tree)
+    made_of = {local: name for name in classes for local in imported.get(name, set())}
+    if not made_of:
         return
     parents = {child: node for node in every_node(tree) for child in children(node)}
-    bindings: dict[str, list[bool]] = {}
+    bindings: dict[str, list[str | None]] = {}
     for node in every_node(tree):
-        for name in _bound(node):
+        for name in bound_names(node):
             parent = parents.get(node)
             made = (
-                isinstance(parent, ast.Assign)
+                made_of.get(parent.value.func.id)
+                if isinstance(parent, ast.Assign)
                 and parent.targets == [node]
                 and isinstance(parent.value, ast.Call)
                 and isinstance(parent.value.func, ast.Name)
-                and parent.value.func.id in classes
+                else None
             )
             bindings.setdefault(name, []).append(made)
-    plugins = {name for name, made in bindings.items() if all(made)}
+    instances = {name: made[0] for name, made in bindings.items() if made[0] and len(set(made)) == 1}
     for node in every_node(tree):
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.ctx, ast.Load)
             and isinstance(node.value, ast.Name)
-            and node.value.id in plugins
-            and node.attr not in attributes
-            and not node.attr.startswith("__")
+            and node.value.id in instances
+            and not _has(instances[node.value.id], classes[instances[node.value.id]], node.attr)
         ):
-            yield node
+            yield node, instances[node.value.id]
 
 
-def _bound(node: ast.AST) -> list[str]:
+def _has(cls: str, attributes: frozenset[str], name: str) -> bool:
+    """True when an instance of the SDK's `cls` has attribute `name` (dunder names always; pydantic
+    gives the settings every `model_*` name)."""
+    return (
+        name in attributes or name.startswith("__") or (cls == "DifyPluginEnv" and name.startswith("model_"))
+    )
+
+
+def bound_names(node: ast.AST) -> list[str]:
     """The names a node binds."""
     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
         return [node.id]

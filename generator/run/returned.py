@@ -3,7 +3,7 @@ without a MIME type, and the example's expectations."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from generator.findings import Finding, Location, Severity
@@ -22,8 +22,11 @@ SCHEMA_MISMATCH = rule(
     "example {example!s}: {count!s} not match output_schema: {problems!s}",
     "Make the tool return what output_schema declares, or correct the schema.",
     """
-The outputs of an example run, assembled as Dify assembles them, are validated against the tool's
-`output_schema` with every `$ref` resolved. Dify never checks this at run time: the next node
+The variables of an example run, assembled as Dify assembles them, are validated against the tool's
+`output_schema` with every `$ref` resolved. The tool node's fixed outputs `text`, `files` and `json`
+are not among them (unless the schema declares one): Dify's tool node gives them beside the
+variables, and the schema only drives the editor's variable picker, so an `additionalProperties:
+false` there speaks of variables. Dify never checks this at run time: the next node
 receives whatever the tool returned. A smoke run's mismatch is a warning; when the tool answered the
 invented inputs with its own error (an error text or JSON, or variables saying `success: false` or
 setting `error`, typically with every other field None for want of a credential), the finding says
@@ -104,7 +107,9 @@ def check_run(
     schema_where: Location,
 ) -> Checked:
     """Every finding about the outputs of one completed run, at its rule's severity."""
-    checked = check_outputs(tool.output_schema, example, outputs, expect, schemas, where, schema_where)
+    checked = check_outputs(
+        tool.output_schema, example, outputs, expect, schemas, where, schema_where, FIXED_OUTPUTS
+    )
     metas = [m.meta if isinstance(m.meta, dict) else {} for m in messages if m.type == "blob"]
     nameless = [meta.get("filename") or "(no name)" for meta in metas if not meta.get("mime_type")]
     if not nameless:
@@ -123,14 +128,19 @@ def check_outputs(
     schemas: SchemaSet | None,
     where: Location,
     schema_where: Location,
+    fixed: Collection[str] = (),
 ) -> Checked:
     """The findings about the variables one completed run returned (a tool's outputs, a trigger
     event's variables): its `output_schema`, variables it does not declare, and the example's
-    expectations."""
+    expectations. The `fixed` outputs (a tool node's `text`, `files` and `json`) are no variables:
+    the schema is checked without them unless it declares them itself."""
     findings: list[Finding] = []
     remarks: list[Finding] = []
     if isinstance(output_schema, dict):
-        mismatches = validate_against_schema(output_schema, outputs, schemas)
+        properties = output_schema.get("properties")
+        named = properties if isinstance(properties, dict) else {}
+        variables = {key: value for key, value in outputs.items() if key not in fixed or key in named}
+        mismatches = validate_against_schema(output_schema, variables, schemas)
         # One finding for the failures and one for the remarks per example: an error path that sets
         # fourteen declared variables to None is one problem, listed path by path, not fourteen findings.
         for note in (False, True):

@@ -20,6 +20,7 @@ from generator.rules import Phrase, rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
 from generator.run.build_failure import Missing, missing_library, summary
+from generator.run.code_variables import code_variables
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.event_runs import EventJob, event_jobs, execute_event, plan_events, run_places
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
@@ -540,7 +541,11 @@ def run_plugins(
             tool_runs = [run for run in runs if run.plugin == loaded.display and run.tool == tool.key]
             found[loaded.display].extend(
                 never_set(
-                    tool, tool_runs, _schema_where(loaded, tool), loaded.display_path(examples_path(tool))
+                    tool,
+                    tool_runs,
+                    _schema_where(loaded, tool),
+                    loaded.display_path(examples_path(tool)),
+                    code_variables(loaded, tool),
                 )
             )
     for delivered in event_runs:

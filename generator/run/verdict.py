@@ -203,6 +203,11 @@ sets it, the next node reads None without any error. One finding per tool names 
 variable. When every run that finished was a smoke run that took the tool's own error path (it
 answered the invented inputs with an error message, or stopped for a missing credential), the run
 did not reach the code that sets them: that proves nothing, and the finding says so as a note.
+That excuse is not given for a variable whose name no variable message of the tool's code uses
+(every call of `create_variable_message` / `create_stream_variable_message` in the plugin's Python
+files read, but the modules of its other tools that the tool does not import, each naming its
+variable with a literal; the SDK's helpers are the way a tool sets a variable): it is never set on
+any input, so it stays a warning, naming what the code sets instead.
 """,
 )
 
@@ -647,17 +652,48 @@ def reached_invoke(run: ExampleRun) -> bool:
     return True
 
 
-def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_file: str) -> list[Finding]:
-    """One finding naming the declared variables that no completed run of the tool sets."""
+def never_set(
+    tool: Tool,
+    runs: Iterable[ExampleRun],
+    where: Location,
+    examples_file: str,
+    in_code: frozenset[str] | None = None,
+) -> list[Finding]:
+    """One finding naming the declared variables that no completed run of the tool sets; those that
+    no code of the plugin sets at all (`in_code`, every name its variable messages use, when known)
+    are a warning whatever the runs proved."""
     completed = [run for run in runs if run.outputs]
     declared = declared_variables(tool.output_schema)
     unset = [name for name in declared if not any(name in run.outputs for run in completed)]
     if not completed or not unset:
         return []
+    found = []
+    if in_code is not None and any(name not in in_code for name in unset):
+        absent = [name for name in unset if name not in in_code]
+        unset = [name for name in unset if name in in_code]
+        others = sorted(in_code - set(declared))
+        found.append(
+            NEVER_SET.at(
+                where,
+                names=Listing(absent, most=MAX_LISTED),
+                why=Phrase(
+                    "but no code of the tool sets a variable of that name"
+                    + (f" (it sets {Listing(others, most=MAX_LISTED)})" if others else "")
+                    + "; the next node reads None"
+                ),
+                advice=Phrase(
+                    "Declare the names the code sets, or set the declared ones with "
+                    "create_variable_message(name, ...)."
+                ),
+            )
+        )
+        if not unset:
+            return found
     names = Listing(unset, most=MAX_LISTED)
     if not any(run.result.proven for run in completed):
         shown = completed[0]
         return [
+            *found,
             NEVER_SET.at(
                 where,
                 severity=Severity.INFO,
@@ -667,9 +703,10 @@ def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_
                     f"({in_words(shown.result, shown.detail)})"
                 ),
                 advice=Phrase(f"Add {Listing([examples_file])} with an example on real inputs."),
-            )
+            ),
         ]
     return [
+        *found,
         NEVER_SET.at(
             where,
             names=names,
@@ -678,7 +715,7 @@ def never_set(tool: Tool, runs: Iterable[ExampleRun], where: Location, examples_
                 f"Yield create_variable_message(name, ...) for {names} in every path of _invoke, or remove "
                 "them from output_schema."
             ),
-        )
+        ),
     ]
 
 
