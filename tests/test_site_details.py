@@ -276,8 +276,9 @@ def test_the_theme_files_no_page_loads_are_not_published(cases_site: BuiltSite) 
 def test_pages_without_a_text_in_a_language_are_served_in_english_there(cases_site: BuiltSite) -> None:
     """A plugin without a text in a language (plain_notes in zh, ja, pt), a tool without one
     (verify_signature in ja) and every rule (their texts are English) are served in English only
-    there: a small page in their place names the English page as canonical and leads to it, and
-    the catalog, the other pages, llms.txt, index.json and the sitemap point at the English page."""
+    there: a small page in a plugin's or tool's place (none in a rule's) names the English page as
+    canonical and leads to it, and the catalog, the other pages, llms.txt, index.json and the
+    sitemap point at the English page."""
     stub = cases_site.page("zh/plugins/plain_notes")
     assert 'class="dr-page dr-stub"' in stub
     assert '<link rel="canonical" href="../../../plugins/plain_notes/">' in stub
@@ -305,8 +306,17 @@ def test_pages_without_a_text_in_a_language_are_served_in_english_there(cases_si
     assert 'href="../../../plugins/webhook_signer/webhook_signer/verify_signature/"' in signer
     assert "dr-stub" in cases_site.page("ja/plugins/webhook_signer/webhook_signer/verify_signature")
     assert "dr-stub" not in cases_site.page("zh/plugins/webhook_signer/webhook_signer/verify_signature")
-    # Rules: the English page only; the Japanese rules index and findings tables link it.
-    assert "dr-stub" in cases_site.page("ja/rules/r001")
+    # Rules: the English page only, and no page in their place; the Japanese rules index and
+    # findings tables link it, and the English page's language selector leads to each language's
+    # rules index.
+    assert not (cases_site.root / "ja" / "rules" / "r001").exists()
     assert "dr-stub" not in cases_site.page("rules/r001")
+    selector = re.findall(r'<a href="([^"]*)" hreflang="([^"]*)"', cases_site.page("rules/r001"))
+    assert selector == [
+        ("../../rules/r001/", "en"),
+        ("../../zh/rules/", "zh"),
+        ("../../ja/rules/", "ja"),
+        ("../../pt/rules/", "pt-BR"),
+    ]
     assert re.search(r'<a href="\.\./\.\./rules/r001/">R001</a>', cases_site.page("ja/rules"))
     assert re.search(r'<a href="\.\./\.\./\.\./rules/[a-z0-9]+/">', cases_site.page("ja/plugins/hostile"))

@@ -1,6 +1,6 @@
-"""Compiled page templates are kept in the user's cache between builds: one file per language and
-template, used again by the next build, and never needed (a cache that cannot be written costs a
-compile, not a failure)."""
+"""Compiled page templates, and the theme's, are kept in the user's cache between builds: one file
+per language and template (per template for the theme's), used again by the next build, and never
+needed (a cache that cannot be written costs a compile, not a failure)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from generator.schemas.dialect import MAX_REMEMBERED, metaschema_errors
 from generator.site.languages import LANGUAGE_SITES
-from generator.site.render import PageContext, _QuietCache, environment, render
+from generator.site.render import PageContext, _QuietCache, environment, render, theme_templates
 
 
 @pytest.fixture
@@ -100,3 +100,39 @@ def test_markup_is_written_as_is_and_everything_else_escaped_as_jinja_does(sourc
     stock = jinja2.Environment(autoescape=True).from_string(source)
     assert ours.render(**values) == stock.render(**values)
     assert "is Markup else escape(" in environment("en_US").compile(source, raw=True)
+
+
+def _theme_page(folder: Path, trim_blocks: bool = False) -> tuple[jinja2.Environment, str]:
+    """A theme's environment as MkDocs makes one (templates from a folder), with the registry's
+    cache of compiled templates, and a page rendered with it."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), trim_blocks=trim_blocks)
+    env.filters["shout"] = str.upper
+    env.bytecode_cache = theme_templates(env)
+    return env, env.get_template("main.html").render(name="ja")
+
+
+def test_the_theme_templates_are_compiled_once_for_every_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next language's build (a new environment, the same templates) compiles none; another
+    source, another way of parsing or another calling convention of a filter compiles again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    theme = tmp_path / "theme"
+    theme.mkdir()
+    (theme / "main.html").write_text("{% if name %}\n<b>{{ name|shout }}</b>\n{% endif %}", encoding="utf-8")
+    compiled = count_compiles(monkeypatch)
+    _, first = _theme_page(theme)
+    assert len(compiled) == 1
+    compiled.clear()
+    env, again = _theme_page(theme)
+    assert (again, compiled) == (first, [])
+    _, trimmed = _theme_page(theme, trim_blocks=True)
+    assert (trimmed, len(compiled)) == ("<b>JA</b>\n", 1)
+    env.filters["shout"] = jinja2.pass_context(lambda context, value: value.upper())
+    env.bytecode_cache = theme_templates(env)
+    env.cache = None  # as in a new environment: its compiled templates are read again
+    assert env.get_template("main.html").render(name="ja") == first
+    assert len(compiled) == 2
+    (theme / "main.html").write_text("<i>{{ name }}</i>", encoding="utf-8")
+    assert _theme_page(theme)[1] == "<i>ja</i>"
+    assert len(compiled) == 3

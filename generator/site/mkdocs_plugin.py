@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
+import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -38,6 +39,7 @@ from generator.site.multilang import LanguageBuilds, cores
 from generator.site.pages import SitePages
 from generator.site.publish import shared_files, watched_paths
 from generator.site.rebuild import LanguagePages, Plan, Rebuild, page_digest
+from generator.site.render import theme_templates
 from generator.site.search import SearchIndexError, index_site
 from generator.site.site_model import COVERAGE_PAGE, RULES_INDEX, SCHEMAS_INDEX, SiteModel, site_model
 from generator.site.texts import script_words
@@ -295,6 +297,11 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
             ]
         )
         return nav
+
+    def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        """The theme's templates compiled once, not in each language's build (render.theme_templates)."""
+        env.bytecode_cache = theme_templates(env)
+        return env
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """A generated page's body, and the catalog under the home page's own text: HTML rendered

@@ -42,12 +42,16 @@ STUB_TEMPLATE = "dr-stub.html"
 @dataclass(frozen=True, slots=True)
 class GeneratedPage:
     """A page to add to the build: source path, a plain title, and its HTML body; `english` is the
-    link to the English page that a page served only in English leads to ("" for any other)."""
+    link to the English page that a page served only in English leads to ("" for any other), and
+    `instead` where the language selector leads in the languages that lack the page."""
 
     src: str
     title: str
     html: str
     english: str = ""
+    # The languages (by folder) that have no page of their own in this one's place, each with the
+    # page (its URL below the language's root) their entry of the language selector leads to.
+    instead: tuple[tuple[str, str], ...] = ()
 
     def markdown(self) -> str:
         """The Markdown source MkDocs reads: the title in front matter, and no body.
@@ -60,6 +64,8 @@ class GeneratedPage:
         if self.english:
             # The stub's frame names the English page as canonical; the sitemap leaves the stub out.
             meta.update(template=STUB_TEMPLATE, dr_english=self.english)
+        if self.instead:
+            meta["dr_instead"] = dict(self.instead)  # read by partials/alternate.html
         return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
@@ -204,14 +210,21 @@ class SitePages:
         yield GeneratedPage(SCHEMAS_INDEX, self.words["schemas"], html)
 
     def rule_pages(self) -> Iterator[GeneratedPage]:
-        """One page per validation rule and the rules index."""
+        """One page per validation rule and the rules index. A language that serves a rule only in
+        English (its texts are English) has no page of its own for it, not even a small one leading
+        to the English page as a plugin's has: its pages link the English page, its rules index
+        lists the rule, and the English page's language selector leads to that index (a small page
+        per rule in each of three languages made a thousand more pages to write and index)."""
+        index = page_url(RULES_INDEX, self.model.use_directory_urls)
         for entry in self.model.rules:
-            title = f"{entry.rule.code} {entry.rule.name}"
             if entry.src in self.english_only:
-                yield self._english_only(entry.src, title)
                 continue
+            lacking = [
+                lang.folder for lang in TRANSLATED if entry.src in self.model.english_only.get(lang.code, ())
+            ]
             html = render("rule.html.j2", self.context(entry.src), entry=entry)
-            yield GeneratedPage(entry.src, title, html)
+            title = f"{entry.rule.code} {entry.rule.name}"
+            yield GeneratedPage(entry.src, title, html, instead=tuple((folder, index) for folder in lacking))
         html = render("rules.html.j2", self.context(RULES_INDEX), rules=self.model.rules)
         yield GeneratedPage(RULES_INDEX, self.words["rules"], html)
 

@@ -222,8 +222,11 @@ def index_site(site_dir: Path) -> None:
     shutil.rmtree(bundle, ignore_errors=True)
     entry: dict[str, object] = {}
     languages: dict[str, object] = {}
-    with tempfile.TemporaryDirectory(prefix="dify-registry-pagefind-") as folder:
-        for code, glob in language_globs(site_dir).items():
+    globs = language_globs(site_dir)  # before the runs' folder exists beside the pages
+    # The runs write beside the site's pages, on the same file system: their bundles are then
+    # moved into place (a rename per file), not copied (2 s of a corpus build's CPU were copies).
+    with tempfile.TemporaryDirectory(prefix=".pagefind-", dir=site_dir) as folder:
+        for code, glob in globs.items():
             output = Path(folder) / code
             found = run_pagefind(site_dir, glob, output)
             twice = sorted(set(found) & set(languages))
@@ -232,7 +235,7 @@ def index_site(site_dir: Path) -> None:
             languages.update(found)
             if found:
                 entry = json.loads((output / ENTRY).read_text(encoding="utf-8"))
-                shutil.copytree(output, bundle, dirs_exist_ok=True)
+                move_into(output, bundle)
     if not languages:
         return
     entry["languages"] = dict(sorted(languages.items()))
@@ -240,3 +243,19 @@ def index_site(site_dir: Path) -> None:
     (bundle / ENTRY).write_text(text, encoding="utf-8")
     for name in UNUSED:
         (bundle / name).unlink(missing_ok=True)
+
+
+def move_into(source: Path, target: Path) -> None:
+    """Move every file below `source` to the same place below `target` (on the same file system),
+    replacing a file of the same name: the files every run writes alike (Pagefind's script and
+    its shared WebAssembly) once, each language's own (its index, fragments, filters) beside the
+    other languages'."""
+    made: set[Path] = set()
+    for path in sorted(source.rglob("*")):
+        if path.is_dir():
+            continue
+        destination = target / path.relative_to(source)
+        if destination.parent not in made:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            made.add(destination.parent)
+        path.replace(destination)

@@ -246,7 +246,9 @@ def english_only_pages(
     texts is written in that language, a tool's when none of the tool's is, and every rule's (a
     rule's texts are English). Such a page would repeat the English one under the language's
     headings (most of the official catalog's Japanese and Portuguese pages did), so the language
-    keeps a small page in its place that leads to the English one, and links there directly."""
+    links the English one directly, and keeps a small page in its place that leads there for a
+    plugin or tool (found by its labels in the language's search), none for a rule (`SitePages.
+    rule_pages`)."""
     codes = tuple(lang.code for lang in TRANSLATED)
     rule_pages = {entry.src for entry in rules}
     found: dict[str, set[str]] = {code: set(rule_pages) for code in codes}
