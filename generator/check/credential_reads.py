@@ -17,6 +17,7 @@ from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, module_tree
 from generator.check.undeclared import caught, constant
 from generator.findings import Finding, Location, Severity
+from generator.load.builders import credentials_key
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Provider
 from generator.rules import Listing, Phrase, rule
@@ -81,9 +82,7 @@ def declared_credentials(loaded: LoadedPlugin, provider: Provider) -> list[str] 
     data = document.data if document is not None else None
     if not isinstance(data, dict) or data.get("oauth_schema") is not None:
         return None
-    # The daemon takes `credentials_schema` (a list or a mapping) when it is not empty, else
-    # `credentials_for_provider` (`ToolProviderDeclaration.UnmarshalYAML`).
-    raw = data.get("credentials_schema") or data.get("credentials_for_provider")
+    raw = data.get(credentials_key(data))
     if not raw:
         return []
     if isinstance(raw, dict):

@@ -9,6 +9,7 @@ from generator.check import CheckContext
 from generator.check.common import documents
 from generator.check.hosts import local_address
 from generator.findings import Finding, Severity
+from generator.load.builders import credentials_key
 from generator.load.crawl import LoadedPlugin
 from generator.load.yamlload import YamlDocument
 from generator.rules import rule
@@ -41,10 +42,11 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 where = ("parameters", index, "default")
                 yield from _judge(tool, where, parameter["default"], "parameter", parameter.get("name"))
     for _relative, provider in documents(loaded, "tools provider"):
-        credentials = provider.data.get("credentials_for_provider")
+        key = credentials_key(provider.data)
+        credentials = provider.data.get(key)
         for name, credential in credentials.items() if isinstance(credentials, dict) else ():
             if isinstance(credential, dict) and "default" in credential:
-                where = ("credentials_for_provider", name, "default")
+                where = (key, name, "default")
                 yield from _judge(provider, where, credential["default"], "credential", name)
 
 

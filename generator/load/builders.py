@@ -45,6 +45,13 @@ def build_options(document: YamlDocument, parts: tuple[str | int, ...], options:
     return tuple(result)
 
 
+def credentials_key(provider: dict[str, Any]) -> str:
+    """The key of a tool provider YAML whose credential fields Dify uses: the daemon's
+    `ToolProviderDeclaration.UnmarshalYAML` (tool_declaration.go) takes `credentials_schema` when it
+    is not empty, else `credentials_for_provider` (the key the SDK's model names)."""
+    return "credentials_schema" if provider.get("credentials_schema") else "credentials_for_provider"
+
+
 def build_credentials(
     document: YamlDocument, parts: tuple[str | int, ...], credentials: Any
 ) -> tuple[Credential, ...]:

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from generator.findings import Finding, Location, Severity
-from generator.load.builders import as_list, build_credentials, build_parameters, text
+from generator.load.builders import as_list, build_credentials, build_parameters, credentials_key, text
 from generator.load.kinds import LOADERS
 from generator.load.paths import display_path, printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
@@ -279,7 +279,8 @@ def _load_provider(
             tools.append(_build_tool(child_doc, child, ToolKey(plugin_name, provider_name, "")))
     identity = document.data.get("identity")
     identity = identity if isinstance(identity, dict) else {}
-    credentials = document.data.get("credentials_for_provider")
+    key = credentials_key(document.data)
+    credentials = document.data.get(key)
     return Provider(
         name=provider_name,
         file=relative,
@@ -288,7 +289,7 @@ def _load_provider(
         description=I18n.of(identity.get("description")),
         icon=text(identity.get("icon")),
         tags=tuple(text(t) for t in as_list(identity.get("tags"))),
-        credentials=build_credentials(document, ("credentials_for_provider",), credentials),
+        credentials=build_credentials(document, (key,), credentials),
         tools=tuple(tools),
         source=text(dig(document.data, "extra", "python", "source")),
         origin=document.at(),
