@@ -15,12 +15,14 @@ from generator.run.evidence import Evidence
 from generator.run.sandbox import ChildResult
 from generator.run.wire import Exited, OverLimit, Raised, Unsendable
 
+# The SDK loads every tool's module when the plugin starts (`_resolve_tool_providers`): a module
+# that fails stops the plugin, not only its tool. Said of the plugin's own failures only: one the
+# runner's sandbox caused (R038, R039) does not happen in Dify.
+LOAD_STOPS_PLUGIN = " (the SDK loads every tool module at start: the plugin cannot start)"
 # What the child was doing when an error event came, in words.
 STAGES = {
     "sdk": "importing dify_plugin",
-    # The SDK loads every tool's module when the plugin starts (`_resolve_tool_providers`): one
-    # that fails stops the plugin, not only its tool.
-    "load": "loading the tool module (the SDK loads every tool module at start: the plugin cannot start)",
+    "load": "loading the tool module",
     "init": "creating the tool",
     "invoke": "running _invoke",
     "setup": "setting up the sandbox",
@@ -240,7 +242,7 @@ def _crash(event: Raised, where: Location, plugin_display: str, limits: Any) -> 
     place = where
     if event.file is not None and event.line is not None:
         place = Location(display_path(plugin_display, event.file), event.line, 1)
-    stage = STAGES.get(event.stage, "the run")
+    stage = STAGES.get(event.stage, "the run") + (LOAD_STOPS_PLUGIN if event.stage == "load" else "")
     return CRASHED.at(
         place, stage=stage, type=event.type, problem=event.message, frames=_frames(event, plugin_display)
     )
