@@ -1,7 +1,7 @@
 """A copy of the shared corpus's tool and datasource plugins that the checks needing code can use.
 
 The corpus has no Python files; the copy gets an empty placeholder module for every
-`extra.python.source` and runner entrypoint, as a real plugin has them."""
+`extra.python.source`, and an entry point that creates the SDK's `Plugin`, as a real plugin has them."""
 
 from __future__ import annotations
 
@@ -13,23 +13,26 @@ from generator.load.paths import resolve_inside
 from generator.load.values import dig
 
 KINDS = ("tools", "datasources")
+PLACEHOLDER = "# placeholder: the corpus holds no code\n"
+# The entry point of every official plugin creates the SDK's Plugin, which is what starts it.
+ENTRY = f"{PLACEHOLDER}from dify_plugin import DifyPluginEnv, Plugin\n\nplugin = Plugin(DifyPluginEnv())\n"
 
 
 def _add_placeholders(root: Path) -> None:
     loaded = load_plugin(root)
-    named: list[str] = []
+    named: dict[str, str] = {}
     for relative, document in loaded.documents.items():
         source = dig(document.data, "extra", "python", "source")
         if isinstance(source, str):
-            named.append(source)
+            named[source] = PLACEHOLDER
         entry = dig(document.data, "meta", "runner", "entrypoint") if relative == "manifest.yaml" else None
         if isinstance(entry, str):
-            named.append(entry.replace(".", "/") + ".py")
-    for name in named:
+            named[entry.replace(".", "/") + ".py"] = ENTRY
+    for name, text in named.items():
         resolved = resolve_inside(root, name)
         if resolved.path is not None and not resolved.path.exists():
             resolved.path.parent.mkdir(parents=True, exist_ok=True)
-            resolved.path.write_text("# placeholder: the corpus holds no code\n")
+            resolved.path.write_text(text)
 
 
 def copy_corpus(corpus: Path, target: Path) -> Path:

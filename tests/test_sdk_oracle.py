@@ -117,6 +117,12 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("T012", "", "run time: the tool loads, and the lookup of an attribute its class lacks fails"),
     Beyond("T013", "", "start-up or run time: the SDK the plugin installs has no such name"),
     Beyond("T014", "", "start-up: the SDK's Plugin has no such attribute; main.py stops"),
+    Beyond("T015", "", "start-up: `python -m main` creates no Plugin, exits, and never serves a request"),
+    Beyond(
+        "T016",
+        "",
+        "run time: the provider loads, and creating its Tool without runtime and session raises TypeError",
+    ),
     Beyond("P011", "", "start-up: the SDK looks for a ToolProvider subclass and finds none"),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),

@@ -15,3 +15,4 @@ class Echo(Tool):
         os.write(2, b"raw bytes on fd 2\n")
         sys.stdout.flush()
         yield self.create_text_message(tool_parameters["text"])
+        _ = tool_parameters.get("mode")  # declared in the YAML, so read
