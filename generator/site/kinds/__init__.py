@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from generator.module_table import ModuleTable
 from generator.plugin_model import Credential, I18n, KindPart, Parameter, PluginKind
-from generator.site.kinds import agent_strategy, datasource, endpoint, model, trigger
 from generator.site.views import EventRunView, FindingView, OutputRow
 
 if TYPE_CHECKING:
@@ -212,12 +211,19 @@ class KindPages(Protocol):
         ...
 
 
-PAGES: Mapping[PluginKind, KindPages] = MappingProxyType(
+# Each kind's module, imported when a plugin of that kind is shown (`module_table.py`).
+PAGES: Mapping[PluginKind, KindPages] = ModuleTable(
+    __name__,
     {
-        "triggers": trigger,
-        "datasources": datasource,
-        "models": model,
-        "agent_strategies": agent_strategy,
-        "endpoints": endpoint,
-    }
+        "triggers": "trigger",
+        "datasources": "datasource",
+        "models": "model",
+        "agent_strategies": "agent_strategy",
+        "endpoints": "endpoint",
+    },
 )
+
+if TYPE_CHECKING:  # mypy proves every module of the table a KindPages
+    from generator.site.kinds import agent_strategy, datasource, endpoint, model, trigger
+
+    PROVEN: tuple[KindPages, ...] = (trigger, datasource, model, agent_strategy, endpoint)
