@@ -171,18 +171,19 @@ def _calls_with(
         parameter = _receiving(node, target[0], name) if target is not None else None
         if target is None or parameter is None:
             continue
-        calls = _calls_of(function, name, target[0], scope)
-        local = _local_name(node)
-        if len(scope.references.get(local, [])) == len(calls) and _unnamed_at_home(target, scope):
+        if every_reference(_calls_of(function, name, target[0], scope), target, scope):
             found.append((node, target, parameter))
     return found
 
 
-def _unnamed_at_home(target: tuple[Function, Scope], scope: Scope) -> bool:
-    """True when the function lives in the calling module, or its own module never names it (no
-    call of it there with another dictionary)."""
+def every_reference(calls: list[ast.Call], target: tuple[Function, Scope], scope: Scope) -> bool:
+    """True when `calls` (of the function `target`, in the module `scope`) are every reference
+    to it there, and it lives in that module or its own module never names it (no call of it
+    there with another argument): then what those calls hand it is all it ever receives."""
     helper, home = target
-    return home.relative == scope.relative or not home.references.get(helper.name)
+    local = _local_name(calls[0]) if calls else ""
+    unnamed_at_home = home.relative == scope.relative or not home.references.get(helper.name)
+    return bool(calls) and len(scope.references.get(local, [])) == len(calls) and unnamed_at_home
 
 
 def _calls_of(function: Function, name: str, helper: Function, scope: Scope) -> list[ast.Call]:
@@ -208,7 +209,7 @@ def resolve(call: ast.Call, caller: Function, scope: Scope) -> tuple[Function, S
     of a class of the module; each bound once and undecorated."""
     func = call.func
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        owner = _owner(scope.tree, caller)
+        owner = owner_class(scope.tree, caller)
         return _one(class_members(owner).get(func.attr, []), scope) if owner is not None else None
     if isinstance(func, ast.Name):
         if func.id in scope.functions:
@@ -240,7 +241,7 @@ def _one(bound: list[ast.stmt], scope: Scope) -> tuple[Function, Scope] | None:
     return (bound[0], scope) if not bound[0].decorator_list else None
 
 
-def _owner(tree: ast.Module, function: Function) -> ast.ClassDef | None:
+def owner_class(tree: ast.Module, function: Function) -> ast.ClassDef | None:
     return next(
         (node for node in tree.body if isinstance(node, ast.ClassDef) and function in node.body), None
     )
