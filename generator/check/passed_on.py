@@ -30,6 +30,9 @@ from generator.load.crawl import LoadedPlugin
 
 # How deep calls are followed: helpers of helpers, and no further.
 MAX_DEPTH = 3
+# Decorators that leave a method's body what runs and its arguments where they were (after `self`
+# or `cls`, which `receiving_parameter` skips): any other may wrap the function in anything.
+PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +209,8 @@ def resolve(call: ast.Call, caller: Function, scope: Scope) -> tuple[Function, S
     """The function a call runs and the module it lives in: `self.m(...)` a method of the class
     `caller` belongs to, `f(...)` a function of the module or one it imports from the plugin's own
     modules, `mod.f(...)` a function of a plugin module imported as `mod`, `C(...).m(...)` a method
-    of a class of the module; each bound once and undecorated."""
+    of a class of the module; each bound once and undecorated (but for `staticmethod` and
+    `classmethod`)."""
     func = call.func
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
         owner = owner_class(scope.tree, caller)
@@ -238,7 +242,8 @@ def _imported(scope: Scope, module: str, name: str) -> tuple[Function, Scope] | 
 def _one(bound: list[ast.stmt], scope: Scope) -> tuple[Function, Scope] | None:
     if len(bound) != 1 or not isinstance(bound[0], ast.FunctionDef | ast.AsyncFunctionDef):
         return None
-    return (bound[0], scope) if not bound[0].decorator_list else None
+    plain = all(isinstance(d, ast.Name) and d.id in PLAIN_DECORATORS for d in bound[0].decorator_list)
+    return (bound[0], scope) if plain else None
 
 
 def owner_class(tree: ast.Module, function: Function) -> ast.ClassDef | None:

@@ -72,7 +72,8 @@ YAML also offers, with no `else` (or `case _`), that option gets what the dispat
 
 Found without running: the value is followed as R076 follows it (`check/select_options.py`,
 `check/passed_on.py`), and the check speaks only when every use of it there is read: tests against
-string literals, truth tests, calls that hand it on, log lines. A value also used otherwise (passed
+string literals, truth tests, calls that hand it on, log lines, error messages and the messages
+the tool yields (which show it, and handle nothing). A value also used otherwise (passed
 whole to an API, formatted into a URL, lowered, compared with a computed value), read again in a
 function the dictionary is handed to, or tested by a refusal (R076's) leaves the check silent, as do
 an option named by any test of the value, a branch that ends the function before the code after
@@ -120,6 +121,8 @@ LOG_METHODS = READER_METHODS - {"dumps"}
 # The operators of a test, by whether its branch runs for the literals or for every other value.
 EQUAL = (ast.Eq, ast.In)
 UNEQUAL = (ast.NotEq, ast.NotIn)
+# Expressions that only carry the value into the text or the literal around it.
+SHOWING = (ast.FormattedValue, ast.JoinedStr, ast.Dict, ast.List, ast.Tuple)
 # Blocks of statements that run one after another.
 BLOCKS = ("body", "orelse", "finalbody")
 
@@ -298,7 +301,7 @@ def _looked_up(node: ast.AST, dictionary: ast.expr, reach: Reach) -> Test | None
 def _harmless(use: ast.expr, reach: Reach) -> bool:
     """True for a use that neither tests the value against a string nor lets it go where we cannot
     follow it: bound to a holder, a truth test, a test against None, handed to a function followed,
-    shown in a log line or an exception's message."""
+    shown in a log line, an exception's message or a message yielded."""
     parent = reach.parents.get(use)
     if isinstance(parent, ast.BoolOp) and unless_empty(parent) is use:
         use, parent = parent, reach.parents.get(parent)  # `read or "constant"`, bound to a holder
@@ -323,17 +326,24 @@ def _harmless(use: ast.expr, reach: Reach) -> bool:
 
 
 def _logged(use: ast.expr, parents: Parents) -> bool:
-    """True when the value is only shown in a log line (`logger.info(f"mode {mode}")`, `print`) or
-    in the message of an exception raised."""
+    """True when the value is only shown: in a log line (`logger.info(f"mode {mode}")`, `print`),
+    in the message of an exception raised, or in a message the tool yields (`create_*_message`,
+    inside an f-string or a literal), where it tells the user what was picked but handles nothing."""
     node: ast.AST = use
     parent = parents.get(use)
-    while isinstance(parent, ast.FormattedValue | ast.JoinedStr):
+    while isinstance(parent, SHOWING) and (not isinstance(parent, ast.Dict) or node in parent.values):
         node, parent = parent, parents.get(parent)
-    if not isinstance(parent, ast.Call) or node not in parent.args:
+    if isinstance(parent, ast.keyword):
+        node, parent = parent, parents.get(parent)
+    if not isinstance(parent, ast.Call) or (node not in parent.args and node not in parent.keywords):
+        return False
+    func = parent.func
+    if isinstance(func, ast.Attribute) and func.attr.startswith("create_") and func.attr.endswith("_message"):
+        return True
+    if node not in parent.args:
         return False
     if isinstance(parents.get(parent), ast.Raise):
         return True
-    func = parent.func
     if isinstance(func, ast.Name):
         return func.id in LOGGERS
     return isinstance(func, ast.Attribute) and func.attr in LOG_METHODS

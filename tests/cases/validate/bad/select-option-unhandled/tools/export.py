@@ -13,6 +13,7 @@ class ExportTool(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage, None, None]:
         text = tool_parameters["text"]
         level = tool_parameters.get("level")
+        yield self.create_text_message(f"Level: {level}")  # shown, not handled
         if level == "low":
             factor = 1
         elif level == "high":

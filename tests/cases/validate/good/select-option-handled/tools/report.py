@@ -5,14 +5,6 @@ from dify_plugin import Tool
 from dify_plugin.entities.tool import ToolInvokeMessage
 
 
-def to_metres(unit: str, distance: float) -> float:
-    if unit == "km":
-        return distance * 1000
-    if unit == "m":
-        return distance
-    return distance * 1609.344  # what follows the tests is the default: miles
-
-
 def drawn(shape: str) -> str:
     match shape:
         case "circle":
@@ -26,10 +18,18 @@ def drawn(shape: str) -> str:
 def label(kind: str) -> str:
     if kind == "other":  # another caller hands it "other": not a value of the select only
         return "?"
-    return kind
+    return "!"
 
 
 class ReportTool(Tool):
+    @staticmethod
+    def to_metres(unit: str, distance: float) -> float:
+        if unit == "km":
+            return distance * 1000
+        if unit == "m":
+            return distance
+        return distance * 1609.344  # what follows the tests is the default: miles
+
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage, None, None]:
         sort = tool_parameters.get("sort")
         if sort == "newest":
@@ -39,13 +39,15 @@ class ReportTool(Tool):
         else:
             order = ""
         unit = tool_parameters.get("unit") or "km"
-        metres = to_metres(unit, float(tool_parameters.get("distance") or 0))
+        metres = self.to_metres(unit, float(tool_parameters.get("distance") or 0))
         lang = tool_parameters.get("lang")
         if lang == "en":
             greeting = "Hello"
         elif lang == "de":
             greeting = "Hallo"
-        yield self.create_text_message(f"{greeting} {lang}")  # the value goes on: another may handle it
+        url = f"https://example.com/greet?lang={lang}"  # the value goes on: another may handle it
+        yield self.create_link_message(url)
+        yield self.create_text_message(greeting)
         case = tool_parameters.get("case") or ""
         if case.lower() == "upper":  # lowered first: the value is no longer the option's
             cased = order.upper()
