@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node, tool_module_tree
+from generator.check.common import closest_name, every_node, fold_name, tool_module_tree
 from generator.check.passed_on import Scope, follow, literal_strings, owner_class
 from generator.check.select_options import (
     FORM,
@@ -66,7 +66,8 @@ When the tool's code then dispatches on the value (`if fmt == "csv": ... elif fm
 ...`, consecutive `if`s, or a `match`) and names two or more of the options but not one that the
 YAML also offers, with no `else` (or `case _`), that option gets what the dispatch leaves behind:
 - nothing, when every branch yields or returns a result and nothing follows the dispatch in its
-  function: the tool answers with no message (or the function returns None);
+  function: the tool answers without any of the messages the branches yield (or the function
+  returns None);
 - an UnboundLocalError, when every branch binds a name that nothing else binds and a later line
   reads it.
 
@@ -376,10 +377,20 @@ def _never_matching(
             if _refusal(test, reading.reach, invoke):
                 continue  # R076's
             for node, text in test.literals:
-                nearest = closest_name(text.replace(" ", "_"), unnamed)
+                # a spare member beside the option it spells otherwise (`in ("png", "PNG")`) is
+                # harmless: only an option no test names counts there
+                nearest = _meant(text, offered if test.alone else unnamed, unnamed)
                 if text in possible or (not test.alone and nearest is None):
                     continue  # a spare entry of a list or a dictionary does no harm
                 yield _never(invoke, parameter, reading.reach.scope, node, text, nearest, test.equal), nearest
+
+
+def _meant(text: str, offered: list[str], unnamed: list[str]) -> str | None:
+    """The option `text` was probably meant as: one that differs only by case, `_`, `-` or spaces,
+    else the closest spelling among the options no test names (one a test names is handled)."""
+    spaced = text.replace(" ", "_")
+    same = [value for value in offered if fold_name(value) == fold_name(spaced)]
+    return same[0] if same else closest_name(spaced, unnamed)
 
 
 def _never(
@@ -562,7 +573,11 @@ def _outcome(
     severity: Severity | None = None
     if _ends_function(dispatch.last, reach) and all(_produces(branch) for branch in dispatch.branches):
         in_invoke = reach.function is invoke.function
-        gives = "the tool yields no message" if in_invoke else f"`{reach.function.name}()` returns None"
+        gives = (
+            "it gets none of the messages they yield"
+            if in_invoke
+            else f"`{reach.function.name}()` returns None"
+        )
         outcome = f"picking it, no branch runs and nothing follows the dispatch, so {gives}"
     else:
         unbound = _unbound_read(dispatch, reach)

@@ -23,6 +23,8 @@ class ExportTool(Tool):
             text = text[:100]
         if mode == "translate":
             text = text.upper()
+        if mode != "Translate":
+            text = text.strip()
         style = tool_parameters["style"]
         yield self.create_text_message(render(style, text) * factor)
         fmt = tool_parameters.get("format")

@@ -34,7 +34,7 @@ class ReportTool(Tool):
         sort = tool_parameters.get("sort")
         if sort == "newest":
             order = "desc"
-        elif sort in ("oldest", "old"):  # a spare member of the list does no harm
+        elif sort in ("oldest", "Oldest", "old"):  # spare members of the list do no harm
             order = "asc"
         else:
             order = ""
