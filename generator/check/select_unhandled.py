@@ -32,6 +32,7 @@ from generator.check.select_options import (
     unless_empty,
 )
 from generator.check.undeclared import (
+    ADDS_UNKNOWN_KEYS,
     READER_METHODS,
     Invoke,
     Parents,
@@ -107,7 +108,8 @@ its read in `_invoke` (a name bound only to that read, `read or "x"`, or string 
 count as values too, as does a `.get` default; one that is no constant leaves the check silent)
 into the plugin's own functions it is handed to (a function also called with other values is not
 read). The options of the same parameter of every other tool whose code is the same module count
-as values too. Read as tests: `==`, `!=`, `in` or `not in` a literal list, tuple or set
+as values too; a store under the key in `_invoke` (or `update`, `setdefault`) leaves the check
+silent. Read as tests: `==`, `!=`, `in` or `not in` a literal list, tuple or set
 (written there, or a name the module or the class binds once to one), and `match` cases. A member
 of a list of several, or a key of a literal dictionary the value looks up, is reported only when it
 differs by case, spacing or a small edit from an option no test names (a spare entry is harmless).
@@ -424,6 +426,8 @@ def _possible(
     whose code is the same module; None when one of those may be anything (a fallback that is no
     constant, another tool's parameter of that name that is no select)."""
     found = {"", *(option.value for option in parameter.options)}
+    if _changed_in_place(invoke, parameter.name):
+        return None
     for node in every_node(invoke.function):
         if (
             isinstance(node, ast.Call)
@@ -447,6 +451,28 @@ def _possible(
             if other.name == parameter.name:
                 found.update(option.value for option in other.options)
     return found
+
+
+def _changed_in_place(invoke: Invoke, key: str) -> bool:
+    """True when `_invoke` may store another value under `key` in its dictionary (a store under
+    that key or a computed one, `update`, `setdefault`, `|=`)."""
+    for node in every_node(invoke.function):
+        held = node.value if isinstance(node, ast.Subscript | ast.Attribute) else None
+        if not isinstance(held, ast.Name) or held.id != invoke.dictionary:
+            continue
+        stored = (
+            node.slice if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) else None
+        )
+        if stored is not None and constant(stored) in (key, None):
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in ADDS_UNKNOWN_KEYS:
+            return True
+    return any(
+        isinstance(node, ast.AugAssign)
+        and isinstance(node.target, ast.Name)
+        and node.target.id == invoke.dictionary
+        for node in every_node(invoke.function)
+    )
 
 
 def _is_none(node: ast.expr) -> bool:

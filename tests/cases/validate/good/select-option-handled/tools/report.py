@@ -67,6 +67,10 @@ class ReportTool(Tool):
         yield self.create_text_message(f"{label(lang)} {label('other')}")
         if speed == "fast":
             yield self.create_text_message("fast")
+        if not tool_parameters.get("view"):
+            tool_parameters["view"] = "auto"  # a value the options do not hold, stored under the key
+        if tool_parameters.get("view") == "auto":
+            yield self.create_text_message("auto")
         depth = tool_parameters.get("depth")
         if depth == "deep":  # one special case, not a dispatch over the options
             yield self.create_text_message("deep")
