@@ -1,12 +1,9 @@
-"""Select options the tool's code dispatches on and leaves out (R084), and tests of a select's value
-against a string that none of its options is (R085), found without running it.
+"""Select options the tool's code dispatches on and leaves out, with no default (R084), found without
+running it: `if fmt == "csv": ... elif fmt == "json": ...` while the YAML also offers `html`.
 
-The value is followed as R076 follows it (`select_options.reaches`: from its read in `_invoke`
-through the plugin's own functions it is handed to unchanged). Every use of it there is read: a
-test against string literals (`==`, `!=`, `in` a literal list, a `match` case, a key of a literal
-dictionary), a truth test, a call that hands it on, a log line; any other use (handed to an API,
-formatted into a URL, `.lower()`ed, compared with a computed value) lets it escape, and then no
-option is called unhandled.
+The value's uses are read by `select_tests.py`; any escape, refusal or second read of the key
+leaves the check silent. Tests against strings no option is are told first (`select_never.py`,
+R085), and the option such a test meant is not told again here.
 """
 
 from __future__ import annotations
@@ -14,33 +11,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TypeGuard
 
 from generator.check import CheckContext
-from generator.check.common import closest_name, every_node, fold_name, tool_module_tree
-from generator.check.passed_on import Scope, follow, literal_strings, owner_class
-from generator.check.select_options import (
-    FORM,
-    SELECT,
-    Reach,
-    literal_dict,
-    literal_keys,
-    reaches,
-    read_of,
-    refused_by,
-    select_parameters,
-    unless_empty,
-)
-from generator.check.undeclared import (
-    ADDS_UNKNOWN_KEYS,
-    READER_METHODS,
-    Invoke,
-    Parents,
-    always_runs,
-    constant,
-)
+from generator.check.common import every_node
+from generator.check.passed_on import follow
+from generator.check.select_never import never_matching
+from generator.check.select_options import FORM, Reach, reaches, select_parameters
+from generator.check.select_tests import Reading, Test, is_none, is_refusal, read_value, reads_name
+from generator.check.undeclared import Invoke, always_runs
 from generator.check.unread_parameters import constant_reads
-from generator.findings import Finding, Location, Severity
+from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Option, Parameter
 from generator.rules import Listing, Phrase, rule
@@ -86,73 +66,8 @@ of a `form: form` parameter and the unbound name is read on every call, in `_inv
 that leaves the field as it is fails.
 """,
 )
-NEVER_MATCHES = rule(
-    "R085",
-    "select-value-never-matches",
-    Severity.WARNING,
-    "tool {tool} compares select parameter `{parameter}` with {literal}, which is none of its option"
-    " values ({offered}): {outcome!s}",
-    "Compare with one of the option values, or add {literal} to the options of `{parameter}`.",
-    """
-A select parameter's value is one of its options' `value`s: the workflow editor offers only those,
-an agent's model is told them as the parameter's `enum`, and a form field holding anything else is
-refused (`ToolManager._init_runtime_parameter`: `if parameter_value is not None and parameter_value
-not in options: raise ValueError(...)`); an unset value reaches the tool as its default, or `""`
-(`cast_parameter_value`: `return "" if value is None else value if isinstance(value, str) else
-str(value)` for a select). A test of that value against another string (`if mode == "HTML"`
-where the option is `html`, `"summarise"` against `summarize`) is never true (`!=`, always true):
-its branch never runs, and the option it meant is handled by whatever runs instead.
-
-Found without running: the value is followed as R076 follows it (`check/select_options.py`), from
-its read in `_invoke` (a name bound only to that read, `read or "x"`, or string constants, which
-count as values too, as does a `.get` default; one that is no constant leaves the check silent)
-into the plugin's own functions it is handed to (a function also called with other values is not
-read). The options of the same parameter of every other tool whose code is the same module count
-as values too; a store under the key in `_invoke` (or `update`, `setdefault`) leaves the check
-silent. Read as tests: `==`, `!=`, `in` or `not in` a literal list, tuple or set
-(written there, or a name the module or the class binds once to one), and `match` cases. A member
-of a list of several, or a key of a literal dictionary the value looks up, is reported only when it
-differs by case, spacing or a small edit from an option no test names (a spare entry is harmless).
-A refusal (`assert`, `if ... not in ...: raise`) is R076's. The nearest option (by case, `_`, `-` and
-spaces, else difflib's ratio of at least 0.8) is named when there is one.
-
-Severity: a warning; the tool runs, one of its branches is dead.
-""",
-)
-LOGGERS = frozenset({"print"})
-LOG_METHODS = READER_METHODS - {"dumps"}
-# The operators of a test, by whether its branch runs for the literals or for every other value.
-EQUAL = (ast.Eq, ast.In)
-UNEQUAL = (ast.NotEq, ast.NotIn)
-# Expressions that only carry the value into the text or the literal around it.
-SHOWING = (ast.FormattedValue, ast.JoinedStr, ast.Dict, ast.List, ast.Tuple)
 # Blocks of statements that run one after another.
 BLOCKS = ("body", "orelse", "finalbody")
-
-
-@dataclass(frozen=True, slots=True)
-class Test:
-    """One test of the value against string literals: each literal's node and text, whether the
-    branch runs for the literals (`equal`) or for every other value, whether its literals are a
-    dictionary's keys, (for a `match`) whether a last case takes every other value, and whether
-    each literal is alone in letting a value into its branch."""
-
-    node: ast.AST
-    literals: tuple[tuple[ast.AST, str], ...]
-    equal: bool
-    keys: bool = False
-    default: bool = False
-    alone: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What the walk learnt of one function the value reaches: its tests, and whether the value
-    escapes there (a use that is not a test, a truth test, a log line or a call followed)."""
-
-    reach: Reach
-    tests: tuple[Test, ...]
-    escapes: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,316 +85,14 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Options no dispatch handles, and tests no option passes, in every tool."""
     for select in select_parameters(loaded):
         invoke, parameter = select.invoke, select.parameter
-        readings = [_read(reach) for reach in reaches(invoke, select.scope, parameter.name, every_call=False)]
-        possible = _possible(loaded, select.module[0], invoke, parameter, readings[0].reach.names)
-        never = list(_never_matching(invoke, parameter, readings, possible)) if possible is not None else []
+        readings = [
+            read_value(reach) for reach in reaches(invoke, select.scope, parameter.name, every_call=False)
+        ]
+        never = never_matching(loaded, select, readings)
         yield from (finding for finding, _meant in never)
         if _closed(loaded, select.module, invoke, parameter.name, readings):
             # an option a misspelt test meant is told there (R085): one cause, one finding
             yield from _unhandled(invoke, parameter, readings, {meant for _finding, meant in never})
-
-
-def _read(reach: Reach) -> Reading:
-    tests: list[Test] = []
-    escapes = False
-    for use in _uses(reach):
-        found = _test(use, reach)
-        if found is not None:
-            tests.append(found)
-        elif not _harmless(use, reach):
-            escapes = True
-    return Reading(reach, tuple(tests), escapes)
-
-
-def _uses(reach: Reach) -> Iterator[ast.expr]:
-    """Every load of a name holding the value, and in `_invoke` every read of it from the
-    dictionary."""
-    for node in every_node(reach.function):
-        if not isinstance(node, ast.expr):
-            continue
-        if _reads(node, *reach.names) or (reach.direct and read_of(node, reach.direct[0]) == reach.direct[1]):
-            yield node
-
-
-def _test(use: ast.expr, reach: Reach) -> Test | None:
-    parent = reach.parents.get(use)
-    if isinstance(parent, ast.Compare) and len(parent.ops) == 1:
-        return _compared(parent, use, reach)
-    if isinstance(parent, ast.Match) and parent.subject is use:
-        return _matched(parent)
-    if isinstance(parent, ast.Subscript) and parent.slice is use and isinstance(parent.ctx, ast.Load):
-        return _looked_up(parent, parent.value, reach)
-    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and parent.func.attr == "get":
-        return _looked_up(parent, parent.func.value, reach) if parent.args and parent.args[0] is use else None
-    return None
-
-
-def _compared(compare: ast.Compare, use: ast.expr, reach: Reach) -> Test | None:
-    operator = compare.ops[0]
-    other = compare.comparators[0] if compare.left is use else compare.left
-    literal = _named_literal(other, reach)
-    if isinstance(operator, ast.In | ast.NotIn):
-        if compare.left is not use or literal_strings(literal) is None:
-            return None
-        elements = literal.elts if isinstance(literal, ast.List | ast.Tuple | ast.Set) else []
-        # a literal written here is shown where it is; one a name holds, where the name is used
-        shown = [element if literal is other else other for element in elements]
-        literals = tuple((at, constant(element) or "") for at, element in zip(shown, elements, strict=True))
-        return Test(compare, literals, isinstance(operator, ast.In), alone=len(elements) == 1)
-    text = constant(literal)
-    if not isinstance(operator, ast.Eq | ast.NotEq) or text is None:
-        return None
-    return Test(compare, ((other, text),), isinstance(operator, ast.Eq))
-
-
-def _named_literal(node: ast.expr, reach: Reach) -> ast.expr:
-    """The literal a name stands for when the module's top level (`MODE = "csv"`) or the class of
-    the function (`self.MODE`, `MODE = "csv"` in its body) binds it once and nothing else binds or
-    changes it; else `node` itself."""
-    tree = reach.scope.tree
-    if isinstance(node, ast.Name):
-        body: list[ast.stmt] = tree.body
-        name = node.id
-    elif (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id in ("self", "cls")
-    ):
-        owner = owner_class(tree, reach.function)
-        body, name = (owner.body if owner is not None else []), node.attr
-    else:
-        return node
-    bound = [
-        statement.value
-        for statement in body
-        if isinstance(statement, ast.Assign)
-        and [target.id for target in statement.targets if isinstance(target, ast.Name)] == [name]
-    ]
-    if len(bound) != 1 or _bound_elsewhere(tree, name):
-        return node
-    return bound[0]
-
-
-def _bound_elsewhere(tree: ast.Module, name: str) -> bool:
-    """True when the module binds `name` more than once (as a name or an attribute) or calls a
-    method on it (`MODES.append(...)`)."""
-    stores = 0
-    for node in every_node(tree):
-        if isinstance(node, ast.Name | ast.Attribute) and not isinstance(node.ctx, ast.Load):
-            stores += (node.id if isinstance(node, ast.Name) else node.attr) == name
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Attribute):
-            held = node.value.id if isinstance(node.value, ast.Name) else node.value.attr
-            stores += held == name and node.attr not in ("get", "keys", "values", "items", "format")
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            stores += name in node.names
-    return stores != 1
-
-
-def _matched(match: ast.Match) -> Test | None:
-    """A `match` on the value whose cases are string literals, but for a last `case _` (or a
-    capture) that takes every other value; None when a case is anything else."""
-    literals: list[tuple[ast.AST, str]] = []
-    cases = match.cases
-    last = cases[-1].pattern if cases else None
-    default = isinstance(last, ast.MatchAs) and last.pattern is None
-    for case in cases[:-1] if default else cases:
-        patterns = case.pattern.patterns if isinstance(case.pattern, ast.MatchOr) else [case.pattern]
-        for pattern in patterns:
-            text = constant(pattern.value) if isinstance(pattern, ast.MatchValue) else None
-            if text is None:
-                return None
-            literals.append((pattern, text))
-    alone = not any(isinstance(case.pattern, ast.MatchOr) for case in cases)
-    return Test(match, tuple(literals), True, default=default, alone=alone)
-
-
-def _looked_up(node: ast.AST, dictionary: ast.expr, reach: Reach) -> Test | None:
-    found = literal_dict(dictionary, reach.scope.tree)
-    if found is None or literal_keys(dictionary, reach.scope.tree) is None:
-        return None
-    keys = tuple((key, constant(key) or "") for key in found.keys if key is not None)
-    return Test(node, keys, True, keys=True, alone=False)
-
-
-def _harmless(use: ast.expr, reach: Reach) -> bool:
-    """True for a use that neither tests the value against a string nor lets it go where we cannot
-    follow it: bound to a holder, a truth test, a test against None, handed to a function followed,
-    shown in a log line, an exception's message or a message yielded."""
-    parent = reach.parents.get(use)
-    if isinstance(parent, ast.BoolOp) and unless_empty(parent) is use:
-        use, parent = parent, reach.parents.get(parent)  # `read or "constant"`, bound to a holder
-    if isinstance(parent, ast.Assign | ast.AnnAssign) and parent.value is use:
-        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-        return all(isinstance(target, ast.Name) and target.id in reach.names for target in targets)
-    if isinstance(parent, ast.If | ast.While | ast.IfExp | ast.Assert) and parent.test is use:
-        return True
-    if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
-        return True
-    if isinstance(parent, ast.BoolOp) and isinstance(
-        reach.parents.get(parent), ast.If | ast.While | ast.IfExp
-    ):
-        return True
-    if isinstance(parent, ast.Compare) and len(parent.ops) == 1:
-        other = parent.comparators[0] if parent.left is use else parent.left
-        return isinstance(other, ast.Constant) and other.value is None
-    call = reach.parents.get(parent) if isinstance(parent, ast.keyword) else parent
-    if isinstance(call, ast.Call) and id(call) in reach.handing:
-        return True
-    return _logged(use, reach.parents)
-
-
-def _logged(use: ast.expr, parents: Parents) -> bool:
-    """True when the value is only shown: in a log line (`logger.info(f"mode {mode}")`, `print`),
-    in the message of an exception raised, or in a message the tool yields (`create_*_message`,
-    inside an f-string or a literal), where it tells the user what was picked but handles nothing."""
-    node: ast.AST = use
-    parent = parents.get(use)
-    while isinstance(parent, SHOWING) and (not isinstance(parent, ast.Dict) or node in parent.values):
-        node, parent = parent, parents.get(parent)
-    if isinstance(parent, ast.keyword):
-        node, parent = parent, parents.get(parent)
-    if not isinstance(parent, ast.Call) or (node not in parent.args and node not in parent.keywords):
-        return False
-    func = parent.func
-    if isinstance(func, ast.Attribute) and func.attr.startswith("create_") and func.attr.endswith("_message"):
-        return True
-    if node not in parent.args:
-        return False
-    if isinstance(parents.get(parent), ast.Raise):
-        return True
-    if isinstance(func, ast.Name):
-        return func.id in LOGGERS
-    return isinstance(func, ast.Attribute) and func.attr in LOG_METHODS
-
-
-def _refusal(test: Test, reach: Reach, invoke: Invoke) -> bool:
-    """True for a test R076 reads as a refusal: a subscript of a dictionary (a KeyError for any
-    other value), an `assert`, an `if` that raises."""
-    if isinstance(test.node, ast.Subscript):
-        return True
-    statement = reach.parents.get(test.node)
-    in_invoke = reach.function is invoke.function
-    return statement is not None and refused_by(statement, reach, in_invoke) is not None
-
-
-# -- R085: tests no value passes --------------------------------------------------------------------
-
-
-def _never_matching(
-    invoke: Invoke, parameter: Parameter, readings: list[Reading], possible: set[str]
-) -> Iterator[tuple[Finding, str | None]]:
-    """The findings of literals no value passes, each with the option it was probably meant as."""
-    offered = [option.value for option in parameter.options]
-    named = {text for reading in readings for test in reading.tests for _, text in test.literals}
-    unnamed = [value for value in offered if value not in named]
-    for reading in readings:
-        if not reading.reach.sole:
-            continue  # a function also called with other values: its strings may be theirs
-        for test in reading.tests:
-            if _refusal(test, reading.reach, invoke):
-                continue  # R076's
-            for node, text in test.literals:
-                # a spare member beside the option it spells otherwise (`in ("png", "PNG")`) is
-                # harmless: only an option no test names counts there
-                nearest = _meant(text, offered if test.alone else unnamed, unnamed)
-                if text in possible or (not test.alone and nearest is None):
-                    continue  # a spare entry of a list or a dictionary does no harm
-                yield _never(invoke, parameter, reading.reach.scope, node, text, nearest, test.equal), nearest
-
-
-def _meant(text: str, offered: list[str], unnamed: list[str]) -> str | None:
-    """The option `text` was probably meant as: one that differs only by case, `_`, `-` or spaces,
-    else the closest spelling among the options no test names (one a test names is handled)."""
-    spaced = text.replace(" ", "_")
-    same = [value for value in offered if fold_name(value) == fold_name(spaced)]
-    return same[0] if same else closest_name(spaced, unnamed)
-
-
-def _never(
-    invoke: Invoke,
-    parameter: Parameter,
-    scope: Scope,
-    node: ast.AST,
-    text: str,
-    nearest: str | None,
-    equal: bool,
-) -> Finding:
-    outcome = "the test is never true" if equal else "the test is always true"
-    if nearest is not None:
-        outcome += f", and the option `{nearest}` was probably meant"
-    return NEVER_MATCHES.at(
-        Location(scope.display, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1),
-        hint=f"Compare with `{nearest}`, the option's value." if nearest is not None else None,
-        tool=invoke.tool.name,
-        parameter=parameter.name,
-        literal=repr(text),
-        offered=Listing([option.value for option in parameter.options]),
-        outcome=Phrase(outcome),
-    )
-
-
-def _possible(
-    loaded: LoadedPlugin, file: str, invoke: Invoke, parameter: Parameter, holders: frozenset[str]
-) -> set[str] | None:
-    """Every value the tool's code may get for the parameter: its options, "" (unset), the
-    constants `_invoke` falls back to, and the options of the same parameter of every other tool
-    whose code is the same module; None when one of those may be anything (a fallback that is no
-    constant, another tool's parameter of that name that is no select)."""
-    found = {"", *(option.value for option in parameter.options)}
-    if _changed_in_place(invoke, parameter.name):
-        return None
-    for node in every_node(invoke.function):
-        if (
-            isinstance(node, ast.Call)
-            and read_of(node, invoke.dictionary) == parameter.name
-            and len(node.args) > 1
-        ):
-            found.add(constant(node.args[1]) or "")
-            if constant(node.args[1]) is None and not _is_none(node.args[1]):
-                return None
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        if any(isinstance(target, ast.Name) and target.id in holders for target in targets):
-            assert isinstance(node, ast.Assign)  # what has targets
-            found.add(constant(node.value) or constant(unless_empty(node.value)) or "")
-            if isinstance(node.value, ast.BoolOp):
-                found.add(constant(node.value.values[-1]) or "")
-    for tool in loaded.plugin.tools if loaded.plugin else ():
-        same = tool is not invoke.tool and (tool_module_tree(loaded, tool) or ("",))[0] == file
-        for other in tool.parameters if same else ():
-            if other.name == parameter.name and (other.type != SELECT or not other.options):
-                return None
-            if other.name == parameter.name:
-                found.update(option.value for option in other.options)
-    return found
-
-
-def _changed_in_place(invoke: Invoke, key: str) -> bool:
-    """True when `_invoke` may store another value under `key` in its dictionary (a store under
-    that key or a computed one, `update`, `setdefault`, `|=`)."""
-    for node in every_node(invoke.function):
-        held = node.value if isinstance(node, ast.Subscript | ast.Attribute) else None
-        if not isinstance(held, ast.Name) or held.id != invoke.dictionary:
-            continue
-        stored = (
-            node.slice if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) else None
-        )
-        if stored is not None and constant(stored) in (key, None):
-            return True
-        if isinstance(node, ast.Attribute) and node.attr in ADDS_UNKNOWN_KEYS:
-            return True
-    return any(
-        isinstance(node, ast.AugAssign)
-        and isinstance(node.target, ast.Name)
-        and node.target.id == invoke.dictionary
-        for node in every_node(invoke.function)
-    )
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
-
-
-# -- R084: options a dispatch leaves out ------------------------------------------------------------
 
 
 def _closed(
@@ -489,7 +102,7 @@ def _closed(
     dictionary is handed to reads the key again."""
     if any(reading.escapes for reading in readings):
         return False
-    if any(_refusal(test, reading.reach, invoke) for reading in readings for test in reading.tests):
+    if any(is_refusal(test, reading.reach, invoke) for reading in readings for test in reading.tests):
         return False
     followed = follow(loaded, module, invoke.function, invoke.dictionary)
     handed = set(followed.passed)
@@ -671,7 +284,7 @@ def _produces(branch: list[ast.stmt]) -> bool:
             if isinstance(node, ast.Yield | ast.YieldFrom):
                 return True
             value = node.value if isinstance(node, ast.Return) else None
-            if value is not None and not _is_none(value):
+            if value is not None and not is_none(value):
                 return True
     return False
 
@@ -743,7 +356,7 @@ def _reads_after(statement: ast.stmt, name: str, reach: Reach) -> Iterator[ast.N
         if parent is None or block is None:
             return
         for later in block[[id(s) for s in block].index(id(node)) + 1 :]:
-            yield from (found for found in _own_nodes(later) if _reads(found, name))
+            yield from (found for found in _own_nodes(later) if reads_name(found, name))
             if isinstance(later, ast.Return | ast.Raise):
                 return
         if isinstance(parent, ast.For | ast.AsyncFor | ast.While | ast.Try | ast.TryStar):
@@ -753,7 +366,3 @@ def _reads_after(statement: ast.stmt, name: str, reach: Reach) -> Iterator[ast.N
 
 def _position(node: ast.Name) -> tuple[int, int]:
     return node.lineno, node.col_offset
-
-
-def _reads(node: ast.AST, *names: str) -> TypeGuard[ast.Name]:
-    return isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load)
