@@ -8,9 +8,9 @@ A function is followed only when every reference to it in the calling module is 
 it the dictionary (or, inside a followed function, the parameter that received it), at a place that
 binds one plain parameter, and, for a function of another module, when its own module never names
 it: then its parameter is always a tool's dictionary, and what it looks up there is what the tool
-looks up. Anything else (a function also called with other dictionaries, `*args`, a decorator, a
-name bound twice) leaves it unfollowed, and the readers stay silent as they do for any other code
-the dictionary is handed to.
+looks up. Anything else (a function also called with other dictionaries, `*args`, a decorator
+other than `staticmethod` and `classmethod`, a name bound twice) leaves it unfollowed, and the
+readers stay silent as they do for any other code the dictionary is handed to.
 
 `Scope` and `target` (which function a call runs) serve the checks that follow a value rather than
 the dictionary, too (`select_options.py`).

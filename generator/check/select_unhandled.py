@@ -18,7 +18,7 @@ from generator.check.passed_on import follow
 from generator.check.select_never import never_matching
 from generator.check.select_options import FORM, Reach, reaches, select_parameters
 from generator.check.select_tests import Reading, Test, is_none, is_refusal, read_value, reads_name
-from generator.check.undeclared import Invoke, always_runs
+from generator.check.undeclared import Invoke, always_runs, shadows
 from generator.check.unread_parameters import constant_reads
 from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
@@ -319,11 +319,9 @@ def _unbound_read(dispatch: Dispatch, reach: Reach) -> tuple[str, ast.Name] | No
 
 
 def _binds(node: ast.AST, name: str) -> bool:
-    if isinstance(node, ast.Name):
-        return node.id == name and not isinstance(node.ctx, ast.Load)
-    if isinstance(node, ast.arg):
-        return node.arg == name
-    return isinstance(node, ast.Global | ast.Nonlocal) and name in node.names
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name == name
+    return shadows(node, name)
 
 
 def _bound(branch: list[ast.stmt]) -> set[str]:
