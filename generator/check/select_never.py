@@ -26,8 +26,9 @@ NEVER_MATCHES = rule(
     """
 A select parameter's value is one of its options' `value`s: the workflow editor offers only those,
 an agent's model is told them as the parameter's `enum`, and a form field holding anything else is
-refused (`ToolManager._init_runtime_parameter`: `if parameter_value is not None and parameter_value
-not in options: raise ValueError(...)`); an unset value reaches the tool as its default, or `""`
+refused (`ToolManager._init_runtime_parameter` in api/core/tools/tool_manager.py: `if
+parameter_value is not None and parameter_value not in options: raise ValueError(...)`); an unset
+value reaches the tool as its default, or `""`
 (`cast_parameter_value`: `return "" if value is None else value if isinstance(value, str) else
 str(value)` for a select). A test of that value against another string (`if mode == "HTML"`
 where the option is `html`, `"summarise"` against `summarize`) is never true (`!=`, always true):
@@ -43,8 +44,9 @@ silent. Read as tests: `==`, `!=`, `in` or `not in` a literal list, tuple or set
 (written there, or a name the module or the class binds once to one), and `match` cases. A member
 of a list of several, or a key of a literal dictionary the value looks up, is reported only when it
 differs by case, spacing or a small edit from an option no test names (a spare entry is harmless).
-A refusal (`assert`, `if ... not in ...: raise`) is R076's. The nearest option (by case, `_`, `-` and
-spaces, else difflib's ratio of at least 0.8) is named when there is one.
+A refusal (`assert`, `if ... not in ...: raise`) is R076's. The option meant is named when there
+is one: an option spelt the same but for case, `_`, `-` and spaces, else the closest spelling
+(difflib's ratio of at least 0.8) among the options no test names.
 
 Severity: a warning; the tool runs, one of its branches is dead.
 """,

@@ -6,6 +6,10 @@ the plugin's own functions it is handed to unchanged (`passed_on.resolve`), and 
 where it runs on every call that gets there: an `assert`, an `if` that raises (or, in `_invoke`,
 returns) when the value is not in a literal list, or a lookup in a literal dictionary that nothing
 catches.
+
+The walk (`reaches`), the select parameters it starts from (`select_parameters`) and the reading of
+a refusal (`refused_by`) serve R084 and R085 too (`select_unhandled.py`, `select_never.py`), which
+read every other test of the value on the same way.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ UNHANDLED_OPTION = rule(
 Users pick a select parameter's value among its `options` (the workflow editor lists them, an
 agent's model gets them as the parameter's `enum`: see R076), and `_invoke` receives the picked
 option's `value`, a string. A form field left as it is carries the declared default
-(`ToolManager._init_runtime_parameter`: `if not parameter_value and parameter_value != 0:
+(`ToolManager._init_runtime_parameter` in api/core/tools/tool_manager.py: `if not parameter_value
+and parameter_value != 0:
 parameter_value = parameter_rule.default`), and a form field's value is one of the options or Dify
 refuses the call (`if parameter_value is not None and parameter_value not in options: raise
 ValueError(f"tool parameter {parameter_rule.name} value
@@ -59,7 +60,9 @@ the tool yields (which show it, and handle nothing). A value also used otherwise
 whole to an API, formatted into a URL, lowered, compared with a computed value), read again in a
 function the dictionary is handed to, or tested by a refusal (R076's) leaves the check silent, as do
 an option named by any test of the value, a branch that ends the function before the code after
-the dispatch (that code is the default), and a dispatch that only adjusts what is already set.
+the dispatch (that code is the default), and a dispatch that only adjusts what is already set. An
+option that a misspelt test meant (R085: `if fmt == "HTML"` for `html`) is told there, not again
+here.
 
 Severity: a warning (the tool works for the other options); an error when the option is the default
 of a `form: form` parameter and the unbound name is read on every call, in `_invoke`: every call
