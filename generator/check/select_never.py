@@ -44,9 +44,11 @@ silent. Read as tests: `==`, `!=`, `in` or `not in` a literal list, tuple or set
 (written there, or a name the module or the class binds once to one), and `match` cases. A member
 of a list of several, or a key of a literal dictionary the value looks up, is reported only when it
 differs by case, spacing or a small edit from an option no test names (a spare entry is harmless).
-A refusal (`assert`, `if ... not in ...: raise`) is R076's. The option meant is named when there
-is one: an option spelt the same but for case, `_`, `-` and spaces, else the closest spelling
-(difflib's ratio of at least 0.8) among the options no test names.
+A refusal (`assert`, `if ... not in ...: raise`) is R076's. Another spelling (case, `_`, `-`,
+spaces) of an option that a test also names is left alone: an agent's model fills `form: llm`
+parameters, and Dify checks only form fields against the options, so code may accept both. The
+option meant is named when there is one: among the options no test names, the one spelt the same
+but for case, `_`, `-` and spaces, else the closest spelling (difflib's ratio of at least 0.8).
 
 Severity: a warning; the tool runs, one of its branches is dead.
 """,
@@ -69,6 +71,7 @@ def _never_matching(
     """The findings of literals no value passes, each with the option it was probably meant as."""
     offered = [option.value for option in parameter.options]
     named = {text for reading in readings for test in reading.tests for _, text in test.literals}
+    handled = {fold_name(value) for value in offered if value in named}
     unnamed = [value for value in offered if value not in named]
     for reading in readings:
         if not reading.reach.sole:
@@ -77,20 +80,13 @@ def _never_matching(
             if is_refusal(test, reading.reach, invoke):
                 continue  # R076's
             for node, text in test.literals:
-                # a spare member beside the option it spells otherwise (`in ("png", "PNG")`) is
-                # harmless: only an option no test names counts there
-                nearest = _meant(text, offered if test.alone else unnamed, unnamed)
-                if text in possible or (not test.alone and nearest is None):
+                spaced = text.replace(" ", "_")
+                if text in possible or fold_name(spaced) in handled:
+                    continue  # another spelling of an option a test handles: a model may send it
+                nearest = closest_name(spaced, unnamed)
+                if nearest is None and not test.alone:
                     continue  # a spare entry of a list or a dictionary does no harm
                 yield _never(invoke, parameter, reading.reach.scope, node, text, nearest, test.equal), nearest
-
-
-def _meant(text: str, offered: list[str], unnamed: list[str]) -> str | None:
-    """The option `text` was probably meant as: one that differs only by case, `_`, `-` or spaces,
-    else the closest spelling among the options no test names (one a test names is handled)."""
-    spaced = text.replace(" ", "_")
-    same = [value for value in offered if fold_name(value) == fold_name(spaced)]
-    return same[0] if same else closest_name(spaced, unnamed)
 
 
 def _never(

@@ -23,7 +23,7 @@ class ExportTool(Tool):
             text = text[:100]
         if mode == "translate":
             text = text.upper()
-        if mode != "Translate":
+        if mode != "translation":
             text = text.strip()
         style = tool_parameters["style"]
         yield self.create_text_message(render(style, text) * factor)

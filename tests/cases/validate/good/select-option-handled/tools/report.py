@@ -65,7 +65,7 @@ class ReportTool(Tool):
             speed = "fast"
         yield self.create_text_message(f"{prefix}{order} {metres} {drawn(shape)} {cased}")
         yield self.create_text_message(f"{label(lang)} {label('other')}")
-        if speed == "fast":
+        if speed == "fast" or speed == "FAST":  # another spelling of a handled option: a model may send it
             yield self.create_text_message("fast")
         if not tool_parameters.get("view"):
             tool_parameters["view"] = "auto"  # a value the options do not hold, stored under the key
