@@ -28,11 +28,11 @@ A select parameter's value is one of its options' `value`s: the workflow editor 
 an agent's model is told them as the parameter's `enum`, and a form field holding anything else is
 refused (`ToolManager._init_runtime_parameter` in api/core/tools/tool_manager.py: `if
 parameter_value is not None and parameter_value not in options: raise ValueError(...)`); an unset
-value reaches the tool as its default, or `""`
-(`cast_parameter_value`: `return "" if value is None else value if isinstance(value, str) else
-str(value)` for a select). A test of that value against another string (`if mode == "HTML"`
-where the option is `html`, `"summarise"` against `summarize`) is never true (`!=`, always true):
-its branch never runs, and the option it meant is handled by whatever runs instead.
+value reaches the tool as its default, or `""` (`cast_parameter_value`: `return "" if value is
+None else value if isinstance(value, str) else str(value)` for a select). A test of that value
+against another string (`if mode == "HTML"` where the option is `html`, `"summarise"` against
+`summarize`) is false for every option (`!=`: true for every option): its branch never runs, and
+the option it meant is handled by whatever runs instead.
 
 Found without running: the value is followed as R076 follows it (`check/select_options.py`), from
 its read in `_invoke` (a name bound only to that read, `read or "x"`, or string constants, which
@@ -98,7 +98,9 @@ def _never(
     nearest: str | None,
     equal: bool,
 ) -> Finding:
-    outcome = "the test is never true" if equal else "the test is always true"
+    outcome = (
+        "no option passes the test, so its branch never runs" if equal else "every option passes the test"
+    )
     if nearest is not None:
         outcome += f", and the option `{nearest}` was probably meant"
     return NEVER_MATCHES.at(
