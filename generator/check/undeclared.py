@@ -304,7 +304,7 @@ def guarded_keys(
     own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
     looped = _looped_over(invoke, listed or {})
     for node in every_node(invoke):
-        if _shadows(node, name) and id(node) not in own:
+        if shadows(node, name) and id(node) not in own:
             return None
         tested = _membership_key(node, name)
         if tested is not None:
@@ -346,7 +346,9 @@ def _looped_over(function: Function, listed: Mapping[str, frozenset[str]]) -> di
     return looped
 
 
-def _shadows(node: ast.AST, name: str) -> bool:
+def shadows(node: ast.AST, name: str) -> bool:
+    """True when `node` binds `name` (an assignment, a parameter, an import, an `except ... as`,
+    a `match` capture, a `global` or `nonlocal`)."""
     if isinstance(node, ast.Name) and node.id == name:
         return not isinstance(node.ctx, ast.Load)
     if isinstance(node, ast.arg):

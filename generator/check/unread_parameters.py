@@ -89,14 +89,14 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
     scopes = [(invoke.function, invoke.dictionary), *((h.function, h.name) for h in followed.helpers)]
     keys: set[str] = set()
     for function, name in scopes:
-        found = _constant_reads(function, name, followed.passed.keys())
+        found = constant_reads(function, name, followed.passed.keys())
         if found is None:
             return None
         keys |= found
     return keys
 
 
-def _constant_reads(function: Function, name: str, followed_calls: Iterable[int]) -> set[str] | None:
+def constant_reads(function: Function, name: str, followed_calls: Iterable[int]) -> set[str] | None:
     """The constant keys `function` reads of its dictionary `name`, or None for any other use
     (calls handing it to a followed function are read where that function reads it)."""
     handed = set(followed_calls)
