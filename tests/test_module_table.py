@@ -23,7 +23,8 @@ def test_reading_tool_plugins_imports_no_kind_code() -> None:
 
 
 def test_every_kind_of_each_table_is_its_module() -> None:
-    assert set(LOADERS) == set(PAGES) == {"triggers", "datasources", "models", "agent_strategies", "endpoints"}
+    kinds = {"triggers", "datasources", "models", "agent_strategies", "endpoints"}
+    assert set(LOADERS) == set(PAGES) == kinds
     for kind in LOADERS:
         assert callable(LOADERS[kind].load), kind
         assert callable(PAGES[kind].section), kind
