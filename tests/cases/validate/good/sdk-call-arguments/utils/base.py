@@ -1,0 +1,11 @@
+from dify_plugin import Tool
+
+
+class SavingTool(Tool):
+    """The plugin's own base: its subclasses' `self` is still the SDK's Tool."""
+
+    def save(self, key: str, data: bytes) -> None:
+        self.session.storage.set(key, data)
+
+    def create_link_message(self, url: str, title: str = ""):  # the plugin's own helper, not the SDK's
+        return super().create_link_message(url)
