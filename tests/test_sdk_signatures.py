@@ -86,7 +86,8 @@ def test_derive_reads_methods_and_what_attributes_hold(tmp_path: Path) -> None:
 
 def test_a_call_is_bound_to_the_releases_the_version_may_have() -> None:
     """`session.app.workflow.invoke` takes `user` from 0.8.0 on: 0.7.4 (read) has one signature,
-    0.9.0 (between 0.8.0 and 0.9.1, both read) two, an unknown version every release's."""
+    0.9.0 (between 0.8.0 and 0.9.1, both read) two, an unknown version every release's (0.0.1b15
+    required `response_mode` and `files`)."""
     path = "session.app.workflow.invoke"
     old = signatures("Tool", path, Version("0.7.4"))
     assert old == [("0.7.4", ["app_id", "inputs", "response_mode="])]
@@ -95,7 +96,9 @@ def test_a_call_is_bound_to_the_releases_the_version_may_have() -> None:
     assert [release for release, _signature in between] == ["0.8.0", "0.9.1"]
     assert all("user=" in signature for _release, signature in between)
     every = signatures("Tool", path, None)
-    assert every is None  # the oldest releases have no session.app at all: not judged
+    assert every is not None
+    assert len(every) == 17
+    assert every[0] == ("0.0.1b15", ["app_id", "inputs", "response_mode", "files"])
 
 
 def test_create_blob_message_takes_blob_and_meta_in_every_release() -> None:

@@ -19,11 +19,17 @@ from packaging.version import Version
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node
 from generator.check.own_attributes import _named_in_call
-from generator.check.plugin_code import PluginCode, imported_module, plugin_code, reachable_modules
+from generator.check.plugin_code import (
+    PluginCode,
+    imported_module,
+    plugin_code,
+    reachable_from,
+    reachable_modules,
+)
 from generator.check.sdk_api_index import release_versions, signatures
 from generator.check.sdk_file import own_nodes
 from generator.check.sdk_index import installed_sdk
-from generator.check.sdk_names import _sdk_imports
+from generator.check.sdk_names import _sdk_imports, bound_names
 from generator.check.sdk_signatures import PACKAGE, SIGNED, Signature
 from generator.check.undeclared import class_members, handlers_around
 from generator.findings import Finding, Location, Severity
@@ -38,7 +44,7 @@ BAD_ARGUMENTS = rule(
     " reaches this line fails with TypeError, whatever the inputs",
     "Call it as `{helper}({signature})`{advice!s}.",
     """
-A tool (or agent strategy, trigger, event or datasource) calls the helpers its SDK base class gives
+A tool (or agent strategy, trigger, event, datasource or endpoint) calls the helpers its SDK base class gives
 `self`: the messages (`create_text_message(text)`, `create_blob_message(blob, meta=None)`,
 `create_variable_message(variable_name, variable_value)`, `create_log_message(label, data, ...)`)
 and the session's invocations (`self.session.storage.set(key, val)`,
@@ -64,11 +70,14 @@ requirement allows); for a version between two releases read, to both, and it is
 when it fits neither; when no version can be told, only when it fits no release read.
 
 The check is silent when it cannot be sure: a call that spreads `*args` or `**kwargs`; a receiver
-other than `self` in a plain method of a class that derives, through the plugin's own classes, from
-the SDK's class imported from `dify_plugin`; a class with a base it cannot see (a mixin from another
-package may define the method); a helper any class of the plugin defines or that the plugin's code
-stores on an object (`self.session = ...`); a call inside a `try` that catches TypeError by name (a
-handler of every exception is the tool's error answer, which then answers every call: reported).
+other than `self` (or a name every binding of which in the method is the same `self.a.b`, such as
+`storage = self.session.storage`) in a plain method of a class that derives, through the plugin's
+own classes, from the SDK's class imported from `dify_plugin`; a class with a base it cannot see
+(a mixin from another package may define the method); a helper any class of the plugin defines or
+that the plugin's code stores on an object (`self.session = ...`); a call inside a `try` that
+catches TypeError by name (a handler of every exception is the tool's error answer, which then
+answers every call: reported). Only the modules the SDK loads are read: the class files the YAML
+names (`extra.python.source`), `main.py`, and the plugin's modules they import.
 """,
 )
 # What a caller of `create_blob_message` means by a keyword the helper lacks: the file's name or
@@ -97,8 +106,6 @@ class _Parameter:
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Calls of the SDK's helpers on `self` whose arguments cannot bind to the helper."""
-    if loaded.plugin is None:
-        return
     code = plugin_code(loaded)
     derived = [
         (module, node, cls)
@@ -109,7 +116,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     if not derived:
         return
     defined = _defined(code, [node for _module, node, _cls in derived])
-    reachable = set(reachable_modules(loaded, code))
+    reachable = _loaded_modules(loaded, code)
     version: list[Version | None] = []  # told once, when the first call is judged
     for module, node, cls in derived:
         if module not in reachable:
@@ -123,6 +130,30 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                     found = _judge(call, path, cls, version[0], display)
                     if found is not None:
                         yield found
+
+
+def _loaded_modules(loaded: LoadedPlugin, code: PluginCode) -> set[str]:
+    """The modules the SDK loads: a tool plugin's (see `reachable_modules`), and for every kind
+    (endpoints, datasources, triggers, agent strategies too) those of each `extra.python.source`
+    its YAML files name, and what these import."""
+    sources = [source for document in loaded.documents.values() for source in _sources(document.data)]
+    return {*reachable_modules(loaded, code), *reachable_from(loaded, code, sources)}
+
+
+def _sources(data: object) -> Iterator[str]:
+    """Every `extra.python.source` in a YAML document, at any depth (an event's, a provider's,
+    a subscription constructor's)."""
+    if isinstance(data, dict):
+        extra = data.get("extra")
+        python = extra.get("python") if isinstance(extra, dict) else None
+        source = python.get("source") if isinstance(python, dict) else None
+        if isinstance(source, str) and source:
+            yield source
+        for value in data.values():
+            yield from _sources(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _sources(item)
 
 
 def _defined(code: PluginCode, derived: list[ast.ClassDef]) -> frozenset[str]:
@@ -228,31 +259,66 @@ def _calls_on_self(
     method: ast.FunctionDef | ast.AsyncFunctionDef, defined: frozenset[str]
 ) -> Iterator[tuple[ast.Call, str]]:
     """Calls `self.a.b(...)` in the method's own body, with the path `a.b`, where `self` is the
-    instance throughout and nothing of the plugin defines `a`."""
+    instance throughout and nothing of the plugin defines `a`; and calls through a name that every
+    binding in the method sets to the same `self.a` (`storage = self.session.storage`)."""
     positional = [*method.args.posonlyargs, *method.args.args]
     decorators = {_name(d.func if isinstance(d, ast.Call) else d) for d in method.decorator_list}
     if not positional or decorators & _NOT_INSTANCE or "*" in defined:
         return
     own = positional[0].arg
     nodes = own_nodes(method)
-    if any(isinstance(n, ast.Name) and n.id == own and not isinstance(n.ctx, ast.Load) for n in nodes):
+    receivers = _receivers(method, own, nodes)
+    if own not in receivers:
         return  # `self` rebound
     parents = {child: node for node in nodes for child in children(node)}
     for node in nodes:
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
-        parts: list[str] = []
-        target: ast.expr = node.func
-        while isinstance(target, ast.Attribute):
-            parts.insert(0, target.attr)
-            target = target.value
-        if not (isinstance(target, ast.Name) and target.id == own) or parts[0] in defined:
+        found = _path(node.func)
+        if found is None or found[0] not in receivers:
+            continue
+        parts = [*receivers[found[0]], *found[1]]
+        if parts[0] in defined:
             continue
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             continue
         if _catches_type_error(node, method, parents):
             continue
         yield node, ".".join(parts)
+
+
+def _path(node: ast.expr) -> tuple[str, list[str]] | None:
+    """`name.a.b` as `name` and `[a, b]`; None for another expression."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    return (node.id, parts) if isinstance(node, ast.Name) else None
+
+
+def _receivers(
+    method: ast.FunctionDef | ast.AsyncFunctionDef, own: str, nodes: list[ast.AST]
+) -> dict[str, list[str]]:
+    """The names that hold the instance (`self`, no path) or one object reached from it (its
+    path): `self` unless the method rebinds it, and each name whose every binding in the method is
+    `name = self.a.b` with the same path."""
+    bindings: dict[str, list[tuple[str, ...] | None]] = {own: [()]}
+    single = {id(n.targets[0]): n for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1}
+    instance = [*method.args.posonlyargs, *method.args.args][0]
+    for node in (*nodes, *ast.walk(method.args)):
+        if node is instance:
+            continue
+        statement = single.get(id(node))
+        found = _path(statement.value) if statement is not None else None
+        held = tuple(found[1]) if found is not None and found[0] == own and found[1] else None
+        names = [node.name] if isinstance(node, ast.ExceptHandler) and node.name else bound_names(node)
+        for name in names:
+            bindings.setdefault(name, []).append(held)
+    return {
+        name: list(paths[0])
+        for name, paths in bindings.items()
+        if paths[0] is not None and all(path == paths[0] for path in paths)
+    }
 
 
 def _catches_type_error(
@@ -279,7 +345,7 @@ def _judge(call: ast.Call, path: str, cls: str, version: Version | None, display
     elif version is not None:
         releases = f"dify_plugin {found[0][0]} and {release}, around {version}, which the plugin installs"
     else:
-        releases = "every release of dify_plugin read (the version the plugin installs cannot be told)"
+        releases = "every release of dify_plugin read, the version the plugin installs being unknown"
     later = _fits_later(call, path, cls, Version(release)) if version is not None else None
     return BAD_ARGUMENTS.at(
         Location(display, call.lineno, call.col_offset + 1),

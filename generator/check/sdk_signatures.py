@@ -36,6 +36,7 @@ SIGNED = (
     "OnlineDocumentDatasource",
     "OnlineDriveDatasource",
     "WebsiteCrawlDatasource",
+    "Endpoint",
 )
 # Decorators that leave a method's signature as its `def` spells it (`staticmethod` keeps the first
 # parameter, the others drop it as for any method).
@@ -150,13 +151,12 @@ def _held_classes(node: ast.ClassDef) -> dict[str, str]:
     held: dict[str, set[str]] = {}
     for statement in node.body:
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-            annotation = statement.annotation
-            if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-                annotation = ast.parse(annotation.value, mode="eval").body
-            if isinstance(annotation, ast.Name):
-                held.setdefault(statement.target.id, set()).add(annotation.id)
+            named = _annotated(statement.annotation)
+            if named is not None:
+                held.setdefault(statement.target.id, set()).add(named)
         elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.args.args:
             own = statement.args.args[0].arg
+            annotated = {arg.arg: _annotated(arg.annotation) for arg in statement.args.args[1:]}
             for inner in ast.walk(statement):
                 if (
                     isinstance(inner, ast.Assign)
@@ -164,11 +164,29 @@ def _held_classes(node: ast.ClassDef) -> dict[str, str]:
                     and isinstance(target := inner.targets[0], ast.Attribute)
                     and isinstance(target.value, ast.Name)
                     and target.value.id == own
-                    and isinstance(inner.value, ast.Call)
-                    and isinstance(inner.value.func, ast.Name)
                 ):
-                    held.setdefault(target.attr, set()).add(inner.value.func.id)
-    return {name: next(iter(classes)) for name, classes in held.items() if len(classes) == 1}
+                    value = inner.value
+                    made = (
+                        value.func.id
+                        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                        else None
+                    )
+                    # `self.session = session`, the parameter annotated `session: Session`
+                    given = annotated.get(value.id) if isinstance(value, ast.Name) else None
+                    held.setdefault(target.attr, set()).add(made or given or "")
+    return {
+        name: next(iter(classes)) for name, classes in held.items() if len(classes) == 1 and "" not in classes
+    }
+
+
+def _annotated(annotation: ast.expr | None) -> str | None:
+    """The class an annotation names (`Session`, or `"Session"`), when it names one plainly."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return annotation.id if isinstance(annotation, ast.Name) else None
 
 
 def _class_module(read: Reader, path: str, tree: ast.Module, name: str) -> tuple[str, str] | None:

@@ -20,3 +20,5 @@ class Echo(SavingTool):
         except Exception as error:
             yield self.create_text_message(f"failed: {error}")
         self.session.app.workflow.invoke(app_id="app", inputs={"text": text}, user="someone")
+        storage = self.session.storage
+        yield self.create_text_message(storage.get("last", "fallback").decode())

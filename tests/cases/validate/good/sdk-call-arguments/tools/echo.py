@@ -24,6 +24,10 @@ class Echo(SavingTool):
         yield self.create_text_message(*parts)
         yield self.create_json_message({"echoed": text}, **options)
         yield self.create_link_message(url="https://example.com", title="Echo")
+        storage = self.session.storage
+        yield self.create_text_message(storage.get("last").decode())
+        for storage in (self.session.storage, {}):  # bound to something else too: not judged
+            storage.get("last", None)
         try:
             yield self.create_text_message(text, "probe")
         except TypeError:
