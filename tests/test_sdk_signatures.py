@@ -12,6 +12,9 @@ from generator.check.sdk_api_index import signatures
 from generator.check.sdk_signatures import derive_signatures
 
 RUNTIME = """
+import requests
+
+
 class Invocations:
     def __init__(self, session):
         from dify_plugin.invocations.storage import StorageInvocation  # inside, as the SDK does
@@ -19,9 +22,19 @@ class Invocations:
         self.storage = StorageInvocation(session)
 
 
+class Hook:
+    def __call__(self, event): ...
+
+
+class Http(requests.Session):  # a base outside the wheel: its instances may be callable
+    pass
+
+
 class Session:
     def __init__(self):
         self.invocations = Invocations(self)
+        self.hook = Hook()
+        self.http = Http()
 """
 STORAGE = """
 from typing import overload
@@ -63,7 +76,9 @@ class Tool:
 def test_derive_reads_methods_and_what_attributes_hold(tmp_path: Path) -> None:
     """Paths through an annotation and what a method stores on `self` (a class imported inside a
     function); bases; the implementation after `@overload`s; positional-only, keyword-only, `*` and
-    `**`; a static method keeps its first parameter; an unknown decorator and private names left out."""
+    `**`; a static method keeps its first parameter; an unknown decorator and private names left out;
+    the objects the attributes hold marked with "!" when they have no `__call__` (not one with a
+    `__call__`, nor one whose base is outside the wheel)."""
     wheel = tmp_path / "dify_plugin-9.9.9-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as archive:
         archive.writestr("dify_plugin/interfaces/tool.py", TOOL)
@@ -77,6 +92,9 @@ def test_derive_reads_methods_and_what_attributes_hold(tmp_path: Path) -> None:
         "Tool": {
             "create_blob_message": "blob, meta=",
             "from_credentials": "credentials, *args",
+            "session": "!Session",
+            "session.invocations": "!Invocations",
+            "session.invocations.storage": "!StorageInvocation",
             "session.invocations.storage.get": "key, /, default=, *, timeout=, **extra",
             "session.invocations.storage.plain": "a, b=",
             "session.invocations.storage.set": "key, val",

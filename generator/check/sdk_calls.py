@@ -30,7 +30,7 @@ from generator.check.sdk_api_index import release_versions, signatures
 from generator.check.sdk_file import own_nodes
 from generator.check.sdk_index import installed_sdk
 from generator.check.sdk_names import _sdk_imports, bound_names
-from generator.check.sdk_signatures import PACKAGE, SIGNED, Signature
+from generator.check.sdk_signatures import OBJECT, PACKAGE, SIGNED, Signature
 from generator.check.undeclared import class_members, handlers_around
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -40,9 +40,9 @@ BAD_ARGUMENTS = rule(
     "R083",
     "sdk-call-arguments",
     Severity.ERROR,
-    "{call}: {problem} ({helper}({signature}) of the SDK's {cls} in {releases!s}), so every call that"
-    " reaches this line fails with TypeError, whatever the inputs",
-    "Call it as `{helper}({signature})`{advice!s}.",
+    "{call}: {problem} ({what} of the SDK's {cls} in {releases!s}), so every call that reaches this"
+    " line fails with TypeError, whatever the inputs{caught!s}",
+    "{fix!s}.",
     """
 A tool (or agent strategy, trigger, event, datasource or endpoint) calls the helpers its SDK base class gives
 `self`: the messages (`create_text_message(text)`, `create_blob_message(blob, meta=None)`,
@@ -59,7 +59,10 @@ arguments than it takes, a required argument left out, or one given twice raises
 the helper runs, each time the line is reached and whatever the user gave. No input, credential or
 setting of Dify changes that, so it is an error, graded as an attribute the SDK or the plugin's own
 class does not have (T012, T014) and for the same reason: the line breaks for every user who
-reaches it.
+reaches it. Inside a `try` whose handler catches every exception (`except Exception`, a bare
+`except`) it is a warning that names the handler: the tool then answers with that handler's text
+or fallback each time (a summary never made, a tool never called), a feature that never works
+rather than a tool that fails.
 
 The signatures are read from the published wheels, per release (`check/sdk_api_index.json`, 0.0.1b15
 to 0.10.2): the methods of the SDK's class and of the objects its attributes hold, by the path from
@@ -75,8 +78,7 @@ other than `self` (or a name every binding of which in the method is the same `s
 own classes, from the SDK's class imported from `dify_plugin`; a class with a base it cannot see
 (a mixin from another package may define the method); a helper any class of the plugin defines or
 that the plugin's code stores on an object (`self.session = ...`); a call inside a `try` that
-catches TypeError by name (a handler of every exception is the tool's error answer, which then
-answers every call: reported). Only the modules the SDK loads are read: the class files the YAML
+catches TypeError by name. Only the modules the SDK loads are read: the class files the YAML
 names (`extra.python.source`), `main.py`, and the plugin's modules they import.
 """,
 )
@@ -92,9 +94,10 @@ _META_KEYS = {
     "content_type": "mime_type",
 }
 _NOT_INSTANCE = frozenset({"classmethod", "staticmethod"})
-# A handler of TypeError itself says the code expects this call to fail; a handler of every exception
-# is the tool's error answer, which then answers every call instead of the tool (as for T012).
+# A handler of TypeError itself says the code expects this call to fail: silent. A handler of every
+# exception answers the failure each time (an error text, or the tool's fallback): a warning.
 _CATCHES = frozenset({"TypeError"})
+_EVERYTHING = frozenset({"Exception", "BaseException", ""})
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +127,10 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         display = loaded.display_path(code.modules[module][0])
         for method in node.body:
             if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
-                for call, path in _calls_on_self(method, defined):
+                for call, path, handler in _calls_on_self(method, defined):
                     if not version:
                         version.append(installed_sdk(loaded.reader))
-                    found = _judge(call, path, cls, version[0], display)
+                    found = _judge(call, path, cls, version[0], Place(display, handler))
                     if found is not None:
                         yield found
 
@@ -257,7 +260,7 @@ def _own_class(
 
 def _calls_on_self(
     method: ast.FunctionDef | ast.AsyncFunctionDef, defined: frozenset[str]
-) -> Iterator[tuple[ast.Call, str]]:
+) -> Iterator[tuple[ast.Call, str, ast.ExceptHandler | None]]:
     """Calls `self.a.b(...)` in the method's own body, with the path `a.b`, where `self` is the
     instance throughout and nothing of the plugin defines `a`; and calls through a name that every
     binding in the method sets to the same `self.a` (`storage = self.session.storage`)."""
@@ -282,9 +285,11 @@ def _calls_on_self(
             continue
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             continue
-        if _catches_type_error(node, method, parents):
+        handlers = list(handlers_around(node, method, parents))
+        if any(names & _CATCHES for _handler, names in handlers):
             continue
-        yield node, ".".join(parts)
+        broad = next((handler for handler, names in handlers if names & _EVERYTHING), None)
+        yield node, ".".join(parts), broad
 
 
 def _path(node: ast.expr) -> tuple[str, list[str]] | None:
@@ -321,18 +326,40 @@ def _receivers(
     }
 
 
-def _catches_type_error(
-    node: ast.AST, method: ast.FunctionDef | ast.AsyncFunctionDef, parents: dict[ast.AST, ast.AST]
-) -> bool:
-    """True when a `try` around the call catches TypeError by name."""
-    return any(names & _CATCHES for _handler, names in handlers_around(node, method, parents))
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a call is: its file as findings name it, and the handler of every exception around it."""
+
+    display: str
+    handler: ast.ExceptHandler | None
+
+    def at(self, call: ast.Call) -> Location:
+        return Location(self.display, call.lineno, call.col_offset + 1)
+
+    @property
+    def severity(self) -> Severity | None:
+        """A warning when a handler of every exception answers the failure (the tool then gives its
+        fallback every time, a feature that never works, not a tool that fails); else the rule's."""
+        return Severity.WARNING if self.handler else None
+
+    @property
+    def caught(self) -> Phrase:
+        if self.handler is None:
+            return Phrase("")
+        line = self.handler.lineno
+        return Phrase(f"; the `except` at line {line} catches it, so that handler answers every time instead")
 
 
-def _judge(call: ast.Call, path: str, cls: str, version: Version | None, display: str) -> Finding | None:
+def _judge(call: ast.Call, path: str, cls: str, version: Version | None, place: Place) -> Finding | None:
     """A finding when the call binds to the helper in none of the releases `version` may have."""
     found = signatures(cls, path, version)
     if found is None:
         return None
+    objects = [
+        signature[0] for _release, signature in found if signature[:1] and signature[0].startswith(OBJECT)
+    ]
+    if objects:
+        return _not_callable(call, path, cls, version, place, found) if len(objects) == len(found) else None
     problems = [_problem(call, _parameters(signature)) for _release, signature in found]
     if any(problem is None for problem in problems):
         return None
@@ -340,27 +367,64 @@ def _judge(call: ast.Call, path: str, cls: str, version: Version | None, display
     assert first is not None
     problem, keyword = first
     release, signature = found[-1]
-    if version is not None and len(found) == 1:
-        releases = f"dify_plugin {version}, the version the plugin installs"
-    elif version is not None:
-        releases = f"dify_plugin {found[0][0]} and {release}, around {version}, which the plugin installs"
-    else:
-        releases = "every release of dify_plugin read, the version the plugin installs being unknown"
     later = _fits_later(call, path, cls, Version(release)) if version is not None else None
+    helper = f"self.{path}({_spelled(signature)})"
     return BAD_ARGUMENTS.at(
-        Location(display, call.lineno, call.col_offset + 1),
+        place.at(call),
+        place.severity,
+        caught=place.caught,
         call=_shown(call),
         problem=problem,
-        helper=f"self.{path}",
-        signature=_spelled(signature),
+        what=helper,
         cls=cls,
-        releases=Phrase(releases),
-        advice=Phrase(
-            f", or require dify_plugin {later} or later, whose helper takes this call"
-            if later
-            else _advice(path, keyword, signature)
+        releases=Phrase(_releases(version, found)),
+        fix=Phrase(
+            f"Call it as `{helper}`"
+            + (
+                f", or require dify_plugin {later} or later, whose helper takes this call"
+                if later
+                else _advice(path, keyword, signature)
+            )
         ),
     )
+
+
+def _not_callable(
+    call: ast.Call,
+    path: str,
+    cls: str,
+    version: Version | None,
+    place: Place,
+    found: list[tuple[str, Signature]],
+) -> Finding:
+    """The call of an attribute that holds one of the SDK's objects, which has no `__call__`."""
+    held = found[-1][1][0].removeprefix(OBJECT)
+    method = signatures(cls, f"{path}.invoke", version)
+    fix = (
+        f"Call its method: `self.{path}.invoke({_spelled(method[-1][1])})`"
+        if method
+        else f"Call one of the methods of the SDK's {held}"
+    )
+    return BAD_ARGUMENTS.at(
+        place.at(call),
+        place.severity,
+        caught=place.caught,
+        call=_shown(call),
+        problem=f"self.{path} is the SDK's {held}, an object that cannot be called",
+        what=f"self.{path}",
+        cls=cls,
+        releases=Phrase(_releases(version, found)),
+        fix=Phrase(fix),
+    )
+
+
+def _releases(version: Version | None, found: list[tuple[str, Signature]]) -> str:
+    """The releases a call was judged by, as the message names them."""
+    if version is not None and len(found) == 1:
+        return f"dify_plugin {version}, the version the plugin installs"
+    if version is not None:
+        return f"dify_plugin {found[0][0]} and {found[-1][0]}, around {version}, which the plugin installs"
+    return "every release of dify_plugin read, the version the plugin installs being unknown"
 
 
 def _fits_later(call: ast.Call, path: str, cls: str, newest: Version) -> Version | None:

@@ -6,9 +6,10 @@ bind to the helper's parameters raises TypeError whenever it runs. `sdk_api_inde
 each release read and each class of `SIGNED`, every method a plugin's `self` reaches, by its dotted
 path from `self` (`create_blob_message`, `session.storage.set`), as Python's parameter spellings
 without annotations or default values, joined with ", ": `"blob, meta="` (`meta` has a default);
-`"/"` ends the positional-only ones, `"*"` or `"*args"` starts the keyword-only ones, `"**kwargs"`.
+`"/"` ends the positional-only ones, `"*"` or `"*args"` starts the keyword-only ones, `"**kwargs"`;
+an attribute that holds an object no call can be made on is `"!ClassName"`.
 Paths are followed through the class's annotations (`session: Session`) and what its methods store
-on `self` (`self.storage = StorageInvocation(self)`) into classes defined in the wheel, three levels
+on `self` (`self.storage = StorageInvocation(self)`) into classes defined in the wheel, four levels
 deep.
 A method wrapped by a decorator other than those that keep the signature (`classmethod`,
 `abstractmethod`, `final`, `deprecated`, ...) is left out: its signature is not what `def` says.
@@ -41,7 +42,12 @@ SIGNED = (
 # Decorators that leave a method's signature as its `def` spells it (`staticmethod` keeps the first
 # parameter, the others drop it as for any method).
 _KEEPING = frozenset({"classmethod", "staticmethod", "abstractmethod", "final", "deprecated", "override"})
-_DEPTH = 3
+_DEPTH = 4
+# An attribute holding an instance of a class of the wheel that has no `__call__` (`session.model.
+# summary`, a SummaryInvocation: its method is `invoke`) is kept as "!ClassName": calling it fails.
+OBJECT = "!"
+_OPAQUE = "__opaque__"
+_PLAIN_BASES = frozenset({"object", "ABC", "Generic", "BaseModel", "Exception"})
 Reader = Callable[[str], str | None]
 Signature = list[str]
 
@@ -84,11 +90,16 @@ def _callables(read: Reader, path: str, source: str, name: str, depth: int) -> d
     found: dict[str, Signature | None] = {}
     for base in node.bases:
         target = base.value if isinstance(base, ast.Subscript) else base
-        if not isinstance(target, ast.Name) or target.id == name:
+        if not isinstance(target, ast.Name):
+            found[_OPAQUE] = []  # `module.Class`: outside the wheel's reading
+            continue
+        if target.id == name:
             continue
         where = _class_module(read, path, tree, target.id)
         if where is not None:
             found.update(_callables(read, where[0], where[1], target.id, depth))
+        elif target.id not in _PLAIN_BASES:
+            found[_OPAQUE] = []  # a base outside the wheel may make the instances callable
     for member, statements in class_members(node).items():
         found[member] = _signature(statements)
     if depth > 0:
@@ -98,6 +109,8 @@ def _callables(read: Reader, path: str, source: str, name: str, depth: int) -> d
                 continue
             inner = _callables(read, where[0], where[1], held, depth - 1)
             found.update({f"{attribute}.{key}": value for key, value in inner.items()})
+            if "__call__" not in inner and _OPAQUE not in inner:
+                found[attribute] = [f"{OBJECT}{held}"]
     return {key: value for key, value in found.items() if value is not None}
 
 

@@ -22,3 +22,5 @@ class Echo(SavingTool):
         self.session.app.workflow.invoke(app_id="app", inputs={"text": text}, user="someone")
         storage = self.session.storage
         yield self.create_text_message(storage.get("last", "fallback").decode())
+        summary = self.session.model.summary(text=text, instruction="one line")
+        yield self.create_text_message(summary)

@@ -24,6 +24,7 @@ class Echo(SavingTool):
         yield self.create_text_message(*parts)
         yield self.create_json_message({"echoed": text}, **options)
         yield self.create_link_message(url="https://example.com", title="Echo")
+        yield self.create_text_message(self.session.model.summary.invoke(text=text, instruction="one line"))
         storage = self.session.storage
         yield self.create_text_message(storage.get("last").decode())
         for storage in (self.session.storage, {}):  # bound to something else too: not judged
