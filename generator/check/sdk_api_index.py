@@ -143,6 +143,12 @@ def signatures(cls: str, path: str, version: Version | None) -> list[tuple[str, 
     return found if found and len(found) == len(releases) else None
 
 
+def signatures_anywhere(cls: str, path: str) -> list[tuple[str, Signature]]:
+    """The signatures of the method at dotted `path` of the SDK's class `cls` in every release read
+    that has it."""
+    return in_releases(_releases(), cls, path)
+
+
 def derive(wheels: list[Path]) -> dict[str, object]:
     """The index, one entry per wheel, oldest release first."""
     releases = []

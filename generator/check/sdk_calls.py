@@ -26,7 +26,7 @@ from generator.check.plugin_code import (
     reachable_from,
     reachable_modules,
 )
-from generator.check.sdk_api_index import release_versions, signatures
+from generator.check.sdk_api_index import release_versions, signatures, signatures_anywhere
 from generator.check.sdk_file import own_nodes
 from generator.check.sdk_index import installed_sdk
 from generator.check.sdk_names import _sdk_imports, bound_names
@@ -73,12 +73,13 @@ requirement allows); for a version between two releases read, to both, and it is
 when it fits neither; when no version can be told, only when it fits no release read.
 
 The check is silent when it cannot be sure: a call that spreads `*args` or `**kwargs`; a receiver
-other than `self` (or a name every binding of which in the method is the same `self.a.b`, such as
-`storage = self.session.storage`) in a plain method of a class that derives, through the plugin's
-own classes, from the SDK's class imported from `dify_plugin`; a class with a base it cannot see
-(a mixin from another package may define the method); a helper any class of the plugin defines or
-that the plugin's code stores on an object (`self.session = ...`); a call inside a `try` that
-catches TypeError by name. Only the modules the SDK loads are read: the class files the YAML
+other than `self` in a plain method of a class that derives, through the plugin's own classes, from
+the SDK's class imported from `dify_plugin`, a parameter annotated with such a class (`tool: Tool`)
+or with the SDK's `Session` (what `self.session` holds), or a name every binding of which in the
+function is the same path from one of these (`storage = self.session.storage`); a class with a
+base it cannot see (a mixin from another package may define the method); a helper any class of the
+plugin defines or that the plugin's code stores on an object (`self.session = ...`); a call inside
+a `try` that catches TypeError by name. Only the modules the SDK loads are read: the class files the YAML
 names (`extra.python.source`), `main.py`, and the plugin's modules they import.
 """,
 )
@@ -108,7 +109,8 @@ class _Parameter:
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """Calls of the SDK's helpers on `self` whose arguments cannot bind to the helper."""
+    """Calls of the SDK's helpers on its objects (a tool's `self`, its session) whose arguments
+    cannot bind to the helper."""
     code = plugin_code(loaded)
     derived = [
         (module, node, cls)
@@ -116,31 +118,77 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         for node in tree.body
         if isinstance(node, ast.ClassDef) and (cls := _sdk_class(code, module, node, set())) is not None
     ]
-    if not derived:
-        return
-    defined = _defined(code, [node for _module, node, _cls in derived])
-    reachable = _loaded_modules(loaded, code)
-    version: list[Version | None] = []  # told once, when the first call is judged
-    for module, node, cls in derived:
-        if module not in reachable:
+    owners = {id(method): cls for _module, node, cls in derived for method in node.body}
+    # Both told once, and only for a call that some release refuses: most calls fit every release,
+    # and telling the version parses the plugin's uv.lock, hundreds of kilobytes of TOML.
+    defined: list[frozenset[str]] = []
+    version: list[Version | None] = []
+    for module in sorted(_loaded_modules(loaded, code)):
+        relative, tree = code.modules[module]
+        display = loaded.display_path(relative)
+        for function in every_node(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            roots = _roots(function, tree, owners.get(id(function)))
+            for call, (cls, path), handler in _calls(function, roots):
+                if not _some_release_refuses(call, cls, path):
+                    continue
+                if not defined:
+                    defined.append(_defined(code, [node for _module, node, _cls in derived]))
+                    version.append(installed_sdk(loaded.reader))
+                if "*" in defined[0] or path.split(".")[0] in defined[0]:
+                    continue
+                found = _judge(call, path, cls, version[0], Place(display, handler))
+                if found is not None:
+                    yield found
+
+
+def _some_release_refuses(call: ast.Call, cls: str, path: str) -> bool:
+    """True when the call cannot bind to the helper of some release read that has it."""
+    return any(
+        _is_object(signature) or _problem(call, _parameters(signature)) is not None
+        for _release, signature in signatures_anywhere(cls, path)
+    )
+
+
+def _is_object(signature: Signature) -> bool:
+    """An attribute that holds one of the SDK's objects, not a method (see `sdk_signatures.py`)."""
+    return bool(signature) and signature[0].startswith(OBJECT)
+
+
+def _roots(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, tree: ast.Module, owner: str | None
+) -> dict[str, tuple[str, list[str]]]:
+    """The function's parameters that hold one of the SDK's objects, with its class and the path
+    from it: the instance of a plain method of the plugin's subclass of the SDK's class (`self`),
+    a parameter annotated with that class (`tool: Tool`), or with the SDK's `Session`, which is
+    what a tool's `self.session` holds."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    roots: dict[str, tuple[str, list[str]]] = {}
+    decorators = {_name(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list}
+    if owner is not None and positional and not decorators & _NOT_INSTANCE:
+        roots[positional[0].arg] = (owner, [])
+    for argument in [*positional, *function.args.kwonlyargs]:
+        if argument.arg in roots or argument.annotation is None:
             continue
-        display = loaded.display_path(code.modules[module][0])
-        for method in node.body:
-            if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
-                for call, path, handler in _calls_on_self(method, defined):
-                    if not version:
-                        version.append(installed_sdk(loaded.reader))
-                    found = _judge(call, path, cls, version[0], Place(display, handler))
-                    if found is not None:
-                        yield found
+        sdk = _sdk_name(tree, argument.annotation)
+        if sdk is not None:
+            roots[argument.arg] = (sdk, [])
+        elif _sdk_name(tree, argument.annotation, ("Session",)):
+            roots[argument.arg] = ("Tool", ["session"])
+    return roots
 
 
 def _loaded_modules(loaded: LoadedPlugin, code: PluginCode) -> set[str]:
     """The modules the SDK loads: a tool plugin's (see `reachable_modules`), and for every kind
     (endpoints, datasources, triggers, agent strategies too) those of each `extra.python.source`
     its YAML files name, and what these import."""
-    sources = [source for document in loaded.documents.values() for source in _sources(document.data)]
-    return {*reachable_modules(loaded, code), *reachable_from(loaded, code, sources)}
+    found = set(reachable_modules(loaded, code))
+    plugin = loaded.plugin
+    known = {t.source for t in plugin.tools} | {p.source for p in plugin.providers} if plugin else set()
+    # a tool plugin's YAML names the same files: follow the imports again only for other ones
+    sources = {source for document in loaded.documents.values() for source in _sources(document.data)} - known
+    return found | set(reachable_from(loaded, code, sorted(sources))) if sources else found
 
 
 def _sources(data: object) -> Iterator[str]:
@@ -221,19 +269,19 @@ def _sdk_class(code: PluginCode, module: str, node: ast.ClassDef, seen: set[str]
     return found.pop() if len(found) == 1 else None
 
 
-def _sdk_name(tree: ast.Module, base: ast.expr) -> str | None:
-    """The class of `SIGNED` that `base` names: imported from `dify_plugin` (any module of it), or
+def _sdk_name(tree: ast.Module, base: ast.expr, names: tuple[str, ...] = SIGNED) -> str | None:
+    """The class of `names` that `base` names: imported from `dify_plugin` (any module of it), or
     `dify_plugin.Tool`."""
     if isinstance(base, ast.Attribute):
         root = base.value
         while isinstance(root, ast.Attribute):
             root = root.value
         sdk = isinstance(root, ast.Name) and root.id == PACKAGE
-        return base.attr if sdk and base.attr in SIGNED else None
+        return base.attr if sdk and base.attr in names else None
     if not isinstance(base, ast.Name):
         return None
     imported = _sdk_imports(tree)
-    return next((name for name in SIGNED if base.id in imported.get(name, ())), None)
+    return next((name for name in names if base.id in imported.get(name, ())), None)
 
 
 def _own_class(
@@ -258,21 +306,18 @@ def _own_class(
     return None
 
 
-def _calls_on_self(
-    method: ast.FunctionDef | ast.AsyncFunctionDef, defined: frozenset[str]
-) -> Iterator[tuple[ast.Call, str, ast.ExceptHandler | None]]:
-    """Calls `self.a.b(...)` in the method's own body, with the path `a.b`, where `self` is the
-    instance throughout and nothing of the plugin defines `a`; and calls through a name that every
-    binding in the method sets to the same `self.a` (`storage = self.session.storage`)."""
-    positional = [*method.args.posonlyargs, *method.args.args]
-    decorators = {_name(d.func if isinstance(d, ast.Call) else d) for d in method.decorator_list}
-    if not positional or decorators & _NOT_INSTANCE or "*" in defined:
+def _calls(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    roots: dict[str, tuple[str, list[str]]],
+) -> Iterator[tuple[ast.Call, tuple[str, str], ast.ExceptHandler | None]]:
+    """Calls `root.a.b(...)` in the function's own body, with the class of the root and the path
+    from it, where the root holds its object throughout; and
+    calls through a name that every binding in the function sets to the same `root.a`
+    (`storage = self.session.storage`)."""
+    if not roots:
         return
-    own = positional[0].arg
-    nodes = own_nodes(method)
-    receivers = _receivers(method, own, nodes)
-    if own not in receivers:
-        return  # `self` rebound
+    nodes = own_nodes(function)
+    receivers = _receivers(function, roots, nodes)
     parents = {child: node for node in nodes for child in children(node)}
     for node in nodes:
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
@@ -280,16 +325,15 @@ def _calls_on_self(
         found = _path(node.func)
         if found is None or found[0] not in receivers:
             continue
-        parts = [*receivers[found[0]], *found[1]]
-        if parts[0] in defined:
-            continue
+        cls, prefix = receivers[found[0]]
+        parts = [*prefix, *found[1]]
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             continue
-        handlers = list(handlers_around(node, method, parents))
+        handlers = list(handlers_around(node, function, parents))
         if any(names & _CATCHES for _handler, names in handlers):
             continue
         broad = next((handler for handler, names in handlers if names & _EVERYTHING), None)
-        yield node, ".".join(parts), broad
+        yield node, (cls, ".".join(parts)), broad
 
 
 def _path(node: ast.expr) -> tuple[str, list[str]] | None:
@@ -302,25 +346,29 @@ def _path(node: ast.expr) -> tuple[str, list[str]] | None:
 
 
 def _receivers(
-    method: ast.FunctionDef | ast.AsyncFunctionDef, own: str, nodes: list[ast.AST]
-) -> dict[str, list[str]]:
-    """The names that hold the instance (`self`, no path) or one object reached from it (its
-    path): `self` unless the method rebinds it, and each name whose every binding in the method is
-    `name = self.a.b` with the same path."""
-    bindings: dict[str, list[tuple[str, ...] | None]] = {own: [()]}
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    roots: dict[str, tuple[str, list[str]]],
+    nodes: list[ast.AST],
+) -> dict[str, tuple[str, list[str]]]:
+    """The names that hold a root's object or one reached from it, with its class and path: each
+    root unless the function rebinds it, and each name whose every binding in the function is
+    `name = root.a.b` with the same root and path."""
+    bindings: dict[str, list[tuple[str, tuple[str, ...]] | None]] = {
+        name: [(cls, tuple(prefix))] for name, (cls, prefix) in roots.items()
+    }
     single = {id(n.targets[0]): n for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1}
-    instance = [*method.args.posonlyargs, *method.args.args][0]
-    for node in (*nodes, *ast.walk(method.args)):
-        if node is instance:
+    for node in (*nodes, *ast.walk(function.args)):
+        if isinstance(node, ast.arg) and node.arg in roots:
             continue
         statement = single.get(id(node))
         found = _path(statement.value) if statement is not None else None
-        held = tuple(found[1]) if found is not None and found[0] == own and found[1] else None
+        root = roots.get(found[0]) if found is not None and found[1] else None
+        held = (root[0], (*root[1], *found[1])) if root is not None and found is not None else None
         names = [node.name] if isinstance(node, ast.ExceptHandler) and node.name else bound_names(node)
         for name in names:
             bindings.setdefault(name, []).append(held)
     return {
-        name: list(paths[0])
+        name: (paths[0][0], list(paths[0][1]))
         for name, paths in bindings.items()
         if paths[0] is not None and all(path == paths[0] for path in paths)
     }
@@ -355,9 +403,7 @@ def _judge(call: ast.Call, path: str, cls: str, version: Version | None, place: 
     found = signatures(cls, path, version)
     if found is None:
         return None
-    objects = [
-        signature[0] for _release, signature in found if signature[:1] and signature[0].startswith(OBJECT)
-    ]
+    objects = [signature for _release, signature in found if _is_object(signature)]
     if objects:
         return _not_callable(call, path, cls, version, place, found) if len(objects) == len(found) else None
     problems = [_problem(call, _parameters(signature)) for _release, signature in found]

@@ -1,4 +1,5 @@
 from dify_plugin import Tool
+from dify_plugin.core.runtime import Session
 
 
 class SavingTool(Tool):
@@ -6,3 +7,8 @@ class SavingTool(Tool):
 
     def save(self, key: str, data: bytes) -> None:
         self.session.storage.set(key)
+        remember(self.session, key)
+
+
+def remember(session: Session, key: str) -> None:
+    session.storage.set(key=key, value=b"1")

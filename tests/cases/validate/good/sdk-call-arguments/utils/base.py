@@ -1,4 +1,5 @@
 from dify_plugin import Tool
+from dify_plugin.core.runtime import Session
 
 
 class SavingTool(Tool):
@@ -6,6 +7,11 @@ class SavingTool(Tool):
 
     def save(self, key: str, data: bytes) -> None:
         self.session.storage.set(key, data)
+        remember(self.session, key)
 
     def create_link_message(self, url: str, title: str = ""):  # the plugin's own helper, not the SDK's
         return super().create_link_message(url)
+
+
+def remember(session: Session, key: str) -> None:
+    session.storage.set(key=key, val=b"1")
