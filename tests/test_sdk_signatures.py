@@ -123,3 +123,9 @@ def test_create_blob_message_takes_blob_and_meta_in_every_release() -> None:
     found = signatures("Tool", "create_blob_message", None)
     assert found is not None
     assert {tuple(signature) for _release, signature in found} == {("blob", "meta=")}
+
+
+def test_a_version_older_than_every_release_read_is_not_judged() -> None:
+    """0.0.1b10 was published before 0.0.1b15, the oldest release read: its helpers are unknown."""
+    assert signatures("Tool", "create_blob_message", Version("0.0.1b10")) is None
+    assert signatures("Tool", "create_blob_message", Version("0.0.1b15")) == [("0.0.1b15", ["blob", "meta="])]

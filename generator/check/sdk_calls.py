@@ -70,7 +70,8 @@ to 0.10.2): the methods of the SDK's class and of the objects its attributes hol
 `session.tool.invoke` takes `credential_id` from 0.4.5), so a call is bound to the signature of the
 version the plugin's dependency files install (the pin of `uv.lock`, else the newest release the
 requirement allows); for a version between two releases read, to both, and it is reported only
-when it fits neither; when no version can be told, only when it fits no release read.
+when it fits neither; for one older than every release read, not at all; when no version can be
+told, only when it fits no release read.
 
 The check is silent when it cannot be sure: a call that spreads `*args` or `**kwargs`; a receiver
 other than `self` in a plain method of a class that derives, through the plugin's own classes, from

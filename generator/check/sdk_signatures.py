@@ -248,7 +248,8 @@ def in_releases(releases: tuple[dict[str, Any], ...], cls: str, path: str) -> li
 def window(releases: tuple[dict[str, Any], ...], version: Version | None) -> tuple[dict[str, Any], ...]:
     """The releases read whose signatures `version` may have: that release itself when it was read;
     the read ones just before and after it when it lies between two (a signature changed between
-    them may be either); the newest when it is newer than every one read; all when it is None."""
+    them may be either); the newest when it is newer than every one read; none when it is older
+    than every one read; all when it is None."""
     if version is None:
         return releases
     versions = [Version(release["version"]) for release in releases]
@@ -258,4 +259,5 @@ def window(releases: tuple[dict[str, Any], ...], version: Version | None) -> tup
     if not later:
         return releases[-1:]
     first = later[0]
-    return releases[max(first - 1, 0) : first + 1]
+    # older than every release read: its helpers are not known (none is judged)
+    return releases[first - 1 : first + 1] if first else ()
