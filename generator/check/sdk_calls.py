@@ -18,7 +18,7 @@ from packaging.version import Version
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node
-from generator.check.own_attributes import _named_in_call
+from generator.check.own_attributes import named_in_call
 from generator.check.plugin_code import (
     PluginCode,
     imported_module,
@@ -29,7 +29,7 @@ from generator.check.plugin_code import (
 from generator.check.sdk_api_index import release_versions, signatures, signatures_anywhere
 from generator.check.sdk_file import own_nodes
 from generator.check.sdk_index import installed_sdk
-from generator.check.sdk_names import _sdk_imports, bound_names
+from generator.check.sdk_names import bound_names, sdk_imports
 from generator.check.sdk_signatures import OBJECT, PACKAGE, SIGNED, Signature
 from generator.check.undeclared import class_members, handlers_around
 from generator.findings import Finding, Location, Severity
@@ -225,7 +225,7 @@ def _defined(code: PluginCode, derived: list[ast.ClassDef]) -> frozenset[str]:
         for found in every_node(tree):
             if isinstance(found, ast.Attribute) and not isinstance(found.ctx, ast.Load):
                 names.update([] if id(found) in others else [found.attr])
-            elif (named := _named_in_call(found, ("setattr",))) is not None:
+            elif (named := named_in_call(found, ("setattr",))) is not None:
                 names.add(named or "*")
     return frozenset(names)
 
@@ -281,7 +281,7 @@ def _sdk_name(tree: ast.Module, base: ast.expr, names: tuple[str, ...] = SIGNED)
         return base.attr if sdk and base.attr in names else None
     if not isinstance(base, ast.Name):
         return None
-    imported = _sdk_imports(tree)
+    imported = sdk_imports(tree)
     return next((name for name in names if base.id in imported.get(name, ())), None)
 
 
