@@ -116,6 +116,7 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("R076", "", "run time: the tool loads, and its code refuses the option the field's default sends"),
     Beyond("R084", "", "run time: the tool loads, and the default option reads a name no branch bound"),
     Beyond("T012", "", "run time: the tool loads, and the lookup of an attribute its class lacks fails"),
+    Beyond("R083", "", "run time: the tool loads, and the SDK helper refuses the arguments (TypeError)"),
     Beyond("T013", "", "start-up or run time: the SDK the plugin installs has no such name"),
     Beyond("T014", "", "start-up: the SDK's Plugin has no such attribute; main.py stops"),
     Beyond("T015", "", "start-up: `python -m main` creates no Plugin, exits, and never serves a request"),

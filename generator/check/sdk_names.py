@@ -208,7 +208,7 @@ def _missing_attributes(
 ) -> Iterator[tuple[ast.Attribute, str]]:
     """`x.name` where every binding of `x` in the module is `C(...)`, with `C` one of the SDK's
     `classes` the module imports from dify_plugin, and `C` has no attribute `name`."""
-    imported = _sdk_imports(tree)
+    imported = sdk_imports(tree)
     made_of = {local: name for name in classes for local in imported.get(name, set())}
     if not made_of:
         return
@@ -261,7 +261,7 @@ def bound_names(node: ast.AST) -> list[str]:
     return []
 
 
-def _sdk_imports(tree: ast.Module) -> dict[str, set[str]]:
+def sdk_imports(tree: ast.Module) -> dict[str, set[str]]:
     """The local names under which the module imports each name of dify_plugin (any submodule)."""
     found: dict[str, set[str]] = {}
     for node in tree.body:
@@ -281,7 +281,7 @@ def _wrong_kind(loaded: LoadedPlugin, provider: Provider) -> Iterator[Finding]:
         return
     relative, tree = found
     code = plugin_code(loaded)
-    imported = _sdk_imports(tree)
+    imported = sdk_imports(tree)
     kinds = {local: name for name, locals_ in imported.items() if name in OTHER_KINDS for local in locals_}
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     own_imports = any(
