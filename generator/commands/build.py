@@ -129,7 +129,7 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         )
         return EXIT_OK
     with schemas_readable():
-        catalog = plugin.catalog(config, source)
+        catalog = plugin.catalog(config, source, progress_wanted(args.format))
     printed = _Tee(sys.stdout)
     report(catalog, args.format, printed, show_all=args.show_all)
     code = exit_code(catalog.findings, args.strict)
