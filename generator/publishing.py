@@ -116,6 +116,12 @@ def readme_section(settings: Settings) -> str:
         overlays=settings.overlays,
         package=settings.package,
         paths=" ".join(c.path for c in settings.collections),
+        fetches="".join(
+            f"git init -q {_quoted(c.folder)} && git -C {_quoted(c.folder)} fetch -q --depth 1"
+            f" {_quoted(c.url)} {_quoted(c.ref)} && git -C {_quoted(c.folder)} checkout -q FETCH_HEAD\n"
+            for c in settings.collections
+            if c.url
+        ),
     )
 
 
@@ -290,7 +296,7 @@ The configuration is the `env` block at the top of the workflow: `SITE_TITLE`, `
 `DIFY_REGISTRY` (the package installed: `{package}`). The same steps on your machine:
 
 ```sh
-dify-registry run {paths} --shard 1/2 --cache-dir cache-1      # and 2/2 into cache-2
+{fetches}dify-registry run {paths} --shard 1/2 --cache-dir cache-1      # and 2/2 into cache-2
 dify-registry cache merge cache-1 cache-2 --into .dify-registry-cache
 dify-registry build {paths} --site-dir site --site-url {site_url}
 dify-registry check-site site
