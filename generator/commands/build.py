@@ -81,7 +81,7 @@ def build_command(args: argparse.Namespace) -> int:
     settings: SiteSettings = (
         preview_settings(paths[0], site_url, False, None)
         if len(paths) == 1 and is_plugin(paths[0]) and args.title is None
-        else catalog_settings(paths, args.title, site_url)
+        else catalog_settings(args.title, site_url)
     )
     with tempfile.TemporaryDirectory(prefix="dify-registry-site-") as folder:
         config_file = write_site_config(Path(folder), paths, settings)
