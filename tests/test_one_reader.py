@@ -30,6 +30,10 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     "generator/site/pagefind_binary.py": (
         ("tarfile.open(fileobj=io.BytesIO(tarball)", "npm's Pagefind package, in memory, of the pinned hash"),
     ),
+    "generator/cli.py": (("os.open(os.devnull", "/dev/null, in place of a stdout nobody reads"),),
+    "generator/installed_from.py": (
+        ('read_text("direct_url.json")', "the generator's own install record (PEP 610), not a plugin's"),
+    ),
     "generator/run/worker.py": (
         ('(folder / "stdout").open(', "a worker's own output file"),
         ('(folder / "stderr").open(', "a worker's own output file"),

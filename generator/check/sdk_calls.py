@@ -124,7 +124,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     # and telling the version parses the plugin's uv.lock, hundreds of kilobytes of TOML.
     defined: list[frozenset[str]] = []
     version: list[Version | None] = []
-    for module in sorted(_loaded_modules(loaded, code)):
+    for module in sorted(loaded_modules(loaded, code)):
         relative, tree = code.modules[module]
         display = loaded.display_path(relative)
         for function in every_node(tree):
@@ -180,7 +180,7 @@ def _roots(
     return roots
 
 
-def _loaded_modules(loaded: LoadedPlugin, code: PluginCode) -> set[str]:
+def loaded_modules(loaded: LoadedPlugin, code: PluginCode) -> set[str]:
     """The modules the SDK loads: a tool plugin's (see `reachable_modules`), and for every kind
     (endpoints, datasources, triggers, agent strategies too) those of each `extra.python.source`
     its YAML files name, and what these import."""

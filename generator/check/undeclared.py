@@ -522,10 +522,10 @@ def constant(node: ast.expr) -> str | None:
 
 
 def handlers_around(
-    node: ast.AST, function: Function, parents: Parents
+    node: ast.AST, function: ast.AST, parents: Parents
 ) -> Iterator[tuple[ast.ExceptHandler, set[str]]]:
-    """Each `except` of a `try` around `node` inside `function`, innermost first, with the names
-    of the exceptions it catches ("" for a bare `except:`)."""
+    """Each `except` of a `try` around `node` inside `function` (or a module), innermost first,
+    with the names of the exceptions it catches ("" for a bare `except:`)."""
     child, parent = node, parents.get(node)
     while parent is not None and child is not function:
         if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
