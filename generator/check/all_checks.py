@@ -56,6 +56,7 @@ from generator.check import (
     unparsed,
     unread_parameters,
     unyielded,
+    yielded_generators,
 )
 from generator.findings import Finding
 from generator.load.crawl import LoadedPlugin
@@ -103,6 +104,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "sdk_names": sdk_names,
         "sdk_calls": sdk_calls,
         "undefined_names": undefined_names,
+        "yielded_generators": yielded_generators,
         "plugin_start": plugin_start,
         "tool_construction": tool_construction,
         "programs": programs,

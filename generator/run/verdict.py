@@ -41,7 +41,7 @@ from generator.run.causes import (
 )
 from generator.run.child.view import VIEW_NAME
 from generator.run.evidence import Evidence
-from generator.run.judge import CRASHED, NETWORK_ATTEMPT, STAGES, TIMED_OUT, UNSERVED_CALL
+from generator.run.judge import CRASHED, NETWORK_ATTEMPT, NOT_SERIALISABLE, STAGES, TIMED_OUT, UNSERVED_CALL
 from generator.run.replay import UNMATCHED
 from generator.run.result import RunResult, in_words
 from generator.run.returned import MAX_LISTED, SCHEMA_MISMATCH, declared_variables
@@ -630,7 +630,8 @@ def told_without_running(findings: Iterable[Finding], static: Iterable[Finding])
         place = (finding.file, finding.line)
         worst[place] = max(worst.get(place, -1), finding.severity.rank)
         told.add((finding.rule, finding.file, finding.line))
-    crashes = (CRASHED.code, INCONCLUSIVE.code, OPTIONAL_READ.code)  # R075 finds R036's without running
+    # R075 finds R036's without running; R087 finds the R014 of a generator yielded as a message
+    crashes = (CRASHED.code, INCONCLUSIVE.code, OPTIONAL_READ.code, NOT_SERIALISABLE.code)
     return [
         f
         for f in findings
