@@ -16,11 +16,11 @@ from collections.abc import Iterable, Iterator
 from generator.check import CheckContext
 from generator.check.common import children, every_node, tool_module_tree
 from generator.check.passed_on import follow
-from generator.check.undeclared import Function, Invoke, Parents, UseKind, invokes, use_of
-from generator.findings import Finding, Severity
+from generator.check.undeclared import Function, Invoke, Parents, UseKind, constant, invokes, use_of
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
-from generator.rules import rule
+from generator.rules import Listing, Phrase, rule
 
 UNREAD_PARAMETER = rule(
     "R090",
@@ -50,13 +50,92 @@ the tool works, the parameter does not.
 """,
 )
 
+UNUSED_READ = rule(
+    "R088",
+    "parameter-read-unused",
+    Severity.WARNING,
+    "tool {tool} reads {reads} into {into!s} that nothing in `_invoke` uses: whatever a user sets"
+    " there has no effect",
+    "Use {them} where the tool does its work, or remove {them} from the YAML's `parameters:`.",
+    """
+The same outcome as R090, one step later: `_invoke` reads the parameter (`sql =
+tool_parameters.get("sql")`) into a local variable, and no line of `_invoke` (nor any function
+inside it) reads that variable again. Dify hands the value over (`ToolNode._generate_parameters`),
+the tool binds it and drops it: a template's placeholder body that answers a fixed text, or a
+feature left half done. The check reads `_invoke`'s assignments of a plain read of its parameters'
+dictionary (`d.get("k")`, `d.get("k", default)`, `d["k"]`) to one name that no other statement
+binds (a name starting with `_` is discarded on purpose), and is silent when the function calls
+`locals()`, `vars()` or `eval`, which may read any variable. One finding per tool, at the first
+such line. A warning: the tool works, the parameter does not.
+""",
+)
+# Functions that may read any local variable by its name.
+READS_LOCALS = frozenset({"locals", "vars", "eval", "exec"})
 # Methods that read one key named by their first argument.
 KEY_READERS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """Declared parameters no tool code reads, in every tool."""
-    return unread_parameters(loaded, loaded.plugin.tools if loaded.plugin else ())
+    """Declared parameters no tool code reads, or reads into a variable nothing uses, in every tool."""
+    tools = loaded.plugin.tools if loaded.plugin else ()
+    yield from unread_parameters(loaded, tools)
+    yield from unused_reads(loaded, tools)
+
+
+def unused_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
+    """For each of `tools`: the parameters `_invoke` reads into a variable it never uses (R088)."""
+    for invoke in invokes(loaded, tools):
+        function = invoke.function
+        nodes = every_node(function)
+        if any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in READS_LOCALS
+            for n in nodes
+        ):
+            continue
+        loads = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        binds: dict[str, int] = {}
+        for node in nodes:
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                binds[node.id] = binds.get(node.id, 0) + 1
+        unused = [
+            (statement, target.id, key)
+            for statement in function.body
+            if isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(target := statement.targets[0], ast.Name)
+            and target.id not in loads
+            and not target.id.startswith("_")  # `_ = d.get("k")`: discarded on purpose
+            and binds.get(target.id) == 1
+            and (key := _plain_read(statement.value, invoke.dictionary)) in invoke.declared
+        ]
+        if unused:
+            first = unused[0][0]
+            yield UNUSED_READ.at(
+                Location(invoke.display, first.lineno, first.col_offset + 1),
+                tool=invoke.tool.name,
+                reads=Listing([_shown(key, name) for _, name, key in unused]),
+                them=Phrase("them" if len(unused) > 1 else "it"),
+                into=Phrase("variables" if len(unused) > 1 else "a variable"),
+            )
+
+
+def _plain_read(value: ast.expr, dictionary: str) -> str | None:
+    """The key of `dictionary.get("k")`, `dictionary.get("k", default)` or `dictionary["k"]`."""
+    if (
+        isinstance(value, ast.Subscript)
+        and isinstance(value.value, ast.Name)
+        and value.value.id == dictionary
+    ):
+        return constant(value.slice)
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "get"
+        and _is_name(value.func.value, dictionary)
+        and value.args
+    ):
+        return constant(value.args[0])
+    return None
 
 
 def unread_parameters(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
@@ -129,3 +208,11 @@ def _read_key(node: ast.Name, parents: Parents, handed: set[int]) -> str | None:
     if use.kind is UseKind.METHOD and use.method in KEY_READERS:
         return use.key
     return None
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _shown(key: str, variable: str) -> str:
+    return f"`{key}`" + (f" (as `{variable}`)" if variable != key else "")

@@ -1,0 +1,13 @@
+from collections.abc import Generator
+from typing import Any
+
+from dify_plugin import Tool
+from dify_plugin.entities.tool import ToolInvokeMessage
+
+
+class Echo(Tool):
+    def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
+        text = str(tool_parameters["text"])
+        times = tool_parameters.get("times", 1)  # read, then never used
+        upper = tool_parameters.get("upperCase")  # read, then never used
+        yield self.create_text_message(text)
