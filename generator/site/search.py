@@ -171,6 +171,15 @@ class SearchIndexError(RuntimeError):
 
 # A top-level name a glob can hold as it is (the site's own folders and pages).
 PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+# The languages whose pages make Pagefind's extended build load a dictionary whole: Japanese text
+# loads Lindera's UniDic (about 1.2 s of CPU and 300 MB) and every page carries every language's
+# labels, so the Chinese run loads it as well as the Japanese one. While their pages together
+# weigh less than SHARED_RUN_BYTES of HTML, one run indexes both and loads it once: below that, the
+# run's peak is the dictionaries' load, the same as the Chinese run's apart (benchmarks/README.md:
+# on the official catalog's pages, no rise up to 6.1 MB, +8 MB at 7.3 MB, +15 MB at 8.2 MB). Above
+# it, each runs apart and holds its own pages only.
+SHARED_RUN = ("zh_Hans", "ja_JP")
+SHARED_RUN_BYTES = 4_000_000
 
 
 def language_globs(site_dir: Path) -> dict[str, str]:
@@ -194,6 +203,22 @@ def language_globs(site_dir: Path) -> dict[str, str]:
     return globs
 
 
+def pagefind_runs(site_dir: Path, globs: dict[str, str]) -> list[str]:
+    """The Pagefind runs that index the languages' `globs` in `site_dir`, one glob each: a run per
+    language, but the SHARED_RUN languages in one run while their pages weigh little."""
+    shared = [code for code in SHARED_RUN if code in globs]
+    weight = sum(
+        path.stat().st_size
+        for language in LANGUAGE_SITES
+        if language.code in shared
+        for path in (site_dir / language.prefix).rglob("*.html")
+    )
+    if len(shared) < 2 or weight >= SHARED_RUN_BYTES:
+        return list(globs.values())
+    runs = [glob for code, glob in globs.items() if code not in shared]
+    return ["{" + ",".join(globs[code] for code in shared) + "}", *runs]
+
+
 def run_pagefind(site_dir: Path, glob: str, output: Path) -> dict[str, object]:
     """Index the pages `glob` matches into `output`; the languages its entry file lists."""
     try:
@@ -215,19 +240,20 @@ def run_pagefind(site_dir: Path, glob: str, output: Path) -> dict[str, object]:
 
 def index_site(site_dir: Path) -> None:
     """Write the search index of every language into `site_dir/pagefind/`: one Pagefind run per
-    language folder, one after the other, merged into one bundle that lists every language's index
-    as a single run over the whole site would (the search box loads it as before). Apart, each run
-    holds one language's pages in memory, not all four."""
+    language folder (Chinese and Japanese together on a small site: `pagefind_runs`), one after the
+    other, merged into one bundle that lists every language's index as a single run over the whole
+    site would (the search box loads it as before). Apart, each run holds one language's pages in
+    memory, not all four."""
     bundle = site_dir / BUNDLE
     shutil.rmtree(bundle, ignore_errors=True)
     entry: dict[str, object] = {}
     languages: dict[str, object] = {}
-    globs = language_globs(site_dir)  # before the runs' folder exists beside the pages
+    runs = pagefind_runs(site_dir, language_globs(site_dir))  # before the runs' folder exists
     # The runs write beside the site's pages, on the same file system: their bundles are then
     # moved into place (a rename per file), not copied (2 s of a corpus build's CPU were copies).
     with tempfile.TemporaryDirectory(prefix=".pagefind-", dir=site_dir) as folder:
-        for code, glob in globs.items():
-            output = Path(folder) / code
+        for number, glob in enumerate(runs):
+            output = Path(folder) / str(number)
             found = run_pagefind(site_dir, glob, output)
             twice = sorted(set(found) & set(languages))
             if twice:  # two runs of one language would each hold only part of its pages
