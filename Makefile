@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv
 	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]'
+	$(BIN)/python -m generator.site.pagefind_binary
 	touch $(STAMP)
 
 setup: $(STAMP)

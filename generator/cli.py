@@ -1,7 +1,8 @@
 """The `dify-registry` command: parses options, then calls the pipeline. Nothing else lives here.
 
 Exit codes (a documented contract): 0 clean or warnings only; 1 errors, or warnings with
-`--strict`; 2 usage errors; 3 a broken registry or configuration.
+`--strict`; 2 usage errors; 3 a broken registry or configuration; 141 when stdout's reader stopped
+reading (`| head`), as a shell reports a process ended by SIGPIPE.
 Each subcommand lives in `generator.commands.<name>` with a `register(commands)` function, named
 once in `COMMANDS`.
 """
@@ -9,6 +10,7 @@ once in `COMMANDS`.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -16,7 +18,7 @@ from typing import Protocol, TypeAlias
 
 from generator import __version__
 from generator.commands import build, cache, check_site, diff, init, run, schemas, serve, validate, workflow
-from generator.errors import EXIT_BROKEN, EXIT_USAGE, BrokenRegistry
+from generator.errors import EXIT_BROKEN, EXIT_BROKEN_PIPE, EXIT_USAGE, BrokenRegistry
 from generator.inputs import InputError
 
 Command = Callable[[argparse.Namespace], int]
@@ -68,10 +70,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(stop.code or 0)
     handler: Command = args.handler
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # here, not at exit, so that a reader gone away is told below
+        return code
     except InputError as problem:
         print(f"dify-registry: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenRegistry as problem:
         print(f"dify-registry: broken registry: {problem}", file=sys.stderr)
         return EXIT_BROKEN
+    except BrokenPipeError:
+        # The reader stopped reading (`| head`): no traceback, and nothing more written at exit
+        # (Python flushes stdout once more then, which would fail again).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE

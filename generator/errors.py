@@ -13,3 +13,4 @@ EXIT_OK = 0  # clean, or warnings only
 EXIT_FINDINGS = 1  # errors, or warnings with --strict
 EXIT_USAGE = 2  # a usage error (`InputError`)
 EXIT_BROKEN = 3  # a broken registry or configuration (`BrokenRegistry`)
+EXIT_BROKEN_PIPE = 141  # stdout's reader went away (`| head`): what a shell reports for SIGPIPE

@@ -31,6 +31,7 @@ from generator.findings import Finding, Severity, sort_findings
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import SYNTAX_TREES
+from generator.progress import Stage
 from generator.schemas import SchemaSet, load_schemas, shipped_schemas
 
 if TYPE_CHECKING:
@@ -82,6 +83,8 @@ class Pipeline:
     site: bool = False
     # The registry's examples for plugins it does not own (None: `overlays/` of the registry).
     overlays: Path | None = None
+    # A progress line per plugin checked, on a terminal (`progress.progress_wanted`).
+    progress: bool = False
     context: CheckContext = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -120,11 +123,14 @@ class Pipeline:
         """Check, take the site's data, run, and freeze already-loaded inputs."""
         site = SiteData() if self.site else None
         owned: dict[str, list[Finding]] = {}
+        shown = Stage.shown_if(self.progress, "plugins checked", len(inputs.plugins))
         for loaded in inputs.plugins:  # one plugin at a time, so that each lets go before the next
             owned.setdefault(loaded.display, []).extend(self.check(loaded))
             if site is not None:
                 site.take(loaded)  # while the plugin's syntax trees exist
             forget_after_checks(loaded, runs_follow=self.run is not None)
+            shown.advance(loaded.display)
+        shown.close()
         unowned = list(inputs.findings)
         runs: tuple[ExampleRun, ...] = ()
         event_runs: tuple[EventRun, ...] = ()
@@ -172,14 +178,23 @@ class Pipeline:
 
 
 def site_catalog(
-    paths: Sequence[Path], schemas_root: Path, run: RunOptions | None, overlays: Path | None = None
+    paths: Sequence[Path],
+    schemas_root: Path,
+    run: RunOptions | None,
+    overlays: Path | None = None,
+    progress: bool = False,
 ) -> Catalog:
     """The catalog a site shows, of registry folders (or plugin folders) with the hosted schemas in
     `schemas_root`: every stage, and what only the site shows of the plugins' files.
 
     Raises SchemaLoadError when the schemas folder cannot be read."""
     pipeline = Pipeline(
-        tuple(paths), resolve_schemas(root=schemas_root), run=run, site=True, overlays=overlays
+        tuple(paths),
+        resolve_schemas(root=schemas_root),
+        run=run,
+        site=True,
+        overlays=overlays,
+        progress=progress,
     )
     return pipeline.catalog()
 

@@ -116,6 +116,12 @@ def readme_section(settings: Settings) -> str:
         overlays=settings.overlays,
         package=settings.package,
         paths=" ".join(c.path for c in settings.collections),
+        fetches="".join(
+            f"git init -q {_quoted(c.folder)} && git -C {_quoted(c.folder)} fetch -q --depth 1"
+            f" {_quoted(c.url)} {_quoted(c.ref)} && git -C {_quoted(c.folder)} checkout -q FETCH_HEAD\n"
+            for c in settings.collections
+            if c.url
+        ),
     )
 
 
@@ -236,6 +242,10 @@ jobs:
           python-version: "3.12"
       - name: Install dify-registry
         run: python -m pip install --disable-pip-version-check --quiet "$DIFY_REGISTRY"
+      # Pagefind 1.6 from npm, checked against its pinned hash: a third of 1.5's memory in Chinese
+      # and Japanese (the build falls back to the wheel's 1.5 when it cannot be fetched)
+      - name: Install Pagefind 1.6
+        run: python -m generator.site.pagefind_binary
       - uses: actions/download-artifact@v4
         with:
           pattern: runs-*
@@ -286,7 +296,7 @@ The configuration is the `env` block at the top of the workflow: `SITE_TITLE`, `
 `DIFY_REGISTRY` (the package installed: `{package}`). The same steps on your machine:
 
 ```sh
-dify-registry run {paths} --shard 1/2 --cache-dir cache-1      # and 2/2 into cache-2
+{fetches}dify-registry run {paths} --shard 1/2 --cache-dir cache-1      # and 2/2 into cache-2
 dify-registry cache merge cache-1 cache-2 --into .dify-registry-cache
 dify-registry build {paths} --site-dir site --site-url {site_url}
 dify-registry check-site site

@@ -60,10 +60,12 @@ def hidden_line(group: FindingGroup) -> str:
 
 def rule_statistics(findings: Iterable[Finding]) -> list[str]:
     """One line per rule: count, code and name, the most frequent first."""
+    counts = Counter(d.rule for d in findings)
+    if not counts:
+        return []  # a clean run need not import every rule module (the runner's among them)
     from generator.ruleset import all_rules
 
     rules = all_rules()
-    counts = Counter(d.rule for d in findings)
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     width = len(str(ordered[0][1])) if ordered else 1
     return [

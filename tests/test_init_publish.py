@@ -295,3 +295,19 @@ def test_a_collection_is_a_folder_or_a_git_url_at_a_ref(text: str, expected: Col
 def test_what_is_no_collection(text: str) -> None:
     with pytest.raises(ValueError, match=r"git|folder|subdirectory|fragment"):
         parse_collection(text)
+
+
+def test_the_readmes_local_steps_fetch_the_collection_first(repository: Path, tmp_path: Path) -> None:
+    """The README's "same steps on your machine" start by fetching the git collection where the
+    workflow puts it, so the commands after them find its plugins."""
+    readme = (repository / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```sh\n", 1)[1].split("```", 1)[0]
+    fetches = [line for line in block.splitlines() if line.startswith("git ")]
+    assert len(fetches) == 1, block
+    copy = shutil.copytree(repository, tmp_path / "local")
+    done = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", fetches[0]], cwd=copy, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    paths = block.split("dify-registry run ", 1)[1].split(" --shard", 1)[0].split()
+    assert (copy / paths[0] / "scratchpad" / "manifest.yaml").is_file(), paths

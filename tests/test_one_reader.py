@@ -22,9 +22,17 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
     "generator/load/package.py": (
         ("archive.open(info)", "a .difypkg being unpacked (bounded there) into the folder the reader reads"),
     ),
-    "generator/run/cache.py": (
-        ("path.read_bytes())", "the runner's own code, for its version"),
-        ('(folder / "run.json").read_text(', "a cached run of the generator's cache"),
+    "generator/run/cache.py": (('(folder / "run.json").read_text(', "a run in the generator's cache"),),
+    "generator/run/own_code.py": (
+        ("ast.parse(path.read_bytes())", "the generator's own code, for the modules a run depends on"),
+        ("path.read_bytes() + ", "the generator's own code, for its digest"),
+    ),
+    "generator/site/pagefind_binary.py": (
+        ("tarfile.open(fileobj=io.BytesIO(tarball)", "npm's Pagefind package, in memory, of the pinned hash"),
+    ),
+    "generator/cli.py": (("os.open(os.devnull", "/dev/null, in place of a stdout nobody reads"),),
+    "generator/installed_from.py": (
+        ('read_text("direct_url.json")', "the generator's own install record (PEP 610), not a plugin's"),
     ),
     "generator/run/worker.py": (
         ('(folder / "stdout").open(', "a worker's own output file"),

@@ -50,11 +50,13 @@ def _on_terminal(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, 
 
 @pytest.mark.slow
 def test_build_draws_the_render_on_a_terminal(tmp_path: Path) -> None:
-    """The default language's pages one by one, then the other languages' pages, then the search
-    index, each closed by a line."""
+    """The plugins as they are checked, then the default language's pages one by one, then the
+    other languages' pages, then the search index, each closed by a line."""
     argv = ["build", str(CASE), "--no-run", "--site-dir", str(tmp_path / "site")]
     code, drawn = _on_terminal(argv, tmp_path, _environment(PYTHONPATH=str(REPO)))
     assert code == 0, drawn
+    assert CLEAR + "plugins checked [1/" in drawn
+    assert re.search(r"plugins checked: (\d+)/\1 in ", drawn), drawn
     assert CLEAR + "pages (en) [1/" in drawn
     assert "\npages (en): " in drawn.replace(CLEAR, "\n")
     assert re.search(r"other languages: (\d+)/\1 in ", drawn), drawn
@@ -99,4 +101,5 @@ def test_silent_when_not_a_terminal(tmp_path: Path) -> None:
         timeout=600,
     )
     assert "environments" not in result.stderr
+    assert "plugins checked" not in result.stderr
     assert CLEAR not in result.stderr

@@ -1,8 +1,11 @@
-"""A wheel (what pre-commit installs) carries the published schemas and uses them.
+"""A wheel (what pre-commit and the publishing workflow of `dify-registry init` install) carries
+the published schemas and every file the package reads, and uses them.
 
 In a wheel the schemas lie inside the package, so every module must find them through the one
 lookup (`generator.shipped`): one that went from its own file to the checkout's `schemas/` would
-look beside `site-packages/` and find nothing."""
+look beside `site-packages/` and find nothing. The site's own files (stylesheets, scripts, theme
+overrides) are read from beside the modules: a pattern missing from the package data leaves them
+out of the wheel, which an editable install never shows."""
 
 from __future__ import annotations
 
@@ -89,6 +92,33 @@ def test_every_module_finds_the_packaged_schemas(installed: Path, tmp_path: Path
     """The schema check's fallback and the recording format are read from the wheel too."""
     probe = _python(installed, tmp_path, "-c", FILE_PROBE, str(installed))
     assert probe.returncode == 0, probe.stderr
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_every_file_of_the_package(installed: Path) -> None:
+    """Each file of `generator/` that is not Python source is in the wheel, at the same place."""
+    holds = {
+        path.relative_to(REPO).as_posix()
+        for path in (REPO / "generator").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".py", ".pyc"}
+    }
+    missing = sorted(name for name in holds if not (installed / name).is_file())
+    assert missing == []
+
+
+@pytest.mark.slow
+def test_a_site_builds_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """The publishing workflow's build job, with the package installed from a wheel: a plugin's
+    site is built (stylesheet and script included) and `check-site` finds no problem in it."""
+    shutil.copytree(CASES / "good" / "minimal", tmp_path / "plugin")
+    built = _python(
+        installed, tmp_path, "-m", "generator", "build", "plugin", "--no-run", "--site-dir", "site"
+    )
+    assert built.returncode == 0, built.stdout + built.stderr[-3000:]
+    for asset in ("dify-registry.css", "dify-registry.js"):
+        assert (tmp_path / "site" / "assets" / asset).stat().st_size > 0, asset
+    checked = _python(installed, tmp_path, "-m", "generator", "check-site", "site")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 @pytest.mark.slow

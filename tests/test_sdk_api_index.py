@@ -54,6 +54,7 @@ def test_derive_reads_a_wheel(tmp_path: Path) -> None:
                 "tool": ["__init__", "create_text_message", "runtime"],
                 "tool_init": ["runtime"],
                 "env": None,
+                "signatures": {"Tool": {"create_text_message": ""}},
             }
         ]
     }

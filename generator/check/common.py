@@ -191,12 +191,13 @@ def closest_name(name: str, names: Iterable[str]) -> str | None:
     """The one of `names` that `name` was most likely meant to be: the same but for case and
     underscores, else the closest spelling (difflib's ratio of at least 0.8); None when none is."""
     candidates = list(dict.fromkeys(names))
-    folded = {_fold(candidate): candidate for candidate in candidates}
-    if _fold(name) in folded:
-        return folded[_fold(name)]
-    close = difflib.get_close_matches(_fold(name), list(folded), n=1, cutoff=0.8)
+    folded = {fold_name(candidate): candidate for candidate in candidates}
+    if fold_name(name) in folded:
+        return folded[fold_name(name)]
+    close = difflib.get_close_matches(fold_name(name), list(folded), n=1, cutoff=0.8)
     return folded[close[0]] if close else None
 
 
-def _fold(name: str) -> str:
+def fold_name(name: str) -> str:
+    """`name` as `closest_name` compares it: lower case, without `_` and `-`."""
     return name.replace("_", "").replace("-", "").casefold()

@@ -137,12 +137,12 @@ def _stored_attributes(code: PluginCode) -> frozenset[str]:
         for node in every_node(tree):
             if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
                 names.add(node.attr)
-            elif named := _named_in_call(node, ("setattr", "delattr")):
+            elif named := named_in_call(node, ("setattr", "delattr")):
                 names.add(named)
     return frozenset(names)
 
 
-def _named_in_call(node: ast.AST, names: tuple[str, ...]) -> str | None:
+def named_in_call(node: ast.AST, names: tuple[str, ...]) -> str | None:
     """For `setattr(x, NAME, ...)` (or another of `names`): NAME when a string constant, "" when
     computed; None for any other node."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names):
@@ -260,7 +260,7 @@ def _instance_attributes(node: ast.ClassDef) -> set[str]:
 
 
 def _writes_unnamed(node: ast.AST) -> bool:
-    return _named_in_call(node, ("setattr",)) == "" or _touches_dict(node)
+    return named_in_call(node, ("setattr",)) == "" or _touches_dict(node)
 
 
 def _touches_dict(node: ast.AST) -> bool:
@@ -334,7 +334,7 @@ def _misses(
     if not receivers:
         return
     nodes = own_nodes(function)
-    probed = {named for n in nodes if (named := _named_in_call(n, ("hasattr", "getattr")))}
+    probed = {named for n in nodes if (named := named_in_call(n, ("hasattr", "getattr")))}
     parents = {child: node for node in nodes for child in children(node)}
     for node in nodes:
         if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):

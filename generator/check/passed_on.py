@@ -8,9 +8,9 @@ A function is followed only when every reference to it in the calling module is 
 it the dictionary (or, inside a followed function, the parameter that received it), at a place that
 binds one plain parameter, and, for a function of another module, when its own module never names
 it: then its parameter is always a tool's dictionary, and what it looks up there is what the tool
-looks up. Anything else (a function also called with other dictionaries, `*args`, a decorator, a
-name bound twice) leaves it unfollowed, and the readers stay silent as they do for any other code
-the dictionary is handed to.
+looks up. Anything else (a function also called with other dictionaries, `*args`, a decorator
+other than `staticmethod` and `classmethod`, a name bound twice) leaves it unfollowed, and the
+readers stay silent as they do for any other code the dictionary is handed to.
 
 `Scope` and `target` (which function a call runs) serve the checks that follow a value rather than
 the dictionary, too (`select_options.py`).
@@ -30,6 +30,9 @@ from generator.load.crawl import LoadedPlugin
 
 # How deep calls are followed: helpers of helpers, and no further.
 MAX_DEPTH = 3
+# Decorators that leave a method's body what runs and its arguments where they were (after `self`
+# or `cls`, which `receiving_parameter` skips): any other may wrap the function in anything.
+PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,18 +174,19 @@ def _calls_with(
         parameter = _receiving(node, target[0], name) if target is not None else None
         if target is None or parameter is None:
             continue
-        calls = _calls_of(function, name, target[0], scope)
-        local = _local_name(node)
-        if len(scope.references.get(local, [])) == len(calls) and _unnamed_at_home(target, scope):
+        if every_reference(_calls_of(function, name, target[0], scope), target, scope):
             found.append((node, target, parameter))
     return found
 
 
-def _unnamed_at_home(target: tuple[Function, Scope], scope: Scope) -> bool:
-    """True when the function lives in the calling module, or its own module never names it (no
-    call of it there with another dictionary)."""
+def every_reference(calls: list[ast.Call], target: tuple[Function, Scope], scope: Scope) -> bool:
+    """True when `calls` (of the function `target`, in the module `scope`) are every reference
+    to it there, and it lives in that module or its own module never names it (no call of it
+    there with another argument): then what those calls hand it is all it ever receives."""
     helper, home = target
-    return home.relative == scope.relative or not home.references.get(helper.name)
+    local = _local_name(calls[0]) if calls else ""
+    unnamed_at_home = home.relative == scope.relative or not home.references.get(helper.name)
+    return bool(calls) and len(scope.references.get(local, [])) == len(calls) and unnamed_at_home
 
 
 def _calls_of(function: Function, name: str, helper: Function, scope: Scope) -> list[ast.Call]:
@@ -205,10 +209,11 @@ def resolve(call: ast.Call, caller: Function, scope: Scope) -> tuple[Function, S
     """The function a call runs and the module it lives in: `self.m(...)` a method of the class
     `caller` belongs to, `f(...)` a function of the module or one it imports from the plugin's own
     modules, `mod.f(...)` a function of a plugin module imported as `mod`, `C(...).m(...)` a method
-    of a class of the module; each bound once and undecorated."""
+    of a class of the module; each bound once and undecorated (but for `staticmethod` and
+    `classmethod`)."""
     func = call.func
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        owner = _owner(scope.tree, caller)
+        owner = owner_class(scope.tree, caller)
         return _one(class_members(owner).get(func.attr, []), scope) if owner is not None else None
     if isinstance(func, ast.Name):
         if func.id in scope.functions:
@@ -237,10 +242,11 @@ def _imported(scope: Scope, module: str, name: str) -> tuple[Function, Scope] | 
 def _one(bound: list[ast.stmt], scope: Scope) -> tuple[Function, Scope] | None:
     if len(bound) != 1 or not isinstance(bound[0], ast.FunctionDef | ast.AsyncFunctionDef):
         return None
-    return (bound[0], scope) if not bound[0].decorator_list else None
+    plain = all(isinstance(d, ast.Name) and d.id in PLAIN_DECORATORS for d in bound[0].decorator_list)
+    return (bound[0], scope) if plain else None
 
 
-def _owner(tree: ast.Module, function: Function) -> ast.ClassDef | None:
+def owner_class(tree: ast.Module, function: Function) -> ast.ClassDef | None:
     return next(
         (node for node in tree.body if isinstance(node, ast.ClassDef) and function in node.body), None
     )

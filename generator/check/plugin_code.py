@@ -88,10 +88,16 @@ def reachable_modules(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
 
 
 def _reachable(loaded: LoadedPlugin, code: PluginCode) -> tuple[str, ...]:
-    by_file = {relative: name for name, (relative, _tree) in code.modules.items()}
     sources = [tool.source for tool in loaded.plugin.tools] if loaded.plugin else []
     sources += [provider.source for provider in loaded.plugin.providers] if loaded.plugin else []
-    found = [module_tree(loaded, source) for source in sources if source]
+    return reachable_from(loaded, code, [source for source in sources if source])
+
+
+def reachable_from(loaded: LoadedPlugin, code: PluginCode, sources: list[str]) -> tuple[str, ...]:
+    """The modules of the class files `sources` (paths as the YAML writes them), the entry point
+    `main`, and the plugin's modules they import, at any depth, in the order they were reached."""
+    by_file = {relative: name for name, (relative, _tree) in code.modules.items()}
+    found = [module_tree(loaded, source) for source in sources]
     pending = [by_file[entry[0]] for entry in found if entry is not None and entry[0] in by_file]
     pending += ["main"] if "main" in code.modules else []
     seen: list[str] = []

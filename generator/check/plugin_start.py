@@ -14,6 +14,7 @@ from generator.check import CheckContext
 from generator.check.common import every_node
 from generator.check.plugin_code import plugin_code
 from generator.check.sdk_api_index import PACKAGE
+from generator.check.sdk_names import stops_at_start
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
@@ -36,7 +37,10 @@ registers every provider it lists (`PluginRegistration`), and its `run()` serves
 until the daemon stops it. An entry module that only creates `DifyPluginEnv()` or calls methods of
 its own (`env.register_provider(...)`, a method no SDK class has) exits at once, so the plugin never
 starts. The check reads every Python file of the plugin and reports only when none calls `Plugin`,
-imported from `dify_plugin` or any name ending in `.Plugin`, and none derives a class from it.
+imported from `dify_plugin` or any name ending in `.Plugin`, and none derives a class from it. It
+is silent when the entry module already stops at a name the SDK lacks (T013, T014: an import that
+fails, `env.register_provider(...)`): that finding names the line and says how a plugin starts, one
+cause, one finding.
 """,
 )
 
@@ -52,6 +56,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     code = plugin_code(loaded)
     if entry not in code.modules or any(_creates_plugin(tree) for _file, tree in code.modules.values()):
         return
+    if stops_at_start(loaded, code):
+        return  # T013 / T014 name the line the entry module stops at, and say how a plugin starts
     relative, tree = code.modules[entry]
     first = tree.body[0] if tree.body else None
     yield NEVER_STARTED.at(

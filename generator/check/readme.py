@@ -52,7 +52,9 @@ The registry publishes the images a README names inside its plugin (for example
 is larger than 1 MiB, is no PNG, JPEG, GIF, WebP, ICO or SVG image by its first bytes, or is an SVG
 that holds scripts, event attributes or references to other files, is shown as its text instead.
 The marketplace shows the README from the package too: a path that names no file is broken there
-as well. Images at http(s) addresses are never fetched; the page shows them as links.
+as well. Images at http(s) addresses are never fetched; the page shows them as links. A path
+whose case differs from the file's (`setup.png` for `setup.PNG`) finds the file on a disk that
+ignores case (macOS, Windows) and nowhere else: the finding names the file.
 """,
 )
 
@@ -102,11 +104,21 @@ def _finding(loaded: LoadedPlugin, kind: str, target: str) -> tuple[str, dict[st
     if kind != "image" or named is None:
         return None
     if not loaded.reader.is_file(named):
-        return README_IMAGE_UNSHOWN.code, {"target": target[:60], "problem": "no such file in the plugin"}
+        return README_IMAGE_UNSHOWN.code, {"target": target[:60], "problem": _no_file(loaded, named)}
     judged = judge(loaded.reader.head(named, MAX_IMAGE_BYTES + 1, keep=False))
     if isinstance(judged, str):
         return README_IMAGE_UNSHOWN.code, {"target": target[:60], "problem": judged}
     return None
+
+
+def _no_file(loaded: LoadedPlugin, named: str) -> str:
+    """Why the image is missing, naming the plugin's file whose name differs only in case: the
+    author's disk (macOS, Windows) finds it, the package and the site's server do not."""
+    wanted = named.casefold()
+    twin = next((f.relative for f in loaded.reader.tree.files if f.relative.casefold() == wanted), None)
+    if twin is None:
+        return "no such file in the plugin"
+    return f"no such file in the plugin, which has {twin[:60]}: file names differ in case"
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:

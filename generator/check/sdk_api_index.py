@@ -4,7 +4,8 @@ the attributes of the SDK's `Plugin` (what `main.py` calls) and of its `Tool` (w
 
 `sdk_api_index.json` (beside this module) holds, for each release read, the names the package's
 `__init__.py` binds with its submodules, and the attributes of `Plugin` (`dify_plugin/plugin.py`,
-with those of its base classes found in the wheel, and what its methods store on `self`):
+with those of its base classes found in the wheel, and what its methods store on `self`), and the
+signatures of what a plugin's `self` calls on the SDK's base classes (`sdk_signatures.py`):
 `python -m generator.check.sdk_api_index WHEEL...` writes it again from the wheels (the committed
 index was read from 17 releases, 0.0.1b15 to 0.10.2). Releases between two read ones are not
 known name by name: a check takes the releases up to the first read one at or after the version
@@ -24,6 +25,7 @@ from typing import Any
 
 from packaging.version import Version
 
+from generator.check.sdk_signatures import Signature, derive_signatures, in_releases, window
 from generator.check.undeclared import class_members
 
 INDEX = Path(__file__).with_name("sdk_api_index.json")
@@ -127,6 +129,26 @@ def tool_init(version: Version | None = None) -> list[str] | None:
     return required
 
 
+def release_versions() -> tuple[Version, ...]:
+    """The releases read, oldest first."""
+    return tuple(Version(release["version"]) for release in _releases())
+
+
+def signatures(cls: str, path: str, version: Version | None) -> list[tuple[str, Signature]] | None:
+    """The signatures of the method at dotted `path` of the SDK's class `cls` (see
+    `sdk_signatures.py`) in the releases read that `version` may have, one per release; None when
+    one of those releases lacks it (a name no release has is another check's)."""
+    releases = window(_releases(), version)
+    found = in_releases(releases, cls, path)
+    return found if found and len(found) == len(releases) else None
+
+
+def signatures_anywhere(cls: str, path: str) -> list[tuple[str, Signature]]:
+    """The signatures of the method at dotted `path` of the SDK's class `cls` in every release read
+    that has it."""
+    return in_releases(_releases(), cls, path)
+
+
 def derive(wheels: list[Path]) -> dict[str, object]:
     """The index, one entry per wheel, oldest release first."""
     releases = []
@@ -142,6 +164,7 @@ def derive(wheels: list[Path]) -> dict[str, object]:
             tool = _tool_attributes(members, read)
             tool_init = _tool_init(members, read)
             env = _env_fields(members, read)
+            signatures = derive_signatures(members, read)
         releases.append(
             {
                 "version": wheel.name.split("-")[1],
@@ -150,6 +173,7 @@ def derive(wheels: list[Path]) -> dict[str, object]:
                 "tool": sorted(tool) if tool else None,
                 "tool_init": tool_init,
                 "env": env,
+                "signatures": signatures,
             }
         )
     return {"releases": releases}

@@ -151,6 +151,7 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
         names.pop(tested, None)
     probes = _probes(nodes, names, scope)
     parents = {child: node for node in nodes for child in children(node)}
+    unreached = _behind_probes(probes.values(), parents)
     for node in nodes:
         if isinstance(node, ast.Call) and _calls_blob(node, names, scope):
             assert isinstance(node.func, ast.Attribute)  # what _calls_blob accepts
@@ -163,7 +164,11 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
         elif isinstance(node, ast.Attribute) and _unknown(node.attr, scope):
             receiver = _shown(node.value)
             # an access behind `hasattr(x, "attr")` never runs; the probe is judged below
-            if _kind(node.value, names, scope) == FILE and (receiver, node.attr) not in probes:
+            if (
+                _kind(node.value, names, scope) == FILE
+                and (receiver, node.attr) not in probes
+                and id(node) not in unreached
+            ):
                 yield node, _missing(receiver, node.attr, scope), receiver, None
     for (receiver, named), call in probes.items():
         ends = _ends_when_missing(call, parents)
@@ -177,6 +182,22 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
             f"{named} ({_has(scope)}), so {outcome}"
         )
         yield call, problem, receiver, None if ends else Severity.WARNING
+
+
+def _behind_probes(probes: Iterable[ast.Call], parents: dict[ast.AST, ast.AST]) -> set[int]:
+    """The nodes (by `id`) of every branch that runs only when a probe finds its attribute: the body
+    of `if hasattr(file, "read"):` (alone, or in an `and`) never runs for the SDK's File, whatever
+    else it touches there (`file.seek(0)` before `file.read()`)."""
+    unreached: set[int] = set()
+    for probe in probes:
+        child: ast.AST = probe
+        parent = parents.get(probe)
+        while isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.And):
+            child, parent = parent, parents.get(parent)
+        if isinstance(parent, ast.If | ast.IfExp) and parent.test is child:
+            branch = parent.body if isinstance(parent, ast.If) else [parent.body]
+            unreached.update(id(node) for statement in branch for node in ast.walk(statement))
+    return unreached
 
 
 def _calls_blob(node: ast.Call, names: dict[str, str], scope: _Scope) -> bool:

@@ -25,6 +25,7 @@ from generator.check.sdk_api_index import (
 from generator.check.sdk_index import installed_sdk
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.load.values import dig
 from generator.plugin_model import Provider
 from generator.rules import Listing, Phrase, rule
 
@@ -33,7 +34,7 @@ NO_SUCH_NAME = rule(
     "sdk-name-missing",
     Severity.ERROR,
     "`from dify_plugin import {name}`: {name} is not in {releases!s}, so the import fails and {outcome!s}",
-    "Import a name the SDK has ({names}){close!s}.",
+    "Import a name the SDK has ({names}){close!s}.{start!s}",
     """
 `from dify_plugin import X` works only for what the package's `__init__.py` binds and for its
 submodules. The check compares each such import, in the modules the SDK loads (the entry point,
@@ -47,13 +48,17 @@ and one that only a release between two read ones could have is not. Such a name
 the tool cannot load.
 """,
 )
+# Said where the entry module fails: what it should do instead (T015 is then not told apart).
+STARTS_WITH = (
+    " A plugin starts with `Plugin(DifyPluginEnv()).run()` (`from dify_plugin import DifyPluginEnv, Plugin`):"
+    " the SDK registers the providers the manifest lists by itself."
+)
 NO_SUCH_METHOD = rule(
     "T014",
     "plugin-attribute-missing",
     Severity.ERROR,
     "{receiver}.{attribute}: the SDK's {cls} has no attribute {attribute} in {releases!s}, so {outcome!s}",
-    "A plugin starts with `Plugin(DifyPluginEnv(...)).run()`: the SDK registers the providers the"
-    " manifest lists by itself.",
+    STARTS_WITH.strip(),
     """
 The SDK's `Plugin` (`dify_plugin/plugin.py`) reads the manifest and registers every provider it
 lists when it is created; `run()` then serves Dify's requests. It has no method to register
@@ -104,7 +109,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         return
     code = plugin_code(loaded)
     if _may_lack(loaded, code):
-        yield from _lacking(loaded, code)
+        yield from (finding for _module, finding in _lacking(loaded, code))
     for provider in loaded.plugin.providers:
         yield from _wrong_kind(loaded, provider)
 
@@ -132,8 +137,23 @@ def _class_attributes(version: Version | None) -> dict[str, frozenset[str]]:
     return {name: attributes for name, attributes in found.items() if attributes is not None}
 
 
-def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[Finding]:
-    """The names and Plugin attributes the release the plugin installs lacks."""
+def stops_at_start(loaded: LoadedPlugin, code: PluginCode) -> bool:
+    """True when the entry module imports a name, or reads an attribute of the SDK's Plugin or
+    DifyPluginEnv, that the release the plugin installs lacks (T013, T014 there)."""
+    entry = entry_module(loaded)
+    return _may_lack(loaded, code) and any(module == entry for module, _ in _lacking(loaded, code))
+
+
+def entry_module(loaded: LoadedPlugin) -> str:
+    """The module the daemon runs (`python -m <meta.runner.entrypoint>`), `main` when unreadable."""
+    manifest = loaded.documents.get("manifest.yaml")
+    entry = dig(manifest.data if manifest is not None else None, "meta", "runner", "entrypoint")
+    return entry if isinstance(entry, str) else "main"
+
+
+def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[tuple[str, Finding]]:
+    """The names and Plugin attributes the release the plugin installs lacks, each with the module
+    where it is used."""
     version = installed_sdk(loaded.reader)
     names = package_names(version)
     classes = _class_attributes(version)
@@ -142,28 +162,36 @@ def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[Finding]:
         if version
         else "any release of dify_plugin"
     )
+    entry = entry_module(loaded)
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
         display = loaded.display_path(relative)
-        outcome = "the plugin cannot start" if module == "main" else "the module cannot load"
+        outcome = "the plugin cannot start" if module == entry else "the module cannot load"
         for node, name in _missing_imports(tree, names):
             close = closest_name(name, names)
-            yield NO_SUCH_NAME.at(
-                Location(display, node.lineno, node.col_offset + 1),
-                name=name,
-                releases=releases,
-                outcome=Phrase(outcome),
-                names=Listing(sorted(n for n in names if n[:1].isupper()), most=8),
-                close=Phrase(f"; `{close}` is the closest" if close else ""),
+            yield (
+                module,
+                NO_SUCH_NAME.at(
+                    Location(display, node.lineno, node.col_offset + 1),
+                    name=name,
+                    releases=releases,
+                    outcome=Phrase(outcome),
+                    names=Listing(sorted(n for n in names if n[:1].isupper()), most=8),
+                    close=Phrase(f"; `{close}` is the closest" if close else ""),
+                    start=Phrase(STARTS_WITH if module == entry else ""),
+                ),
             )
         for attribute, cls in _missing_attributes(tree, classes):
-            yield NO_SUCH_METHOD.at(
-                Location(display, attribute.lineno, attribute.col_offset + 1),
-                receiver=ast.unparse(attribute.value)[:60],
-                attribute=attribute.attr,
-                cls=cls,
-                releases=releases,
-                outcome=Phrase("the plugin never starts" if module == "main" else "every use of it fails"),
+            yield (
+                module,
+                NO_SUCH_METHOD.at(
+                    Location(display, attribute.lineno, attribute.col_offset + 1),
+                    receiver=ast.unparse(attribute.value)[:60],
+                    attribute=attribute.attr,
+                    cls=cls,
+                    releases=releases,
+                    outcome=Phrase("the plugin never starts" if module == entry else "every use of it fails"),
+                ),
             )
 
 
@@ -180,7 +208,7 @@ def _missing_attributes(
 ) -> Iterator[tuple[ast.Attribute, str]]:
     """`x.name` where every binding of `x` in the module is `C(...)`, with `C` one of the SDK's
     `classes` the module imports from dify_plugin, and `C` has no attribute `name`."""
-    imported = _sdk_imports(tree)
+    imported = sdk_imports(tree)
     made_of = {local: name for name in classes for local in imported.get(name, set())}
     if not made_of:
         return
@@ -233,7 +261,7 @@ def bound_names(node: ast.AST) -> list[str]:
     return []
 
 
-def _sdk_imports(tree: ast.Module) -> dict[str, set[str]]:
+def sdk_imports(tree: ast.Module) -> dict[str, set[str]]:
     """The local names under which the module imports each name of dify_plugin (any submodule)."""
     found: dict[str, set[str]] = {}
     for node in tree.body:
@@ -253,7 +281,7 @@ def _wrong_kind(loaded: LoadedPlugin, provider: Provider) -> Iterator[Finding]:
         return
     relative, tree = found
     code = plugin_code(loaded)
-    imported = _sdk_imports(tree)
+    imported = sdk_imports(tree)
     kinds = {local: name for name, locals_ in imported.items() if name in OTHER_KINDS for local in locals_}
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     own_imports = any(

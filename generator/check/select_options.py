@@ -6,6 +6,10 @@ the plugin's own functions it is handed to unchanged (`passed_on.resolve`), and 
 where it runs on every call that gets there: an `assert`, an `if` that raises (or, in `_invoke`,
 returns) when the value is not in a literal list, or a lookup in a literal dictionary that nothing
 catches.
+
+The walk (`reaches`), the select parameters it starts from (`select_parameters`) and the reading of
+a refusal (`refused_by`) serve R084 and R085 too (`select_unhandled.py`, `select_never.py`), which
+read every other test of the value on the same way.
 """
 
 from __future__ import annotations
@@ -16,7 +20,14 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import children, every_node, tool_module_tree
-from generator.check.passed_on import Scope, literal_strings, receiving_parameter, resolve, scope_of
+from generator.check.passed_on import (
+    Scope,
+    every_reference,
+    literal_strings,
+    receiving_parameter,
+    resolve,
+    scope_of,
+)
 from generator.check.undeclared import Function, Invoke, Parents, always_runs, caught, constant, invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -63,6 +74,23 @@ MAX_DEPTH = 3
 
 
 @dataclass(frozen=True, slots=True)
+class Reach:
+    """A function the value of a select parameter reaches unchanged from `_invoke`: the names that
+    hold it there, its module, its nodes' parents, in `_invoke` the dictionary read that gives the
+    value directly (`(dictionary, key)`), the `id`s of the calls that hand it on to the functions
+    followed next, and whether every reference to the function hands it the value (`sole`: then
+    it never holds another)."""
+
+    function: Function
+    names: frozenset[str]
+    scope: Scope
+    parents: Parents
+    direct: tuple[str, str] | None
+    handing: frozenset[int]
+    sole: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """A test in `function` (of the module `scope`) that accepts only `allowed`."""
 
@@ -73,6 +101,23 @@ class Refusal:
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Offered select options the tools' code refuses."""
+    for select in select_parameters(loaded):
+        yield from _refused(select.invoke, select.scope, select.parameter)
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """A select parameter with literal options (one value, not `multiple`), with the `_invoke` of
+    its tool and the module that holds it (its file and syntax tree, and as calls are resolved)."""
+
+    invoke: Invoke
+    module: tuple[str, ast.Module]
+    scope: Scope
+    parameter: Parameter
+
+
+def select_parameters(loaded: LoadedPlugin) -> Iterator[Select]:
+    """Every select parameter with literal options of every tool whose `_invoke` is plain."""
     tools = loaded.plugin.tools if loaded.plugin else ()
     for invoke in invokes(loaded, tools):
         selects = [p for p in invoke.tool.parameters if p.type == SELECT and not p.multiple and p.options]
@@ -81,7 +126,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             continue
         scope = scope_of(loaded, *module)
         for parameter in selects:
-            yield from _refused(invoke, scope, parameter)
+            yield Select(invoke, module, scope, parameter)
 
 
 def _refused(invoke: Invoke, scope: Scope, parameter: Parameter) -> Iterator[Finding]:
@@ -122,29 +167,43 @@ def _outcome(refused: list[str], default: str | None) -> str:
 
 def _refusals(invoke: Invoke, scope: Scope, key: str) -> Iterator[Refusal]:
     """The refusing tests the value of `key` meets on its way from `_invoke`."""
+    for reach in reaches(invoke, scope, key, every_call=True):
+        in_invoke = reach.function is invoke.function
+        for node in every_node(reach.function):
+            allowed = refused_by(node, reach, in_invoke)
+            if allowed is None or _swallowed(node, reach.function, reach.parents):
+                continue
+            if always_runs(node, reach.function, reach.parents):
+                yield Refusal(node, reach.scope, allowed)
+
+
+def reaches(invoke: Invoke, scope: Scope, key: str, every_call: bool) -> Iterator[Reach]:
+    """`_invoke` and each of the plugin's own functions the value of `key` is handed to unchanged
+    from there, up to `MAX_DEPTH` calls deep; with `every_call`, only through calls that run on
+    every call of their function."""
     holders = _holders(invoke.function, invoke.dictionary, key)
-    pending: list[tuple[Function, frozenset[str], Scope, int]] = [(invoke.function, holders, scope, 0)]
+    pending = [(invoke.function, holders, scope, 0, True)]
     seen: set[int] = set()
     while pending:
-        function, names, where, depth = pending.pop()
+        function, names, where, depth, sole = pending.pop()
         if id(function) in seen:
             continue
         seen.add(id(function))
         parents: Parents = {child: node for node in every_node(function) for child in children(node)}
         direct = (invoke.dictionary, key) if function is invoke.function else None
-        for node in every_node(function):
-            allowed = _allowed(node, names, direct, where.tree, function is invoke.function)
-            if allowed is None or _swallowed(node, function, parents):
-                continue
-            if always_runs(node, function, parents):
-                yield Refusal(node, where, allowed)
-        if depth + 1 < MAX_DEPTH:
-            pending.extend((*found, depth + 1) for found in _handed_on(function, names, where, parents))
+        handed = (
+            list(_handed_on(function, names, where, parents, every_call)) if depth + 1 < MAX_DEPTH else []
+        )
+        calls = frozenset(id(call) for found in handed for call in found.calls)
+        yield Reach(function, names, where, parents, direct, calls, sole)
+        pending.extend(
+            (found.function, found.received, found.scope, depth + 1, found.sole) for found in handed
+        )
 
 
 def _holders(function: Function, dictionary: str, key: str) -> frozenset[str]:
-    """Names `function` binds only to the read of `key` or to string constants (a fallback such as
-    `if not mode: mode = "TS"`), at least once to the read."""
+    """Names `function` binds only to the read of `key` (or `read or "constant"`) or to string
+    constants (a fallback such as `if not mode: mode = "TS"`), at least once to the read."""
     values: dict[str, list[ast.expr | None]] = {}
     for node in every_node(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -158,14 +217,21 @@ def _holders(function: Function, dictionary: str, key: str) -> frozenset[str]:
     held = set()
     for name, bound in values.items():
         assigned = [value for value in bound if value is not None]
-        reads = [value for value in assigned if _read_of(value, dictionary) == key]
+        reads = [value for value in assigned if read_of(unless_empty(value), dictionary) == key]
         constants = [value for value in assigned if constant(value) is not None]
         if reads and len(bound) == 2 * len(assigned) and len(reads) + len(constants) == len(assigned):
             held.add(name)
     return frozenset(held)
 
 
-def _read_of(node: ast.expr | None, dictionary: str) -> str | None:
+def unless_empty(node: ast.expr) -> ast.expr:
+    """`x` of `x or "constant"` (the constant stands for an empty value); else `node` itself."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+        return node.values[0] if constant(node.values[1]) is not None else node
+    return node
+
+
+def read_of(node: ast.expr | None, dictionary: str) -> str | None:
     """The key of `D["k"]` or `D.get("k", ...)`."""
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == dictionary:
         return constant(node.slice)
@@ -181,13 +247,25 @@ def _read_of(node: ast.expr | None, dictionary: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Handed:
+    """A function the value is handed to by `calls`, as its parameters `received`."""
+
+    function: Function
+    received: frozenset[str]
+    scope: Scope
+    calls: tuple[ast.Call, ...]
+    sole: bool
+
+
 def _handed_on(
-    function: Function, names: frozenset[str], scope: Scope, parents: Parents
-) -> Iterator[tuple[Function, frozenset[str], Scope]]:
-    """The plugin's own functions that `function` hands a name of `names` to, on every call, and
-    the parameter that receives it there, never rebound."""
+    function: Function, names: frozenset[str], scope: Scope, parents: Parents, every_call: bool
+) -> Iterator[_Handed]:
+    """The plugin's own functions that `function` hands a name of `names` to (with `every_call`,
+    on every call), and the parameters that receive it there, never rebound."""
+    found: dict[int, tuple[Function, Scope, set[str], list[ast.Call]]] = {}
     for node in every_node(function):
-        if not isinstance(node, ast.Call) or not always_runs(node, function, parents):
+        if not isinstance(node, ast.Call) or (every_call and not always_runs(node, function, parents)):
             continue
         target = resolve(node, function, scope)
         if target is None:
@@ -201,7 +279,22 @@ def _handed_on(
             and not _rebound(target[0], parameter)
         }
         if received:
-            yield target[0], frozenset(received), target[1]
+            entry = found.setdefault(id(target[0]), (target[0], target[1], set(), []))
+            entry[2].update(received)
+            entry[3].append(node)
+    for helper, home, received, calls in found.values():
+        every = [
+            node
+            for node in every_node(function)
+            if isinstance(node, ast.Call) and _runs(node, function, scope, helper)
+        ]
+        sole = len(every) == len(calls) and every_reference(calls, (helper, home), scope)
+        yield _Handed(helper, frozenset(received), home, tuple(calls), sole)
+
+
+def _runs(call: ast.Call, caller: Function, scope: Scope, helper: Function) -> bool:
+    target = resolve(call, caller, scope)
+    return target is not None and target[0] is helper
 
 
 def _rebound(function: Function, name: str) -> bool:
@@ -211,10 +304,9 @@ def _rebound(function: Function, name: str) -> bool:
     )
 
 
-def _allowed(
-    node: ast.AST, names: frozenset[str], direct: tuple[str, str] | None, tree: ast.Module, in_invoke: bool
-) -> frozenset[str] | None:
+def refused_by(node: ast.AST, reach: Reach, in_invoke: bool) -> frozenset[str] | None:
     """The values a refusing test at `node` lets through; None when `node` is no such test."""
+    names, direct, tree = reach.names, reach.direct, reach.scope.tree
     if isinstance(node, ast.Assert):
         return _membership(node.test, names, direct, ast.In)
     if isinstance(node, ast.If):
@@ -225,7 +317,7 @@ def _allowed(
             return _membership(node.test, names, direct, ast.In)
         return None
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-        return _literal_keys(node.value, tree) if _is_value(node.slice, names, direct) else None
+        return literal_keys(node.value, tree) if is_value(node.slice, names, direct) else None
     return None
 
 
@@ -234,18 +326,28 @@ def _membership(
 ) -> frozenset[str] | None:
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], operator)):
         return None
-    return literal_strings(test.comparators[0]) if _is_value(test.left, names, direct) else None
+    return literal_strings(test.comparators[0]) if is_value(test.left, names, direct) else None
 
 
-def _is_value(node: ast.expr, names: frozenset[str], direct: tuple[str, str] | None) -> bool:
+def is_value(node: ast.expr, names: frozenset[str], direct: tuple[str, str] | None) -> bool:
     if isinstance(node, ast.Name):
         return node.id in names
-    return direct is not None and _read_of(node, direct[0]) == direct[1]
+    return direct is not None and read_of(node, direct[0]) == direct[1]
 
 
-def _literal_keys(node: ast.expr, tree: ast.Module) -> frozenset[str] | None:
+def literal_keys(node: ast.expr, tree: ast.Module) -> frozenset[str] | None:
     """The keys of a dictionary literal, written in place or bound once at the module's top level
     to a name nothing changes; None for anything else."""
+    found = literal_dict(node, tree)
+    if found is None or None in found.keys:
+        return None
+    keys = [constant(key) for key in found.keys if key is not None]
+    return frozenset(key for key in keys if key is not None) if None not in keys else None
+
+
+def literal_dict(node: ast.expr, tree: ast.Module) -> ast.Dict | None:
+    """The dictionary literal `node` is, or the one it names when the module's top level binds
+    that name once and nothing changes it."""
     if isinstance(node, ast.Name):
         bound = [
             statement.value
@@ -256,10 +358,7 @@ def _literal_keys(node: ast.expr, tree: ast.Module) -> frozenset[str] | None:
         if len(bound) != 1 or _changed(tree, node.id):
             return None
         node = bound[0]
-    if not isinstance(node, ast.Dict) or None in node.keys:
-        return None
-    keys = [constant(key) for key in node.keys if key is not None]
-    return frozenset(key for key in keys if key is not None) if None not in keys else None
+    return node if isinstance(node, ast.Dict) else None
 
 
 def _changed(tree: ast.Module, name: str) -> bool:

@@ -9,7 +9,8 @@ there or guard the read: a false error costs more than a missed one, so every do
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Mapping
+import enum
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from generator.check import CheckContext
@@ -303,7 +304,7 @@ def guarded_keys(
     own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
     looped = _looped_over(invoke, listed or {})
     for node in every_node(invoke):
-        if _shadows(node, name) and id(node) not in own:
+        if shadows(node, name) and id(node) not in own:
             return None
         tested = _membership_key(node, name)
         if tested is not None:
@@ -345,7 +346,9 @@ def _looped_over(function: Function, listed: Mapping[str, frozenset[str]]) -> di
     return looped
 
 
-def _shadows(node: ast.AST, name: str) -> bool:
+def shadows(node: ast.AST, name: str) -> bool:
+    """True when `node` binds `name` (an assignment, a parameter, an import, an `except ... as`,
+    a `match` capture, a `global` or `nonlocal`)."""
     if isinstance(node, ast.Name) and node.id == name:
         return not isinstance(node.ctx, ast.Load)
     if isinstance(node, ast.arg):
@@ -375,39 +378,107 @@ def _calls_keys(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys"
 
 
-Use = tuple[set[str], set[str]]
-NOTHING: Use = (set(), set())
+class UseKind(enum.Enum):
+    """What one load of a parameter dictionary's name does with the dictionary."""
+
+    PASSED = "handed to one of the plugin's own functions that is followed"
+    SHOWN = "a value inside a literal handed to a create_*_message helper"
+    SUBSCRIPT_READ = "d[k]"
+    SUBSCRIPT_WRITE = "d[k] = v, del d[k]"
+    METHOD = "d.m(...)"
+    BOUND_METHOD = "d.m kept for later"
+    MEMBERSHIP = "k in d"
+    LOOKED_AT = "compared, formatted, unpacked with *, tested for truth, iterated"
+    TESTED = "the test of an if, while or conditional expression, or under not"
+    COPIED = "f(**d)"
+    READ_BY = "handed to a function that only reads it (len, str, json.dumps, a logger)"
+    OTHER = "aliased, returned, or handed to code that may do anything with it"
 
 
-def _use(node: ast.Name, parents: Parents, passed: Mapping[int, Keys]) -> Use | None:
-    """The keys one load of the dictionary's name guards and those it stores, or None when that
-    use may add keys we cannot name."""
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One use of the dictionary: its kind, the method's name for METHOD and BOUND_METHOD, and the
+    constant key it names (None when it names none, or a computed one)."""
+
+    kind: UseKind
+    key: str | None = None
+    method: str = ""
+
+
+def use_of(node: ast.Name, parents: Parents, followed: Container[int]) -> Use:
+    """What the load `node` of the dictionary's name does with it; `followed` holds the `id`s of the
+    calls that hand it to one of the plugin's own functions that is read apart (`passed_on.py`)."""
     parent = parents.get(node)
     call = parents.get(parent) if isinstance(parent, ast.keyword) else parent
-    if isinstance(call, ast.Call) and id(call) in passed:
-        return passed[id(call)].guarded, passed[id(call)].stored  # one of the plugin's own functions
+    if isinstance(call, ast.Call) and id(call) in followed:
+        return Use(UseKind.PASSED)
     if _shown_in_message(node, parents):
-        return NOTHING
+        return Use(UseKind.SHOWN)
     if isinstance(parent, ast.Subscript) and parent.value is node:
-        key = constant(parent.slice)
-        if isinstance(parent.ctx, ast.Load):
-            return NOTHING
-        return (set(), {key}) if key is not None else None  # a store or delete under that key
+        read = isinstance(parent.ctx, ast.Load)
+        return Use(UseKind.SUBSCRIPT_READ if read else UseKind.SUBSCRIPT_WRITE, constant(parent.slice))
     if isinstance(parent, ast.Attribute) and parent.value is node:
-        return _method_use(parent, parents)
-    if isinstance(parent, ast.Compare | ast.FormattedValue | ast.Starred) or _tested_or_iterated(
-        node, parent
+        method = parents.get(parent)
+        if not isinstance(method, ast.Call) or method.func is not parent:
+            return Use(UseKind.BOUND_METHOD, method=parent.attr)
+        return Use(UseKind.METHOD, constant(method.args[0]) if method.args else None, parent.attr)
+    if isinstance(parent, ast.Compare):
+        ops = [op for op, right in zip(parent.ops, parent.comparators, strict=True) if right is node]
+        if ops and all(isinstance(op, ast.In | ast.NotIn) for op in ops) and parent.left is not node:
+            return Use(UseKind.MEMBERSHIP, constant(parent.left))
+        return Use(UseKind.LOOKED_AT)
+    if _tested(node, parent):
+        return Use(UseKind.TESTED)
+    if isinstance(parent, ast.FormattedValue | ast.Starred) or (
+        isinstance(parent, ast.For | ast.AsyncFor | ast.comprehension) and parent.iter is node
     ):
-        return NOTHING  # membership is gathered apart; the rest only looks at the dictionary
+        return Use(UseKind.LOOKED_AT)
     if isinstance(parent, ast.keyword):
-        call = parents.get(parent)
         # `f(**params)` hands over a copy; `f(x=params)` hands over the dictionary itself.
-        return (
-            NOTHING if parent.arg is None or (isinstance(call, ast.Call) and _only_reads(call.func)) else None
-        )
+        if parent.arg is None:
+            return Use(UseKind.COPIED)
+        reads = isinstance(call, ast.Call) and _only_reads(call.func)
+        return Use(UseKind.READ_BY if reads else UseKind.OTHER)
     if isinstance(parent, ast.Call) and node in parent.args and _only_reads(parent.func):
+        return Use(UseKind.READ_BY)
+    return Use(UseKind.OTHER)
+
+
+Guards = tuple[set[str], set[str]]
+NOTHING: Guards = (set(), set())
+# Uses that look at the dictionary without holding on to it or adding keys to it.
+LOOKS_ONLY = frozenset(
+    {
+        UseKind.SHOWN,
+        UseKind.SUBSCRIPT_READ,
+        UseKind.MEMBERSHIP,  # gathered apart, with computed keys
+        UseKind.LOOKED_AT,
+        UseKind.TESTED,
+        UseKind.COPIED,
+        UseKind.READ_BY,
+    }
+)
+
+
+def _use(node: ast.Name, parents: Parents, passed: Mapping[int, Keys]) -> Guards | None:
+    """The keys one load of the dictionary's name guards and those it stores, or None when that
+    use may add keys we cannot name."""
+    use = use_of(node, parents, passed)
+    if use.kind is UseKind.PASSED:
+        call = parents[node]
+        keys = passed[id(parents[call] if isinstance(call, ast.keyword) else call)]
+        return keys.guarded, keys.stored  # one of the plugin's own functions
+    if use.kind in LOOKS_ONLY:
         return NOTHING
-    return None  # aliased, returned, or handed to code that may add keys
+    if use.kind is UseKind.SUBSCRIPT_WRITE:
+        return (set(), {use.key}) if use.key is not None else None  # a store or delete under that key
+    if use.kind is UseKind.METHOD:
+        if use.method == "setdefault" and use.key is not None:
+            return set(), {use.key}
+        if use.method in NAMES_A_KEY and use.key is not None:
+            return {use.key}, set()  # `.get("k")` may guard a later `params["k"]`
+        return None if use.method in ADDS_UNKNOWN_KEYS else NOTHING
+    return None  # a bound method kept for later, aliased, returned, or handed to code that may add keys
 
 
 def _shown_in_message(node: ast.AST, parents: Parents) -> bool:
@@ -433,25 +504,11 @@ def _an_element(child: ast.AST, parent: ast.AST | None) -> bool:
     return isinstance(parent, ast.List | ast.Tuple) and child in parent.elts
 
 
-def _tested_or_iterated(node: ast.Name, parent: ast.AST | None) -> bool:
-    # `if params:`, `not params`, `for key in params`: looking at it, never holding on to it.
-    if isinstance(parent, ast.If | ast.While):
+def _tested(node: ast.Name, parent: ast.AST | None) -> bool:
+    # `if params:`, `x if params else y`, `not params`: a truth test, never holding on to it.
+    if isinstance(parent, ast.If | ast.While | ast.IfExp):
         return parent.test is node
-    if isinstance(parent, ast.For | ast.AsyncFor | ast.comprehension):
-        return parent.iter is node
     return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
-
-
-def _method_use(attribute: ast.Attribute, parents: Parents) -> Use | None:
-    call = parents.get(attribute)
-    if not isinstance(call, ast.Call) or call.func is not attribute:
-        return None  # a bound method kept for later: anything may happen through it
-    key = constant(call.args[0]) if call.args else None
-    if attribute.attr == "setdefault" and key is not None:
-        return set(), {key}
-    if attribute.attr in NAMES_A_KEY and key is not None:
-        return {key}, set()  # `.get("k")` may guard a later `params["k"]`
-    return None if attribute.attr in ADDS_UNKNOWN_KEYS else NOTHING
 
 
 def _only_reads(function: ast.expr) -> bool:
@@ -465,10 +522,10 @@ def constant(node: ast.expr) -> str | None:
 
 
 def handlers_around(
-    node: ast.AST, function: Function, parents: Parents
+    node: ast.AST, function: ast.AST, parents: Parents
 ) -> Iterator[tuple[ast.ExceptHandler, set[str]]]:
-    """Each `except` of a `try` around `node` inside `function`, innermost first, with the names
-    of the exceptions it catches ("" for a bare `except:`)."""
+    """Each `except` of a `try` around `node` inside `function` (or a module), innermost first,
+    with the names of the exceptions it catches ("" for a bare `except:`)."""
     child, parent = node, parents.get(node)
     while parent is not None and child is not function:
         if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:

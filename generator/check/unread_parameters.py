@@ -14,9 +14,9 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node, tool_module_tree
+from generator.check.common import children, every_node, tool_module_tree
 from generator.check.passed_on import follow
-from generator.check.undeclared import Function, Invoke, Parents, constant, invokes
+from generator.check.undeclared import Function, Invoke, Parents, UseKind, invokes, use_of
 from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -89,18 +89,18 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
     scopes = [(invoke.function, invoke.dictionary), *((h.function, h.name) for h in followed.helpers)]
     keys: set[str] = set()
     for function, name in scopes:
-        found = _constant_reads(function, name, followed.passed.keys())
+        found = constant_reads(function, name, followed.passed.keys())
         if found is None:
             return None
         keys |= found
     return keys
 
 
-def _constant_reads(function: Function, name: str, followed_calls: Iterable[int]) -> set[str] | None:
+def constant_reads(function: Function, name: str, followed_calls: Iterable[int]) -> set[str] | None:
     """The constant keys `function` reads of its dictionary `name`, or None for any other use
     (calls handing it to a followed function are read where that function reads it)."""
     handed = set(followed_calls)
-    parents: Parents = {child: node for node in every_node(function) for child in ast.iter_child_nodes(node)}
+    parents: Parents = {child: node for node in every_node(function) for child in children(node)}
     own = {id(arg) for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]}
     keys: set[str] = set()
     for node in every_node(function):
@@ -121,25 +121,11 @@ def _constant_reads(function: Function, name: str, followed_calls: Iterable[int]
 def _read_key(node: ast.Name, parents: Parents, handed: set[int]) -> str | None:
     """The constant key one load of the dictionary reads; "" for a use that reads no key (a call
     handing it to a followed function, a truth test); None for a use that may read any key."""
-    parent = parents.get(node)
-    if isinstance(parent, ast.Call) and id(parent) in handed:
+    use = use_of(node, parents, handed)
+    if use.kind in (UseKind.PASSED, UseKind.TESTED):
         return ""
-    if isinstance(parent, ast.keyword) and id(parents.get(parent)) in handed:
-        return ""
-    if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
-        return constant(parent.slice)
-    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in KEY_READERS:
-        call = parents.get(parent)
-        if isinstance(call, ast.Call) and call.func is parent and call.args:
-            return constant(call.args[0])
-        return None
-    if isinstance(parent, ast.Compare) and node in parent.comparators:
-        ops = [op for op, right in zip(parent.ops, parent.comparators, strict=True) if right is node]
-        if all(isinstance(op, ast.In | ast.NotIn) for op in ops) and parent.left is not node:
-            return constant(parent.left)
-        return None
-    if isinstance(parent, ast.If | ast.While | ast.IfExp) and parent.test is node:
-        return ""
-    if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
-        return ""
+    if use.kind in (UseKind.SUBSCRIPT_READ, UseKind.MEMBERSHIP):
+        return use.key
+    if use.kind is UseKind.METHOD and use.method in KEY_READERS:
+        return use.key
     return None

@@ -81,7 +81,7 @@ def build_command(args: argparse.Namespace) -> int:
     settings: SiteSettings = (
         preview_settings(paths[0], site_url, False, None)
         if len(paths) == 1 and is_plugin(paths[0]) and args.title is None
-        else catalog_settings(paths, args.title, site_url)
+        else catalog_settings(args.title, site_url)
     )
     with tempfile.TemporaryDirectory(prefix="dify-registry-site-") as folder:
         config_file = write_site_config(Path(folder), paths, settings)
@@ -129,7 +129,7 @@ def _build(args: argparse.Namespace, config_file: Path, paths: list[Path] | None
         )
         return EXIT_OK
     with schemas_readable():
-        catalog = plugin.catalog(config, source)
+        catalog = plugin.catalog(config, source, progress_wanted(args.format))
     printed = _Tee(sys.stdout)
     report(catalog, args.format, printed, show_all=args.show_all)
     code = exit_code(catalog.findings, args.strict)

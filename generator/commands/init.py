@@ -11,6 +11,7 @@ from pathlib import Path
 
 from generator.errors import EXIT_OK
 from generator.inputs import InputError
+from generator.installed_from import installed_requirement
 from generator.publishing import (
     DEFAULT_PACKAGE,
     WORKFLOW_PATH,
@@ -48,7 +49,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="your examples for others' plugins (default: overlays)",
     )
     parser.add_argument(
-        "--package", default=DEFAULT_PACKAGE, help=f"what the workflow installs (default: {DEFAULT_PACKAGE})"
+        "--package",
+        help="what the workflow installs, a pip requirement (default: the git repository and commit this"
+        f" generator was installed from, else {DEFAULT_PACKAGE})",
     )
     parser.set_defaults(handler=init_command)
 
@@ -68,6 +71,13 @@ def init_command(args: argparse.Namespace) -> int:
     readme.write_text(with_section(before, readme_section(settings)), encoding="utf-8")
     (folder / settings.overlays).mkdir(parents=True, exist_ok=True)
     print(f"wrote {target} and the publishing section of {readme}", file=sys.stderr)
+    if args.package is None and installed_requirement() is None:
+        print(
+            f"note: the workflow installs `{settings.package}` from the package index; if your runners"
+            " cannot install that, run init again with --package and a pip requirement they can reach"
+            " (such as `dify-registry @ git+https://host/owner/repo@TAG`)",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
@@ -81,4 +91,5 @@ def _settings(args: argparse.Namespace) -> Settings:
     except ValueError as wrong:
         raise InputError(str(wrong)) from None
     site_url = args.site_url if args.site_url.endswith("/") else args.site_url + "/"
-    return Settings(collections, args.title, site_url, args.shards, args.overlays, args.package)
+    package = args.package or installed_requirement() or DEFAULT_PACKAGE
+    return Settings(collections, args.title, site_url, args.shards, args.overlays, package)

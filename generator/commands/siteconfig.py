@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from generator.inputs import display_root
-
 PREVIEW_ADDRESS = "127.0.0.1:8000"  # the default site_url: where `python -m http.server` serves it
 DEFAULT_TITLE = "Dify plugin catalog"
 
@@ -51,24 +49,24 @@ CATALOG_HOME: Mapping[str, str] = MappingProxyType(
     {
         "": """# {title}
 
-The plugins of {roots}: each plugin with what it offers (tools with their parameters, output
+The plugins of this catalog: each plugin with what it offers (tools with their parameters, output
 variables and example runs, and the other plugin kinds), and what the registry's validator found in
 them. Search (top right) finds plugins and tools by their label in any of the site's four languages.
 """,
         "zh": """# {title}
 
-{roots} 中的插件：每个插件提供的内容（工具及其参数、输出变量和示例运行，以及其他类型的插件），
+本目录中的插件：每个插件提供的内容（工具及其参数、输出变量和示例运行，以及其他类型的插件），
 以及注册表验证器在其中发现的问题。搜索（右上角）可以用网站四种语言中任意一种的标签找到插件和工具。
 """,
         "ja": """# {title}
 
-{roots} のプラグイン：各プラグインが提供するもの（ツールとそのパラメーター、出力変数、実行例、
+このカタログのプラグイン：各プラグインが提供するもの（ツールとそのパラメーター、出力変数、実行例、
 およびその他の種類のプラグイン）と、レジストリのバリデーターが見つけた問題です。検索（右上）では、
 サイトの 4 言語のいずれのラベルでもプラグインとツールを見つけられます。
 """,
         "pt": """# {title}
 
-Os plugins de {roots}: o que cada plugin oferece (ferramentas com seus parâmetros, variáveis de
+Os plugins deste catálogo: o que cada plugin oferece (ferramentas com seus parâmetros, variáveis de
 saída e execuções de exemplo, e os outros tipos de plugin) e o que o validador do registro encontrou
 neles. A busca (no alto, à direita) encontra plugins e ferramentas pelo rótulo em qualquer um dos
 quatro idiomas do site.
@@ -94,11 +92,11 @@ def preview_settings(plugin: Path, site_url: str, run: bool, cache: Path | None)
     return SiteSettings(f"Preview: {plugin.name}", site_url, PREVIEW_HOME, run, cache)
 
 
-def catalog_settings(paths: Sequence[Path], title: str | None, site_url: str) -> SiteSettings:
-    """A catalog of collections, registries and plugins."""
+def catalog_settings(title: str | None, site_url: str) -> SiteSettings:
+    """A catalog of collections, registries and plugins. Its home page names none of their folders:
+    a published catalog is built from a checkout whose paths mean nothing to its readers."""
     title = title or DEFAULT_TITLE
-    roots = ", ".join(f"`{display_root(path)}`" for path in paths)
-    home = {prefix: text.format(title=title, roots=roots) for prefix, text in CATALOG_HOME.items()}
+    home = {prefix: text.format(title=title) for prefix, text in CATALOG_HOME.items()}
     return SiteSettings(title, site_url, MappingProxyType(home))
 
 

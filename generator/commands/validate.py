@@ -14,6 +14,7 @@ from generator.commands.options import (
     run_options,
 )
 from generator.pipeline import Pipeline
+from generator.progress import progress_wanted
 from generator.report import exit_code, report
 
 
@@ -42,6 +43,7 @@ def validate_command(args: argparse.Namespace) -> int:
         submission=args.submission,
         run=options,
         overlays=args.overlays,
+        progress=progress_wanted(args.format),
     )
     catalog = pipeline.catalog()
     report(catalog, args.format, sys.stdout, show_all=args.show_all)

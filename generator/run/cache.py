@@ -19,23 +19,12 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.findings import Finding, Severity
-from generator.load import event_examples, examples
 from generator.load.reader import PluginReader
 from generator.plugin_model import I18n, ToolKey
 from generator.run.result import RunResult
 from generator.run.runtypes import EventRun, ExampleRun, OutputFile, Replay, Request, RunMessage
 
 MAX_HASHED_BYTES = 64 * 1024 * 1024
-
-
-def runner_version() -> str:
-    """A digest of the runner's own code and of the examples readers: a new runner invalidates every
-    cached run."""
-    digest = hashlib.sha256()
-    readers = [Path(examples.__file__), Path(event_examples.__file__)]
-    for path in [*sorted(Path(__file__).parent.rglob("*.py")), *readers]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def folder_digest(reader: PluginReader, under: str = "") -> str:

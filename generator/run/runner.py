@@ -27,6 +27,7 @@ from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
 from generator.run.outcome import read_outcome
 from generator.run.overlay import ensure_overlay
+from generator.run.own_code import run_code_digest
 from generator.run.own_failure import raise_if_own
 from generator.run.pool import run_parallel
 from generator.run.replay import (
@@ -315,7 +316,7 @@ def plan(
     found: Found = {}
     notes: Notes = {}
     common = [
-        cache.runner_version(),
+        run_code_digest(),
         isolation.description,
         repr(options.limits),
         _schemas_digest(schemas),

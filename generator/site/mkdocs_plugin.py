@@ -147,7 +147,9 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         registries, schemas = self.paths(config)
         return CatalogSource(registries, schemas, self._run_options(config))
 
-    def catalog(self, config: MkDocsConfig, source: CatalogSource | None = None) -> Catalog:
+    def catalog(
+        self, config: MkDocsConfig, source: CatalogSource | None = None, progress: bool = False
+    ) -> Catalog:
         """This build's catalog, checked once, from `source` (default: what mkdocs.yml names).
         `dify-registry build` asks first, with what its command line names, to report the findings
         before any page is rendered; the pages then show that same catalog.
@@ -155,7 +157,7 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
         Raises SchemaLoadError when the schemas folder cannot be read."""
         if self.checked is None:
             chosen = source or self.source(config)
-            self.checked = site_catalog(chosen.paths, chosen.schemas, chosen.run, chosen.overlays)
+            self.checked = site_catalog(chosen.paths, chosen.schemas, chosen.run, chosen.overlays, progress)
         return self.checked
 
     def render_for(self, language: SiteLanguage, model: SiteModel, rebuild: Rebuild | None) -> None:

@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 
 from generator.plugin_model import LANGUAGES, I18n
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
+from generator.site.pagefind_binary import executable
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 
@@ -146,11 +147,9 @@ def search_keys(keys: SearchKeys) -> Markup:
 
 def pagefind_command(site_dir: Path, glob: str, output: Path) -> list[str]:
     """The Pagefind command line that indexes the pages of `site_dir` matched by `glob` into
-    `output` (the binary comes from its PyPI wheel)."""
-    from pagefind_bin_extended import get_executable
-
+    `output` (the binary: `pagefind_binary.executable()`)."""
     return [
-        str(get_executable()),
+        str(executable()),
         "--site",
         str(site_dir),
         "--glob",

@@ -26,6 +26,8 @@ _MAX_TEXT = 500
 
 class _Seen:
     first: BaseException | None = None
+    tool: int | None = None
+    monitoring: Any = None
 
 
 def watch() -> None:
@@ -33,8 +35,11 @@ def watch() -> None:
     monitoring: Any = getattr(sys, "monitoring", None)
     if monitoring is None:
         return
+    # Kept on for the whole run, not only while the tool's module loads: libraries such as torch
+    # are often imported lazily inside `_invoke`.
     tool = free_tool(monitoring)
     if tool is not None:
+        _Seen.tool, _Seen.monitoring = tool, monitoring
         monitoring.register_callback(tool, monitoring.events.RAISE, _raised)
         monitoring.set_events(tool, monitoring.events.RAISE)
 
@@ -48,6 +53,8 @@ def _raised(code: types.CodeType, offset: int, problem: BaseException) -> None:
         return
     if refused:
         _Seen.first = problem
+        # only the first refusal is kept: no further exception of this process needs a look
+        _Seen.monitoring.set_events(_Seen.tool, 0)
 
 
 def earlier_refusal(problem: BaseException) -> str | None:

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from generator.module_table import ModuleTable
 from generator.plugin_model import Credential, I18n, KindPart, Parameter, PluginKind
-from generator.site.kinds import agent_strategy, datasource, endpoint, model, trigger
 from generator.site.views import EventRunView, FindingView, OutputRow
 
 if TYPE_CHECKING:
@@ -80,14 +79,57 @@ class KindSection:
     child_word: str = ""
 
 
-def child_texts(
-    name: str, label: I18n, description: I18n, parameters: tuple[Parameter, ...]
-) -> Iterator[tuple[str, I18n]]:
+class PagedChild(Protocol):
+    """What a child with a page of its own (an event, a datasource) declares, as its kind's model
+    holds it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> I18n: ...
+    @property
+    def description(self) -> I18n: ...
+    @property
+    def parameters(self) -> tuple[Parameter, ...]: ...
+    @property
+    def output_schema(self) -> Any: ...
+    @property
+    def file(self) -> str: ...
+
+
+def child_entry(
+    kind: PluginKind, child: PagedChild, key: str, src: str, build: Build, *also: str, **more: Any
+) -> ChildEntry:
+    """The entry of `child`'s page: what every kind's child shows (parameters, output variables,
+    `$ref`s, the findings in its YAML file and in the files `also` names), plus the kind's own
+    fields `more` (runs...)."""
+    schema = child.output_schema
+    return ChildEntry(
+        src=src,
+        kind=kind,
+        name=child.name,
+        key=key,
+        label=child.label,
+        description=child.description,
+        item=child,
+        parameters=child.parameters,
+        outputs=build.outputs(schema),
+        has_schema=isinstance(schema, dict),
+        references=build.references(schema),
+        findings=build.findings_in(child.file, *also),
+        checksum=build.checksum_of(child.file),
+        texts=tuple(child_texts(child)),
+        **more,
+    )
+
+
+def child_texts(child: PagedChild) -> Iterator[tuple[str, I18n]]:
     """Every translatable text a child's page shows (its label, description and parameters), named
-    under the child's `name`: what decides whether a language writes its page."""
-    yield f"{name}.label", label
-    yield f"{name}.description", description
-    for parameter in parameters:
+    under the child's name: what decides whether a language writes its page."""
+    name = child.name
+    yield f"{name}.label", child.label
+    yield f"{name}.description", child.description
+    for parameter in child.parameters:
         yield f"{name}.{parameter.name}.label", parameter.label
         yield f"{name}.{parameter.name}.description", parameter.human_description
         for option in parameter.options:
@@ -169,12 +211,19 @@ class KindPages(Protocol):
         ...
 
 
-PAGES: Mapping[PluginKind, KindPages] = MappingProxyType(
+# Each kind's module, imported when a plugin of that kind is shown (`module_table.py`).
+PAGES: Mapping[PluginKind, KindPages] = ModuleTable(
+    __name__,
     {
-        "triggers": trigger,
-        "datasources": datasource,
-        "models": model,
-        "agent_strategies": agent_strategy,
-        "endpoints": endpoint,
-    }
+        "triggers": "trigger",
+        "datasources": "datasource",
+        "models": "model",
+        "agent_strategies": "agent_strategy",
+        "endpoints": "endpoint",
+    },
 )
+
+if TYPE_CHECKING:  # mypy proves every module of the table a KindPages
+    from generator.site.kinds import agent_strategy, datasource, endpoint, model, trigger
+
+    PROVEN: tuple[KindPages, ...] = (trigger, datasource, model, agent_strategy, endpoint)

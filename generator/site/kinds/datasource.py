@@ -38,27 +38,9 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
 
 
 def _datasource(datasource: Datasource, src: str, build: Build) -> ChildEntry:
-    from generator.site.kinds import ChildEntry, child_texts
+    from generator.site.kinds import child_entry
 
-    schema = datasource.output_schema
-    return ChildEntry(
-        src=src,
-        kind="datasources",
-        name=datasource.name,
-        key=str(datasource.key),
-        label=datasource.label,
-        description=datasource.description,
-        item=datasource,
-        parameters=datasource.parameters,
-        outputs=build.outputs(schema),
-        has_schema=isinstance(schema, dict),
-        references=build.references(schema),
-        findings=build.findings_in(datasource.file),
-        checksum=build.checksum_of(datasource.file),
-        texts=tuple(
-            child_texts(datasource.name, datasource.label, datasource.description, datasource.parameters)
-        ),
-    )
+    return child_entry("datasources", datasource, str(datasource.key), src, build)
 
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:

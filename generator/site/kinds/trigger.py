@@ -4,12 +4,11 @@ them, its runs)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from generator.kind_models.trigger import Event, TriggerProvider
 from generator.load.examples import examples_path
-from generator.plugin_model import Credential, I18n, KindPart, part_as
+from generator.plugin_model import Credential, KindPart, part_as
 
 if TYPE_CHECKING:
     from generator.site.kinds import Build, ChildEntry, Index, KindSection
@@ -37,39 +36,18 @@ def section(part: KindPart, index: int, build: Build) -> KindSection:
 
 
 def _event(event: Event, src: str, build: Build) -> ChildEntry:
-    from generator.site.kinds import ChildEntry
+    from generator.site.kinds import child_entry
 
-    schema = event.output_schema
-    return ChildEntry(
-        src=src,
-        kind="triggers",
-        name=event.name,
-        key=str(event.key),
-        label=event.label,
-        description=event.description,
-        item=event,
-        parameters=event.parameters,
-        outputs=build.outputs(schema),
-        has_schema=isinstance(schema, dict),
-        references=build.references(schema),
-        findings=build.findings_in(event.file, examples_path(event)),
-        checksum=build.checksum_of(event.file),
-        texts=tuple(event_texts(event)),
+    return child_entry(
+        "triggers",
+        event,
+        str(event.key),
+        src,
+        build,
+        examples_path(event),
         runs=build.event_runs(event.key),
         examples_from=build.examples_from(event),
     )
-
-
-def event_texts(event: Event) -> Iterator[tuple[str, I18n]]:
-    """Every translatable text an event's page shows, named."""
-    at = event.name
-    yield f"{at}.label", event.label
-    yield f"{at}.description", event.description
-    for parameter in event.parameters:
-        yield f"{at}.{parameter.name}.label", parameter.label
-        yield f"{at}.{parameter.name}.description", parameter.human_description
-        for option in parameter.options:
-            yield f"{at}.{parameter.name}.options.{option.value}", option.label
 
 
 def indexed(section: KindSection, index: Index) -> dict[str, Any]:

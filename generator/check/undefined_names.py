@@ -1,0 +1,141 @@
+"""Names a plugin's module uses that nothing binds (R086), found without running it.
+
+Python looks a name up when the line that uses it runs: in the function's scope, the module's, then
+the builtins; a name bound in none of them raises NameError there (a local read before any binding
+raises UnboundLocalError, its subclass). The check asks pyflakes, which reads the syntax trees the
+other checks already hold, for `undefined name` and `local variable referenced before assignment`
+in each module the SDK loads, and reports nothing else of its messages.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterable, Iterator
+
+from pyflakes import checker, messages
+
+from generator.check import CheckContext
+from generator.check.common import children, closest_name, every_node
+from generator.check.plugin_code import plugin_code
+from generator.check.sdk_calls import loaded_modules
+from generator.check.undeclared import Function, Parents, handlers_around
+from generator.findings import Finding, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.rules import Phrase, rule
+
+NOT_DEFINED = rule(
+    "R086",
+    "name-not-defined",
+    Severity.ERROR,
+    "`{name}` is not defined {inside!s}: {outcome!s}",
+    "{fix!s}{close!s}.",
+    """
+A plugin's modules run in the plugin daemon's Python as they are written: the SDK imports the entry
+point, each provider's and tool's `extra.python.source` and what they import, and calls their
+methods. Python resolves a name when the line that uses it runs, in the enclosing function, the
+module, then the builtins; a name none of them binds raises `NameError` on that line ("name 'x' is
+not defined"; a local variable read before any assignment raises `UnboundLocalError`). Nothing in
+the SDK or the daemon looks at this before: the plugin installs and starts, and the line fails each
+time it runs, whatever the inputs that lead there. Typical causes: an import left out
+(`binascii.Error` in an `except` clause), a variable renamed on one line only, a name from another
+module used without importing it, an exception class that does not exist (`RuntimeException`).
+
+The names are resolved by pyflakes (PyCQA) on the syntax trees the other checks read, in every
+module the SDK loads (tools, providers, the entry point, every kind's classes and what they import);
+a module with a star import leaves its unknown names unreported, as pyflakes does. An error where
+the line's failure reaches the SDK; a warning inside a `try` whose handler catches every exception
+(`except Exception`): the tool then answers with that handler, so the feature the line served
+never works. Silent under a handler of `NameError` itself.
+""",
+)
+# pyflakes's messages that mean a NameError (or UnboundLocalError) when the line runs.
+UNDEFINED = (messages.UndefinedName, messages.UndefinedLocal)
+# Handlers that say the code expects the failure, and handlers of every exception.
+EXPECTED = frozenset({"NameError", "UnboundLocalError"})
+EVERYTHING = frozenset({"Exception", "BaseException", ""})
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """R086 in every module of the plugin the SDK loads."""
+    if loaded.plugin is None:
+        return
+    code = plugin_code(loaded)
+    for module in sorted(loaded_modules(loaded, code)):
+        relative, tree = code.modules[module]
+        yield from _findings(tree, loaded.display_path(relative))
+
+
+def _findings(tree: ast.Module, display: str) -> Iterator[Finding]:
+    names = {(node.lineno, node.col_offset): node for node in every_node(tree) if isinstance(node, ast.Name)}
+    parents = {child: node for node in every_node(tree) for child in children(node)}
+    bound = sorted({node.id for node in names.values() if not isinstance(node.ctx, ast.Load)})
+    told: set[tuple[int, str]] = set()
+    for lineno, column, name in _undefined(tree, display):
+        node = names.get((lineno, column))
+        function = _enclosing(node, parents) if node is not None else None
+        if (id(function), name) in told:
+            continue  # one finding per name and function: the first line it fails on
+        told.add((id(function), name))
+        handlers = list(handlers_around(node, function or tree, parents)) if node is not None else []
+        if any(kinds & EXPECTED for _handler, kinds in handlers):
+            continue
+        broad = next((handler for handler, kinds in handlers if kinds & EVERYTHING), None)
+        clause = node is not None and _in_except_clause(node, parents)
+        local = function is not None and name in _assigned(function)
+        failure = "UnboundLocalError (it is read before the function assigns it)" if local else "NameError"
+        if broad:
+            outcome = f"the line raises {failure}, which the `except` at line {broad.lineno} catches, so that"
+            outcome += " handler answers every time instead"
+        elif clause:
+            outcome = f"the `except` clause raises {failure} whenever the code it guards fails, instead of"
+            outcome += " handling that failure"
+        else:
+            outcome = f"the line raises {failure} each time it runs, whatever the inputs that lead there"
+        close = closest_name(name, [*bound, *dir(builtins)])
+        yield NOT_DEFINED.at(
+            Location(display, lineno, column + 1),
+            severity=Severity.WARNING if broad or clause else None,
+            name=name,
+            inside=Phrase(f"in {function.name}" if function is not None else "at module level"),
+            outcome=Phrase(outcome),
+            fix=Phrase(f"Assign `{name}` before this line" if local else f"Import or define `{name}`"),
+            close=Phrase(f"; `{close}` is the closest name it has" if close and close != name else ""),
+        )
+
+
+def _in_except_clause(node: ast.AST, parents: Parents) -> bool:
+    """True when `node` is in the exception types of an `except` clause (evaluated only when the
+    code the `try` guards fails)."""
+    child, parent = node, parents.get(node)
+    while parent is not None and not isinstance(parent, ast.stmt | ast.ExceptHandler):
+        child, parent = parent, parents.get(parent)
+    return isinstance(parent, ast.ExceptHandler) and parent.type is child
+
+
+def _assigned(function: Function) -> set[str]:
+    """The names `function`'s own body binds."""
+    return {
+        node.id
+        for node in every_node(function)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+    }
+
+
+def _undefined(tree: ast.Module, display: str) -> list[tuple[int, int, str]]:
+    """(line, column, name) of each undefined name pyflakes finds; none when it cannot read the
+    tree (a syntax it does not know: the compile checks report the module)."""
+    try:
+        found = checker.Checker(tree, filename=display).messages
+    except Exception:  # a node type of a newer Python than pyflakes knows
+        return []
+    return [(m.lineno, m.col, str(m.message_args[0])) for m in found if isinstance(m, UNDEFINED)]
+
+
+def _enclosing(
+    node: ast.AST, parents: dict[ast.AST, ast.AST]
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    parent = parents.get(node)
+    while parent is not None and not isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+        parent = parents.get(parent)
+    return parent

@@ -1,0 +1,2 @@
+def helper_value() -> str:
+    return "helper"
