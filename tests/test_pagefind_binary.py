@@ -108,3 +108,13 @@ def test_every_pin_is_a_sha512_of_its_package() -> None:
         algorithm, _, digest = pin.partition("-")
         assert algorithm == "sha512", package_name
         assert len(base64.b64decode(digest)) == 64, package_name
+
+
+def test_only_the_wheels_binary_loads_whole_dictionaries(tmp_path: Path) -> None:
+    # The wheel's 1.5 loads Lindera's dictionaries (search.py then shares a Chinese and Japanese
+    # run on a small site); the installed 1.6 segments with ICU4X.
+    assert pagefind_binary.loads_dictionaries(tmp_path)
+    binary = installed_path(tmp_path)
+    binary.write_bytes(b"#!/bin/sh\n")
+    binary.chmod(0o755)
+    assert not pagefind_binary.loads_dictionaries(tmp_path)

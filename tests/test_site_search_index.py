@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from generator.site.search import BUNDLE, ENTRY, SearchIndexError, index_site, pagefind_command
+from generator.site.search import (
+    BUNDLE,
+    ENTRY,
+    SHARED_RUN_BYTES,
+    SearchIndexError,
+    index_site,
+    language_globs,
+    pagefind_command,
+    pagefind_runs,
+)
 from tests.sitebuild import BuiltSite, cases_site
 
 __all__ = ["cases_site"]  # session fixture used below
@@ -30,14 +39,17 @@ def _languages(bundle: Path) -> dict[str, int]:
     return {code: about["page_count"] for code, about in entry["languages"].items()}
 
 
+@pytest.mark.parametrize("dictionaries", [True, False], ids=["pagefind-1.5", "pagefind-1.6"])
 def test_a_run_per_language_indexes_what_one_run_over_the_site_did(
-    cases_site: BuiltSite, tmp_path: Path
+    cases_site: BuiltSite, tmp_path: Path, dictionaries: bool
 ) -> None:
     site = tmp_path / "site"
     shutil.copytree(cases_site.root, site, ignore=shutil.ignore_patterns(BUNDLE))
     whole = tmp_path / "whole"
     subprocess.run(pagefind_command(site, "**/*.html", whole), check=True, capture_output=True)
-    index_site(site)
+    # With dictionaries the small site's Chinese and Japanese pages share a run; without, apart.
+    assert len(pagefind_runs(site, language_globs(site), dictionaries)) == (3 if dictionaries else 4)
+    index_site(site, dictionaries)
     bundle = site / BUNDLE
     assert _languages(bundle) == _languages(whole)
     assert sorted(_languages(bundle)) == ["en", "ja", "pt-br", "zh"]
@@ -68,3 +80,37 @@ def test_a_site_of_one_language_gets_its_index(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text(PAGE.format(lang="en", text="stock"), encoding="utf-8")
     index_site(tmp_path)
     assert _languages(tmp_path / BUNDLE) == {"en": 2}
+
+
+def _pages(site: Path, folder: str, lang: str, text: str) -> None:
+    (site / folder).mkdir(parents=True, exist_ok=True)
+    (site / folder / "index.html").write_text(PAGE.format(lang=lang, text=text), encoding="utf-8")
+
+
+def test_chinese_and_japanese_share_a_run_while_their_pages_weigh_little(tmp_path: Path) -> None:
+    _pages(tmp_path, "zh", "zh", "天气")
+    _pages(tmp_path, "ja", "ja", "天気")
+    _pages(tmp_path, "pt", "pt-BR", "clima")
+    (tmp_path / "index.html").write_text(PAGE.format(lang="en", text="weather"), encoding="utf-8")
+    globs = language_globs(tmp_path)
+    assert pagefind_runs(tmp_path, globs, dictionaries=True) == [
+        "{zh/**/*.html,ja/**/*.html}",
+        "pt/**/*.html",
+        "{index.html}",
+    ]
+    # A binary that loads no dictionary (Pagefind 1.6) gains nothing from sharing a run.
+    assert pagefind_runs(tmp_path, globs, dictionaries=False) == list(globs.values())
+    index_site(tmp_path, dictionaries=True)
+    assert _languages(tmp_path / BUNDLE) == {"en": 1, "ja": 1, "pt-br": 1, "zh": 1}
+
+
+def test_chinese_and_japanese_run_apart_when_their_pages_weigh_more(tmp_path: Path) -> None:
+    _pages(tmp_path, "zh", "zh", "天气" * (SHARED_RUN_BYTES // 6))  # three bytes a character
+    _pages(tmp_path, "ja", "ja", "天気")
+    assert pagefind_runs(tmp_path, language_globs(tmp_path), True) == ["zh/**/*.html", "ja/**/*.html"]
+
+
+def test_a_site_without_japanese_pages_runs_chinese_alone(tmp_path: Path) -> None:
+    _pages(tmp_path, "zh", "zh", "天气")
+    _pages(tmp_path, "pt", "pt-BR", "clima")
+    assert pagefind_runs(tmp_path, language_globs(tmp_path), True) == ["zh/**/*.html", "pt/**/*.html"]

@@ -31,6 +31,7 @@ from generator.catalog import Catalog
 from generator.pipeline import site_catalog
 from generator.published import SITE_URL
 from generator.run import RunOptions
+from generator.site.blank_render import render_blank_without_markdown
 from generator.site.cards import CARDS_JSON, Card
 from generator.site.heap import long_lived, release
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES, SiteLanguage, site_language
@@ -315,12 +316,14 @@ class RegistryPlugin(BasePlugin[RegistryConfig]):  # type: ignore[no-untyped-cal
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Mark hand-written pages shown in English; give a page that keeps its HTML the frame that
-        renders nothing."""
+        renders nothing; spare a blank page (every generated one) MkDocs's Markdown parser."""
         assert self.docs is not None
         if page.file.src_uri in self.plan.kept:
             page.meta["template"] = KEPT_TEMPLATE
         if page.file.src_uri in self.docs.pages:
             markdown = self.docs.note(page.file.src_uri, markdown)
+        if not markdown.strip():
+            render_blank_without_markdown(page)
         return markdown
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:

@@ -82,6 +82,13 @@ def executable(scripts: Path | None = None) -> Path:
     return Path(get_executable())
 
 
+def loads_dictionaries(scripts: Path | None = None) -> bool:
+    """Whether the binary the build runs is the wheel's (1.5), whose extended build loads Lindera's
+    Japanese dictionary whole as soon as it meets Japanese text (about 1 s of CPU and 300 MB), where
+    1.6 segments with ICU4X and loads none."""
+    return executable(scripts) != installed_path(scripts)
+
+
 def matches(data: bytes, integrity: str) -> bool:
     """True when `data` has npm's `sha512-<base64>` integrity."""
     algorithm, _, expected = integrity.partition("-")

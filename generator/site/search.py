@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 
 from generator.plugin_model import LANGUAGES, I18n
 from generator.site.languages import DEFAULT_LANGUAGE, LANGUAGE_SITES
-from generator.site.pagefind_binary import executable
+from generator.site.pagefind_binary import executable, loads_dictionaries
 
 log = logging.getLogger("mkdocs.plugins.dify-registry")
 
@@ -170,6 +170,19 @@ class SearchIndexError(RuntimeError):
 
 # A top-level name a glob can hold as it is (the site's own folders and pages).
 PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+# The languages whose pages make Pagefind 1.5's extended build (the wheel's) load a dictionary
+# whole: Japanese text loads Lindera's UniDic (about 1.2 s of CPU and 300 MB) and every page
+# carries every language's labels, so the Chinese run loads it as well as the Japanese one. While
+# their pages together weigh less than SHARED_RUN_BYTES of HTML, one run indexes both and loads it
+# once: below that, the run's peak is the dictionaries' load, the same as the Chinese run's apart
+# (benchmarks/README.md, peaks of the run together against the larger run apart: no rise on the
+# corpus tools' 5.9 MB nor on the official catalog's pages up to 6.4 MB; +6 MB at 6.7 MB, +15 at
+# 8.2, +23 at the whole official site's 8.9 MB). Above it, each runs apart and holds its own pages
+# only. Pagefind 1.6
+# (ICU4X, no dictionaries) gains nothing from it: the run together costs the CPU of both runs apart
+# and peaks higher (corpus tools: 1.45 s and 106 MB, against 0.93 + 0.63 s and 86 MB).
+SHARED_RUN = ("zh_Hans", "ja_JP")
+SHARED_RUN_BYTES = 6_000_000
 
 
 def language_globs(site_dir: Path) -> dict[str, str]:
@@ -193,6 +206,25 @@ def language_globs(site_dir: Path) -> dict[str, str]:
     return globs
 
 
+def pagefind_runs(site_dir: Path, globs: dict[str, str], dictionaries: bool) -> list[str]:
+    """The Pagefind runs that index the languages' `globs` in `site_dir`, one glob each: a run per
+    language, but the SHARED_RUN languages in one run while their pages weigh little, when the
+    binary loads whole `dictionaries` (`pagefind_binary.loads_dictionaries`)."""
+    if not dictionaries:
+        return list(globs.values())
+    shared = [code for code in SHARED_RUN if code in globs]
+    weight = sum(
+        path.stat().st_size
+        for language in LANGUAGE_SITES
+        if language.code in shared
+        for path in (site_dir / language.prefix).rglob("*.html")
+    )
+    if len(shared) < 2 or weight >= SHARED_RUN_BYTES:
+        return list(globs.values())
+    runs = [glob for code, glob in globs.items() if code not in shared]
+    return ["{" + ",".join(globs[code] for code in shared) + "}", *runs]
+
+
 def run_pagefind(site_dir: Path, glob: str, output: Path) -> dict[str, object]:
     """Index the pages `glob` matches into `output`; the languages its entry file lists."""
     try:
@@ -212,21 +244,25 @@ def run_pagefind(site_dir: Path, glob: str, output: Path) -> dict[str, object]:
     return languages if isinstance(languages, dict) else {}
 
 
-def index_site(site_dir: Path) -> None:
+def index_site(site_dir: Path, dictionaries: bool | None = None) -> None:
     """Write the search index of every language into `site_dir/pagefind/`: one Pagefind run per
-    language folder, one after the other, merged into one bundle that lists every language's index
+    language folder (Chinese and Japanese together on a small site with Pagefind 1.5:
+    `pagefind_runs`), one after the other, merged into one bundle that lists every language's index
     as a single run over the whole site would (the search box loads it as before). Apart, each run
-    holds one language's pages in memory, not all four."""
+    holds one language's pages in memory, not all four. `dictionaries`: whether the binary loads
+    whole dictionaries (default: what the binary the build runs does)."""
+    if dictionaries is None:
+        dictionaries = loads_dictionaries()
     bundle = site_dir / BUNDLE
     shutil.rmtree(bundle, ignore_errors=True)
     entry: dict[str, object] = {}
     languages: dict[str, object] = {}
-    globs = language_globs(site_dir)  # before the runs' folder exists beside the pages
+    runs = pagefind_runs(site_dir, language_globs(site_dir), dictionaries)  # before the runs' folder
     # The runs write beside the site's pages, on the same file system: their bundles are then
     # moved into place (a rename per file), not copied (2 s of a corpus build's CPU were copies).
     with tempfile.TemporaryDirectory(prefix=".pagefind-", dir=site_dir) as folder:
-        for code, glob in globs.items():
-            output = Path(folder) / code
+        for number, glob in enumerate(runs):
+            output = Path(folder) / str(number)
             found = run_pagefind(site_dir, glob, output)
             twice = sorted(set(found) & set(languages))
             if twice:  # two runs of one language would each hold only part of its pages
