@@ -26,6 +26,7 @@ from generator.check import (
     tool,
     undeclared,
     unyielded,
+    variables_in_code,
 )
 from generator.findings import Finding, Severity, sort_findings
 from generator.inputs import Inputs, is_registry, open_inputs
@@ -117,6 +118,7 @@ class Pipeline:
             *unyielded.unyielded(loaded, tools),
             *undeclared.undeclared_reads(loaded, tools),
             *lookups.undeclared_lookups(loaded, tools),
+            *variables_in_code.variables_not_in_code(loaded, tools),
         ]
 
     def catalog_of(self, inputs: Inputs) -> Catalog:

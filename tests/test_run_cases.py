@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check import CheckContext, undeclared, unyielded
+from generator.check import CheckContext, undeclared, unyielded, variables_in_code
 from generator.findings import Finding
 from generator.load.crawl import load_plugin
 from generator.run import ExampleRun, Limits, RunOptions, all_findings, run_plugins
@@ -79,7 +79,7 @@ def outcome(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     static = [
         finding
         for loaded in plugins
-        for check in (unyielded.check, undeclared.check)
+        for check in (unyielded.check, undeclared.check, variables_in_code.check)
         for finding in check(loaded, CheckContext())
     ]
     # ... one cause, one finding: a crash the static checks name at its line is not told again

@@ -56,6 +56,7 @@ from generator.check import (
     unparsed,
     unread_parameters,
     unyielded,
+    variables_in_code,
     yielded_generators,
 )
 from generator.findings import Finding
@@ -104,6 +105,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "sdk_names": sdk_names,
         "sdk_calls": sdk_calls,
         "undefined_names": undefined_names,
+        "variables_in_code": variables_in_code,
         "yielded_generators": yielded_generators,
         "plugin_start": plugin_start,
         "tool_construction": tool_construction,

@@ -203,11 +203,8 @@ sets it, the next node reads None without any error. One finding per tool names 
 variable. When every run that finished was a smoke run that took the tool's own error path (it
 answered the invented inputs with an error message, or stopped for a missing credential), the run
 did not reach the code that sets them: that proves nothing, and the finding says so as a note.
-That excuse is not given for a variable whose name no variable message of the tool's code uses
-(every call of `create_variable_message` / `create_stream_variable_message` in the plugin's Python
-files read, but the modules of its other tools that the tool does not import, each naming its
-variable with a literal; the SDK's helpers are the way a tool sets a variable): it is never set on
-any input, so it stays a warning, naming what the code sets instead.
+A variable whose name no variable message of the tool's code uses is never set on any input: that
+is said without running, by R089, and not again here.
 """,
 )
 
@@ -660,41 +657,23 @@ def never_set(
     examples_file: str,
     in_code: frozenset[str] | None = None,
 ) -> list[Finding]:
-    """One finding naming the declared variables that no completed run of the tool sets; those that
-    no code of the plugin sets at all (`in_code`, every name its variable messages use, when known)
-    are a warning whatever the runs proved."""
+    """One finding naming the declared variables that no completed run of the tool sets, among those
+    its code can set (`in_code`, every name its variable messages use, when known: the others are
+    told without running, R089)."""
     completed = [run for run in runs if run.outputs]
     declared = declared_variables(tool.output_schema)
     unset = [name for name in declared if not any(name in run.outputs for run in completed)]
     if not completed or not unset:
         return []
-    found = []
-    if in_code is not None and any(name not in in_code for name in unset):
-        absent = [name for name in unset if name not in in_code]
+    if in_code is not None:
+        # a name no code sets is told without running (R089, check/variables_in_code.py)
         unset = [name for name in unset if name in in_code]
-        others = sorted(in_code - set(declared))
-        found.append(
-            NEVER_SET.at(
-                where,
-                names=Listing(absent, most=MAX_LISTED),
-                why=Phrase(
-                    "but no code of the tool sets a variable of that name"
-                    + (f" (it sets {Listing(others, most=MAX_LISTED)})" if others else "")
-                    + "; the next node reads None"
-                ),
-                advice=Phrase(
-                    "Declare the names the code sets, or set the declared ones with "
-                    "create_variable_message(name, ...)."
-                ),
-            )
-        )
-        if not unset:
-            return found
+    if not unset:
+        return []
     names = Listing(unset, most=MAX_LISTED)
     if not any(run.result.proven for run in completed):
         shown = completed[0]
         return [
-            *found,
             NEVER_SET.at(
                 where,
                 severity=Severity.INFO,
@@ -707,7 +686,6 @@ def never_set(
             ),
         ]
     return [
-        *found,
         NEVER_SET.at(
             where,
             names=names,

@@ -4,3 +4,4 @@ from dify_plugin import Tool
 class Echo(Tool):
     def _invoke(self, tool_parameters):
         yield self.create_text_message("")
+        yield self.create_variable_message("echoed", "")

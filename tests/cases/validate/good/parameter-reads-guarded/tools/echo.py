@@ -19,3 +19,4 @@ class Echo(Tool):
         if "mode" in tool_parameters and mode == "upper":
             text = text.upper()
         yield self.create_text_message(text)
+        yield self.create_variable_message("echoed", text)

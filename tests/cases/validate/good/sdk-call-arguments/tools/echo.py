@@ -13,6 +13,7 @@ class Echo(SavingTool):
         self.save("last", data)
         yield self.create_blob_message(data, meta={"filename": "echo.txt", "mime_type": "text/plain"})
         yield self.create_text_message(f"echoed: {text}")
+        yield self.create_variable_message("echoed", f"echoed: {text}")
         yield self.create_variable_message("total", len(text))
         yield self.create_image_message(image_url="https://example.com/echo.png")
         yield self.create_json_message(json={"echoed": text})

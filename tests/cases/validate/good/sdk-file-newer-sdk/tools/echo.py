@@ -10,5 +10,5 @@ class Echo(Tool):
         template = tool_parameters["template"]
         named = template.filename or "template"
         kind = template.mime_type
-        yield self.create_json_message({"echoed": f"{named} ({kind}): {len(template.blob)} bytes"})
+        yield self.create_variable_message("echoed", f"{named} ({kind}): {len(template.blob)} bytes")
         _ = tool_parameters.get("text")  # declared in the YAML, so read

@@ -22,3 +22,4 @@ class Echo(Tool):
         except:  # noqa: E722 - a fallback value is a decision, not a hidden failure
             mode = "upper"
         yield self.create_text_message(text.upper() if mode == "upper" and api_key and not secret else text)
+        yield self.create_variable_message("echoed", text.upper() if mode == "upper" and api_key and not secret else text)
