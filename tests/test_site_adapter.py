@@ -13,10 +13,12 @@ from mkdocs.utils import get_relative_url
 from generator.site.urls import relative
 from tests.conftest import REPO
 
-# The MkDocs plugin and its glue (language builds, translated hand-written pages), and the commands
+# The MkDocs plugin and its glue (language builds, translated hand-written pages, blank pages rendered as
+# MkDocs renders them), and the commands
 # that start MkDocs (`dify-registry build|serve`).
 ADAPTER = {
     "generator/site/mkdocs_plugin.py",
+    "generator/site/blank_render.py",
     "generator/site/multilang.py",
     "generator/site/translate.py",
     "generator/commands/build.py",

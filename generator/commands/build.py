@@ -292,7 +292,12 @@ class LaterStages(threading.Thread):
             self.stage.show("Pagefind, every language")
 
     def stop(self) -> None:
-        """The build returned: close the stage under way."""
+        """The build returned: every stage is done. Close the one under way, and when the build
+        was quicker than the first look at the folders (a small site), the ones not drawn yet."""
         self.stopping.set()
         self.join()
+        if self.stage.label == "other languages":
+            self.stage.reach(self.stage.total, "")
+            self.stage.close()
+            self.stage = Stage.shown_if(True, "search index", 0)
         self.stage.close()
