@@ -39,10 +39,14 @@ from dify_plugin.entities.tool import ToolInvokeMessage
 class {cls}(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage, None, None]:
         query = str(tool_parameters.get("query", ""))
-        yield self.create_text_message(f"{name}: {{query}}")
+        options = {{key: value for key, value in tool_parameters.items() if key != "query"}}
+        yield self.create_text_message(f"{name}: {{query}} {{options}}")
         yield self.create_variable_message("summary", query.upper())
         yield self.create_variable_message("count", len(query))
-"""
+{result}"""
+# What a tool whose output_schema declares `result` sets it to (a `$ref`'d structure, left empty).
+RESULT_CODE = '        yield self.create_variable_message("result", {})\n'
+
 PROVIDER_CODE = """from typing import Any
 
 from dify_plugin import ToolProvider
@@ -129,20 +133,28 @@ def make_plugin(root: Path, index: int, tools: int, rng: random.Random) -> None:
     tool_files = [f"tools/tool_{t:03d}.yaml" for t in range(tools)]
     for t, relative in enumerate(tool_files):
         tool_name = f"tool_{t:03d}"
+        # drawn in the order the registry's figures were first measured with (same seed, same tools)
+        label = _label(rng, 3, complete)
+        human = _label(rng, 10, complete)
+        parameters = _parameters(rng)
+        output = _output_schema(rng)
         _dump(
             root / relative,
             {
-                "identity": {"name": tool_name, "author": "synthetic", "label": _label(rng, 3, complete)},
-                "description": {"human": _label(rng, 10, complete), "llm": "Processes a query."},
-                "parameters": _parameters(rng),
-                "output_schema": _output_schema(rng),
+                "identity": {"name": tool_name, "author": "synthetic", "label": label},
+                "description": {"human": human, "llm": "Processes a query."},
+                "parameters": parameters,
+                "output_schema": output,
                 "extra": {"python": {"source": f"tools/{tool_name}.py"}},
             },
             "tool",
         )
         cls = f"Tool{t:03d}"
+        # the tool reads every parameter it declares and sets every variable: a clean plugin's pages
+        declared = output["properties"]
+        result = RESULT_CODE if isinstance(declared, dict) and "result" in declared else ""
         (root / f"tools/{tool_name}.py").write_text(
-            TOOL_CODE.format(cls=cls, name=tool_name), encoding="utf-8"
+            TOOL_CODE.format(cls=cls, name=tool_name, result=result), encoding="utf-8"
         )
         _dump(
             root / f"tools/{tool_name}.examples.yaml",
