@@ -46,7 +46,9 @@ module the SDK loads (tools, providers, the entry point, every kind's classes an
 a module with a star import leaves its unknown names unreported, as pyflakes does. An error where
 the line's failure reaches the SDK; a warning inside a `try` whose handler catches every exception
 (`except Exception`): the tool then answers with that handler, so the feature the line served
-never works. Silent under a handler of `NameError` itself.
+never works; a warning too in an `except` clause or handler, which runs only when the code it
+guards fails (that failure is then told as a NameError). Silent under a handler of `NameError`
+itself.
 """,
 )
 # pyflakes's messages that mean a NameError (or UnboundLocalError) when the line runs.
@@ -82,6 +84,7 @@ def _findings(tree: ast.Module, display: str) -> Iterator[Finding]:
             continue
         broad = next((handler for handler, kinds in handlers if kinds & EVERYTHING), None)
         clause = node is not None and _in_except_clause(node, parents)
+        handling = node is not None and not clause and _in_handler(node, function or tree, parents)
         local = function is not None and name in _assigned(function)
         failure = "UnboundLocalError (it is read before the function assigns it)" if local else "NameError"
         if broad:
@@ -90,12 +93,15 @@ def _findings(tree: ast.Module, display: str) -> Iterator[Finding]:
         elif clause:
             outcome = f"the `except` clause raises {failure} whenever the code it guards fails, instead of"
             outcome += " handling that failure"
+        elif handling:
+            outcome = f"the `except` handler raises {failure} when it runs, instead of answering the failure"
+            outcome += " it caught"
         else:
             outcome = f"the line raises {failure} each time it runs, whatever the inputs that lead there"
         close = closest_name(name, [*bound, *dir(builtins)])
         yield NOT_DEFINED.at(
             Location(display, lineno, column + 1),
-            severity=Severity.WARNING if broad or clause else None,
+            severity=Severity.WARNING if broad or clause or handling else None,
             name=name,
             inside=Phrase(f"in {function.name}" if function is not None else "at module level"),
             outcome=Phrase(outcome),
@@ -111,6 +117,17 @@ def _in_except_clause(node: ast.AST, parents: Parents) -> bool:
     while parent is not None and not isinstance(parent, ast.stmt | ast.ExceptHandler):
         child, parent = parent, parents.get(parent)
     return isinstance(parent, ast.ExceptHandler) and parent.type is child
+
+
+def _in_handler(node: ast.AST, scope: ast.AST, parents: Parents) -> bool:
+    """True when `node` is in the body of an `except` handler inside `scope`: it runs only when the
+    code its `try` guards fails."""
+    parent = parents.get(node)
+    while parent is not None and parent is not scope:
+        if isinstance(parent, ast.ExceptHandler):
+            return True
+        parent = parents.get(parent)
+    return False
 
 
 def _assigned(function: Function) -> set[str]:

@@ -6,3 +6,10 @@ def decode(data: str) -> str:
         return base64.urlsafe_b64decode(data).decode()
     except (binascii.Error, UnicodeDecodeError):  # binascii is never imported
         return data
+
+
+def read_text(data: bytes) -> str:
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        return fallback_text  # never defined: only this handler, when it runs, raises NameError
