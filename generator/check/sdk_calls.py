@@ -31,7 +31,7 @@ from generator.check.sdk_file import own_nodes
 from generator.check.sdk_index import installed_sdk
 from generator.check.sdk_names import bound_names, sdk_imports
 from generator.check.sdk_signatures import OBJECT, PACKAGE, SIGNED, Signature
-from generator.check.undeclared import class_members, handlers_around
+from generator.check.undeclared import class_members, handlers_around, running_handler
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Phrase, rule
@@ -62,7 +62,8 @@ class does not have (T012, T014) and for the same reason: the line breaks for ev
 reaches it. Inside a `try` whose handler catches every exception (`except Exception`, a bare
 `except`) it is a warning that names the handler: the tool then answers with that handler's text
 or fallback each time (a summary never made, a tool never called), a feature that never works
-rather than a tool that fails.
+rather than a tool that fails. In an `except` handler's body it is a warning too: that line runs
+only when the code its `try` guards fails, and the failure is then told as a TypeError.
 
 The signatures are read from the published wheels, per release (`check/sdk_api_index.json`, 0.0.1b15
 to 0.10.2): the methods of the SDK's class and of the objects its attributes hold, by the path from
@@ -131,7 +132,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             roots = _roots(function, tree, owners.get(id(function)))
-            for call, (cls, path), handler in _calls(function, roots):
+            for call, (cls, path), handler, running in _calls(function, roots):
                 if not _some_release_refuses(call, cls, path):
                     continue
                 if not defined:
@@ -139,7 +140,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                     version.append(installed_sdk(loaded.reader))
                 if "*" in defined[0] or path.split(".")[0] in defined[0]:
                     continue
-                found = _judge(call, path, cls, version[0], Place(display, handler))
+                found = _judge(call, path, cls, version[0], Place(display, handler, running))
                 if found is not None:
                     yield found
 
@@ -310,9 +311,10 @@ def _own_class(
 def _calls(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     roots: dict[str, tuple[str, list[str]]],
-) -> Iterator[tuple[ast.Call, tuple[str, str], ast.ExceptHandler | None]]:
+) -> Iterator[tuple[ast.Call, tuple[str, str], ast.ExceptHandler | None, ast.ExceptHandler | None]]:
     """Calls `root.a.b(...)` in the function's own body, with the class of the root and the path
-    from it, where the root holds its object throughout; and
+    from it, the handler of every exception around it, and the handler whose body holds it, where
+    the root holds its object throughout; and
     calls through a name that every binding in the function sets to the same `root.a`
     (`storage = self.session.storage`)."""
     if not roots:
@@ -334,7 +336,7 @@ def _calls(
         if any(names & _CATCHES for _handler, names in handlers):
             continue
         broad = next((handler for handler, names in handlers if names & _EVERYTHING), None)
-        yield node, (cls, ".".join(parts)), broad
+        yield node, (cls, ".".join(parts)), broad, running_handler(node, function, parents)
 
 
 def _path(node: ast.expr) -> tuple[str, list[str]] | None:
@@ -381,6 +383,8 @@ class Place:
 
     display: str
     handler: ast.ExceptHandler | None
+    # the `except` whose body holds the call: it runs only when the code it guards fails
+    running: ast.ExceptHandler | None = None
 
     def at(self, call: ast.Call) -> Location:
         return Location(self.display, call.lineno, call.col_offset + 1)
@@ -389,14 +393,22 @@ class Place:
     def severity(self) -> Severity | None:
         """A warning when a handler of every exception answers the failure (the tool then gives its
         fallback every time, a feature that never works, not a tool that fails); else the rule's."""
-        return Severity.WARNING if self.handler else None
+        return Severity.WARNING if self.handler or self.running else None
 
     @property
     def caught(self) -> Phrase:
-        if self.handler is None:
-            return Phrase("")
-        line = self.handler.lineno
-        return Phrase(f"; the `except` at line {line} catches it, so that handler answers every time instead")
+        if self.handler is not None:
+            line = self.handler.lineno
+            return Phrase(
+                f"; the `except` at line {line} catches it, so that handler answers every time instead"
+            )
+        if self.running is not None:
+            line = self.running.lineno
+            return Phrase(
+                f"; the call is in the `except` at line {line}, which runs only when the code it guards"
+                " fails: that failure is then told as a TypeError instead of answered"
+            )
+        return Phrase("")
 
 
 def _judge(call: ast.Call, path: str, cls: str, version: Version | None, place: Place) -> Finding | None:

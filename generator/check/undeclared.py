@@ -543,6 +543,17 @@ def handlers_around(
         child, parent = parent, parents.get(parent)
 
 
+def running_handler(node: ast.AST, scope: ast.AST, parents: Parents) -> ast.ExceptHandler | None:
+    """The `except` handler inside `scope` whose body holds `node`: that line runs only when the
+    code its `try` guards fails. None when there is none."""
+    parent = parents.get(node)
+    while parent is not None and parent is not scope:
+        if isinstance(parent, ast.ExceptHandler):
+            return parent
+        parent = parents.get(parent)
+    return None
+
+
 def caught(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     """True when a `try` or `with suppress(...)` around `node` may swallow its KeyError."""
     child, parent = node, parents.get(node)

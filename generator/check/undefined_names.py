@@ -19,7 +19,7 @@ from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node
 from generator.check.plugin_code import plugin_code
 from generator.check.sdk_calls import loaded_modules
-from generator.check.undeclared import Function, Parents, handlers_around
+from generator.check.undeclared import Function, Parents, handlers_around, running_handler
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Phrase, rule
@@ -84,7 +84,9 @@ def _findings(tree: ast.Module, display: str) -> Iterator[Finding]:
             continue
         broad = next((handler for handler, kinds in handlers if kinds & EVERYTHING), None)
         clause = node is not None and _in_except_clause(node, parents)
-        handling = node is not None and not clause and _in_handler(node, function or tree, parents)
+        handling = (
+            node is not None and not clause and running_handler(node, function or tree, parents) is not None
+        )
         local = function is not None and name in _assigned(function)
         failure = "UnboundLocalError (it is read before the function assigns it)" if local else "NameError"
         if broad:
@@ -117,17 +119,6 @@ def _in_except_clause(node: ast.AST, parents: Parents) -> bool:
     while parent is not None and not isinstance(parent, ast.stmt | ast.ExceptHandler):
         child, parent = parent, parents.get(parent)
     return isinstance(parent, ast.ExceptHandler) and parent.type is child
-
-
-def _in_handler(node: ast.AST, scope: ast.AST, parents: Parents) -> bool:
-    """True when `node` is in the body of an `except` handler inside `scope`: it runs only when the
-    code its `try` guards fails."""
-    parent = parents.get(node)
-    while parent is not None and parent is not scope:
-        if isinstance(parent, ast.ExceptHandler):
-            return True
-        parent = parents.get(parent)
-    return False
 
 
 def _assigned(function: Function) -> set[str]:

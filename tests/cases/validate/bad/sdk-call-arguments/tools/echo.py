@@ -24,3 +24,10 @@ class Echo(SavingTool):
         yield self.create_text_message(storage.get("last", "fallback").decode())
         summary = self.session.model.summary(text=text, instruction="one line")
         yield self.create_text_message(summary)
+
+    def _fallback(self, text: str) -> Generator[ToolInvokeMessage]:
+        try:
+            yield self.create_text_message(text.encode("ascii").decode())
+        except UnicodeError as error:
+            # runs only when the guarded line fails: then a TypeError instead of this answer
+            yield self.create_text_message("not ascii", str(error))
