@@ -7,6 +7,7 @@ must be treated as read-only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, TypeVar
@@ -18,6 +19,17 @@ FIXED_OUTPUTS: tuple[str, ...] = ("text", "files", "json")
 
 # The plugin kinds, spelt as the manifest's `plugins:` keys name them.
 PluginKind = Literal["tools", "triggers", "datasources", "models", "agent_strategies", "endpoints"]
+# The module that holds each kind's code (but tools') in every stage's package (`load.kinds`,
+# `site.kinds`): one table, which each stage's `ModuleTable` reads.
+KIND_MODULES: Mapping[PluginKind, str] = MappingProxyType(
+    {
+        "triggers": "trigger",
+        "datasources": "datasource",
+        "models": "model",
+        "agent_strategies": "agent_strategy",
+        "endpoints": "endpoint",
+    }
+)
 PLUGIN_KINDS: tuple[PluginKind, ...] = (
     "tools",
     "models",

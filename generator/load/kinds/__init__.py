@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.module_table import ModuleTable
+from generator.plugin_model import KIND_MODULES
 
 if TYPE_CHECKING:
     from generator.load.crawl import Crawl
@@ -35,16 +36,7 @@ class KindLoader(Protocol):
 
 
 # Each kind's module, imported when a plugin of that kind is read (`module_table.py`).
-LOADERS: Mapping[PluginKind, KindLoader] = ModuleTable(
-    __name__,
-    {
-        "triggers": "trigger",
-        "datasources": "datasource",
-        "models": "model",
-        "agent_strategies": "agent_strategy",
-        "endpoints": "endpoint",
-    },
-)
+LOADERS: Mapping[PluginKind, KindLoader] = ModuleTable(__name__, KIND_MODULES)
 
 if TYPE_CHECKING:  # mypy proves every module of the table a KindLoader
     from generator.load.kinds import agent_strategy, datasource, endpoint, model, trigger

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.module_table import ModuleTable
-from generator.plugin_model import Credential, I18n, KindPart, Parameter, PluginKind
+from generator.plugin_model import KIND_MODULES, Credential, I18n, KindPart, Parameter, PluginKind
 from generator.site.views import EventRunView, FindingView, OutputRow
 
 if TYPE_CHECKING:
@@ -212,16 +212,7 @@ class KindPages(Protocol):
 
 
 # Each kind's module, imported when a plugin of that kind is shown (`module_table.py`).
-PAGES: Mapping[PluginKind, KindPages] = ModuleTable(
-    __name__,
-    {
-        "triggers": "trigger",
-        "datasources": "datasource",
-        "models": "model",
-        "agent_strategies": "agent_strategy",
-        "endpoints": "endpoint",
-    },
-)
+PAGES: Mapping[PluginKind, KindPages] = ModuleTable(__name__, KIND_MODULES)
 
 if TYPE_CHECKING:  # mypy proves every module of the table a KindPages
     from generator.site.kinds import agent_strategy, datasource, endpoint, model, trigger
