@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, TypeVar
@@ -201,3 +201,31 @@ def closest_name(name: str, names: Iterable[str]) -> str | None:
 def fold_name(name: str) -> str:
     """`name` as `closest_name` compares it: lower case, without `_` and `-`."""
     return name.replace("_", "").replace("-", "").casefold()
+
+
+def library_callables(tree: ast.Module, table: Mapping[str, frozenset[str]]) -> dict[str, str]:
+    """How `tree` names each function of `table` (module -> function names): `random.randint` after
+    `import random`, `r.randint` after `import random as r`, `randint` after `from random import
+    randint`, each mapped to `module.function`. An import anywhere in the module counts: it binds
+    the name for every function that runs after the module loaded."""
+    names: dict[str, str] = {}
+    for node in every_node(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in table:
+                    local = alias.asname or alias.name
+                    names.update({f"{local}.{f}": f"{alias.name}.{f}" for f in table[alias.name]})
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module in table and not node.level:
+            for alias in node.names:
+                if alias.name in table[node.module]:
+                    names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def called_name(node: ast.expr) -> str:
+    """`f` or `m.f` for a call's function written as a name or one attribute of a name."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return ""

@@ -12,7 +12,7 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node
+from generator.check.common import called_name, every_node, library_callables
 from generator.check.plugin_code import plugin_code, reachable_modules
 from generator.check.sdk_file import own_nodes
 from generator.findings import Finding, Location, Severity
@@ -65,20 +65,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 
 
 def _integer_only(tree: ast.Module) -> dict[str, str]:
-    """How the module names each integer-only function: `random.randint`, or `randint` when it
-    imports it (an import in the module binds the name for every function)."""
-    names = {name: name for name in BUILTINS}
-    for node in every_node(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name in INTEGER_ONLY:
-                    local = alias.asname or alias.name
-                    names.update({f"{local}.{f}": f"{alias.name}.{f}" for f in INTEGER_ONLY[alias.name]})
-        elif isinstance(node, ast.ImportFrom) and node.module in INTEGER_ONLY and not node.level:
-            for alias in node.names:
-                if alias.name in INTEGER_ONLY[node.module]:
-                    names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return names
+    """How the module names each integer-only function, and the built-ins."""
+    return {**{name: name for name in BUILTINS}, **library_callables(tree, INTEGER_ONLY)}
 
 
 def _float_calls(
@@ -89,7 +77,7 @@ def _float_calls(
     for node in nodes:
         if not isinstance(node, ast.Call):
             continue
-        name = callables.get(_dotted(node.func))
+        name = callables.get(called_name(node.func))
         if name is None or (name == "range" and _shadowed(function, nodes)):
             continue
         if floats is None:
@@ -153,11 +141,3 @@ def _float_origin(node: ast.expr, floats: dict[str, str]) -> str | None:
     if isinstance(node, ast.Name):
         return floats.get(node.id)
     return None
-
-
-def _dotted(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return f"{node.value.id}.{node.attr}"
-    return ""

@@ -11,8 +11,8 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import every_node
-from generator.check.plugin_code import plugin_code, reachable_modules
+from generator.check.common import called_name, every_node, library_callables
+from generator.check.plugin_code import imported_names, plugin_code, reachable_modules
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Listing, Phrase, rule
@@ -35,7 +35,12 @@ browser, Tesseract or Poppler is there. A plugin that runs one of these through 
 `os.system`, `os.popen`, `asyncio.create_subprocess_*` or looks it up with `shutil.which` fails in
 Dify for every user, while a run on a machine that has the program passes. The check reads literal
 program names only (the first item of a literal argument list, or of a list bound once to the name
-passed; the first word of a command string), in the modules the SDK loads, and stays silent when the
+passed; the first word of a command string), and calls of the libraries that run one for the plugin:
+`pdf2image` (Poppler's `pdftoppm`), `pytesseract` (`tesseract`), `pdfkit` and `imgkit`
+(`wkhtmltopdf`, `wkhtmltoimage`), `pypandoc` (`pandoc`), `rarfile` (it reads an archive's headers
+itself and needs `unrar`, `unar`, `7z` or `bsdtar` for compressed members: the archive's opening is
+reported), and Playwright's `chromium.launch()` (the pip package ships the driver; `playwright install`
+downloads the browsers), in the modules the SDK loads, and stays silent when the
 plugin's dependency files name a package that ships the program (`nodejs-bin`, `pypandoc-binary`,
 `playwright`...) or its files install one with a package manager. A warning: a self-hosted Dify
 may run the daemon on an image of its own.
@@ -59,14 +64,47 @@ MISSING: dict[str, tuple[str, ...]] = {
     "chromium-browser": ("playwright", "pyppeteer", "chromium"),
     "google-chrome": ("playwright", "pyppeteer", "chrome"),
     "wkhtmltopdf": ("wkhtmltopdf",),
-    "tesseract": ("tesseract",),
+    "tesseract": (),  # no PyPI package ships it (`pytesseract` is a wrapper)
     "pdftoppm": ("poppler",),
     "pdftotext": ("poppler",),
     "docker": ("docker",),
+    "unrar": (),
+    "wkhtmltoimage": (),
 }
+# Libraries whose functions run one of those programs: module -> (functions, program). A call of one
+# fails the same way a `subprocess` call of the program would.
+LIBRARIES: dict[str, tuple[frozenset[str], str]] = {
+    "pdf2image": (
+        frozenset({"convert_from_path", "convert_from_bytes", "pdfinfo_from_path", "pdfinfo_from_bytes"}),
+        "pdftoppm",
+    ),
+    "pytesseract": (
+        frozenset(
+            {"image_to_string", "image_to_data", "image_to_boxes", "image_to_osd", "image_to_pdf_or_hocr"}
+        ),
+        "tesseract",
+    ),
+    "pdfkit": (frozenset({"from_url", "from_string", "from_file"}), "wkhtmltopdf"),
+    "imgkit": (frozenset({"from_url", "from_string", "from_file"}), "wkhtmltoimage"),
+    "pypandoc": (frozenset({"convert_text", "convert_file"}), "pandoc"),
+    "rarfile": (frozenset({"RarFile"}), "unrar"),
+}
+# Playwright's launchers: the pip package ships the driver, not the browsers (`playwright install`
+# downloads them), and the daemon's image has none.
+BROWSERS = frozenset({"chromium", "firefox", "webkit"})
+LAUNCHERS = frozenset({"launch", "launch_persistent_context"})
 DEPENDENCY_FILES = ("requirements.txt", "pyproject.toml")
 # Words of a package manager installing something at run time: what it installs is not followed.
-INSTALLERS = ("apt-get install", "apt install", "apk add", "yum install", "dnf install", "brew install")
+INSTALLERS = (
+    "apt-get install",
+    "apt install",
+    "apk add",
+    "yum install",
+    "dnf install",
+    "brew install",
+    "playwright install",
+    "download_pandoc",
+)
 RUNNERS = {
     "subprocess": frozenset(
         {"run", "Popen", "call", "check_call", "check_output", "getoutput", "getstatusoutput"}
@@ -84,17 +122,19 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         return
     code = plugin_code(loaded)
     uses: dict[tuple[str, str], list[ast.Call]] = {}
+    through: dict[tuple[str, str], str] = {}
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
-        for call, program in _runs(tree):
+        for call, program, library in [*_runs(tree), *_library_runs(tree)]:
             uses.setdefault((relative, program), []).append(call)
+            through.setdefault((relative, program), library)
     if not uses:
         return
     if _installs(loaded):
         return
     dependencies = "\n".join(loaded.reader.text(name, _TEXT_LIMIT) or "" for name in DEPENDENCY_FILES).lower()
     for (relative, program), calls in uses.items():
-        if any(word in dependencies for word in MISSING[program]):
+        if any(word in dependencies for word in MISSING.get(program, ())):
             continue
         display = loaded.display_path(relative)
         first = calls[0]
@@ -109,7 +149,13 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 if looks_up
                 else "the program is not found"
             ),
-            uses=Phrase("looks up" if looks_up else "runs"),
+            uses=Phrase(
+                "looks up"
+                if looks_up
+                else f"runs, through {through[relative, program]},"
+                if through[relative, program]
+                else "runs"
+            ),
             also=Phrase(f" (also at {Listing(others, most=8)})" if others else ""),
         )
 
@@ -125,7 +171,7 @@ def _installs(loaded: LoadedPlugin) -> bool:
     return False
 
 
-def _runs(tree: ast.Module) -> Iterator[tuple[ast.Call, str]]:
+def _runs(tree: ast.Module) -> Iterator[tuple[ast.Call, str, str]]:
     """Calls that run (or look up) a program the image lacks, named by a literal."""
     lists = _literal_lists(tree)
     for node in every_node(tree):
@@ -133,7 +179,38 @@ def _runs(tree: ast.Module) -> Iterator[tuple[ast.Call, str]]:
             continue
         program = _program(node.args[0], lists)
         if program in MISSING:
-            yield node, program
+            yield node, program, ""
+
+
+def _library_runs(tree: ast.Module) -> Iterator[tuple[ast.Call, str, str]]:
+    """Calls of a library function that runs a program the image lacks (`pdf2image`'s
+    `convert_from_path` runs `pdftoppm`), and Playwright browser launches in a module that imports
+    Playwright."""
+    callables = library_callables(tree, {module: functions for module, (functions, _) in LIBRARIES.items()})
+    playwright = any(
+        name.split(".")[0] == "playwright" for node in every_node(tree) for name in imported_names("", node)
+    )
+    for node in every_node(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        dotted = callables.get(called_name(node.func))
+        if dotted is not None:
+            module = dotted.split(".")[0]
+            yield node, LIBRARIES[module][1], module
+        elif playwright and (browser := _launched_browser(node.func)):
+            yield node, f"Playwright's {browser}", ""
+
+
+def _launched_browser(func: ast.expr) -> str:
+    """`chromium` for `p.chromium.launch` (and firefox, webkit; `launch_persistent_context`)."""
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in LAUNCHERS
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr in BROWSERS
+    ):
+        return func.value.attr
+    return ""
 
 
 def _is_runner(func: ast.expr) -> bool:

@@ -4,6 +4,8 @@ import subprocess
 
 from dify_plugin import Tool
 
+from tools.convert import render
+
 
 class Echo(Tool):
     def _invoke(self, tool_parameters):
@@ -14,4 +16,4 @@ class Echo(Tool):
         result = subprocess.run(command, capture_output=True, text=True, check=False)
         subprocess.run(["ffmpeg", "-version"], check=False)
         os.system("/usr/bin/npx other-cli")
-        yield self.create_text_message(result.stdout)
+        yield self.create_text_message(result.stdout + render(b""))
