@@ -207,7 +207,13 @@ def library_callables(tree: ast.Module, table: Mapping[str, frozenset[str]]) -> 
     """How `tree` names each function of `table` (module -> function names): `random.randint` after
     `import random`, `r.randint` after `import random as r`, `randint` after `from random import
     randint`, each mapped to `module.function`. An import anywhere in the module counts: it binds
-    the name for every function that runs after the module loaded."""
+    the name for every function that runs after the module loaded. Read once per tree and table
+    (the checks ask for each function of the module): `table` must be a module's constant, since it
+    is told apart by identity."""
+    return kept_on(tree, f"callables_{id(table)}", lambda: _library_callables(tree, table))
+
+
+def _library_callables(tree: ast.Module, table: Mapping[str, frozenset[str]]) -> dict[str, str]:
     names: dict[str, str] = {}
     for node in every_node(tree):
         if isinstance(node, ast.Import):

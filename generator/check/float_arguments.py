@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import called_name, every_node, library_callables
-from generator.check.plugin_code import plugin_code, reachable_modules
+from generator.check.plugin_code import reachable_functions
 from generator.check.sdk_file import own_nodes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -48,20 +48,14 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Floats of the plugin's own making handed to calls that need integers."""
     if loaded.plugin is None:
         return
-    code = plugin_code(loaded)
-    for module in reachable_modules(loaded, code):
-        relative, tree = code.modules[module]
-        callables = _integer_only(tree)
-        display = loaded.display_path(relative)
-        for function in every_node(tree):
-            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                for call, name, argument, origin in _float_calls(function, callables):
-                    yield FLOAT_ARGUMENT.at(
-                        Location(display, call.lineno, call.col_offset + 1),
-                        call=name,
-                        argument=argument,
-                        origin=Phrase(origin),
-                    )
+    for display, tree, function in reachable_functions(loaded):
+        for call, name, argument, origin in _float_calls(function, _integer_only(tree)):
+            yield FLOAT_ARGUMENT.at(
+                Location(display, call.lineno, call.col_offset + 1),
+                call=name,
+                argument=argument,
+                origin=Phrase(origin),
+            )
 
 
 def _integer_only(tree: ast.Module) -> dict[str, str]:

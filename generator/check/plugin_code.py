@@ -9,12 +9,14 @@ is the module `utils.image`, a folder is a package whether or not it has an `__i
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.check.common import every_node, module_tree
 from generator.load.crawl import LoadedPlugin
 
 INIT = "__init__"
+Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,18 @@ def reachable_modules(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
     # Found once per plugin (four checks ask, and each search walks every reachable module); each
     # caller gets a list of its own.
     return list(loaded.reader.derived("reachable-modules", "", lambda: _reachable(loaded, code)))
+
+
+def reachable_functions(loaded: LoadedPlugin) -> Iterator[tuple[str, ast.Module, Function]]:
+    """Every function (and method) of the modules the SDK loads, with its file as shown and its
+    module's tree: for the checks that judge calls inside functions."""
+    code = plugin_code(loaded)
+    for module in reachable_modules(loaded, code):
+        relative, tree = code.modules[module]
+        display = loaded.display_path(relative)
+        for node in every_node(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield display, tree, node
 
 
 def _reachable(loaded: LoadedPlugin, code: PluginCode) -> tuple[str, ...]:

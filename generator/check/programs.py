@@ -89,6 +89,7 @@ LIBRARIES: dict[str, tuple[frozenset[str], str]] = {
     "pypandoc": (frozenset({"convert_text", "convert_file"}), "pandoc"),
     "rarfile": (frozenset({"RarFile"}), "unrar"),
 }
+LIBRARY_FUNCTIONS = {module: functions for module, (functions, _) in LIBRARIES.items()}
 # Playwright's launchers: the pip package ships the driver, not the browsers (`playwright install`
 # downloads them), and the daemon's image has none.
 BROWSERS = frozenset({"chromium", "firefox", "webkit"})
@@ -186,7 +187,7 @@ def _library_runs(tree: ast.Module) -> Iterator[tuple[ast.Call, str, str]]:
     """Calls of a library function that runs a program the image lacks (`pdf2image`'s
     `convert_from_path` runs `pdftoppm`), and Playwright browser launches in a module that imports
     Playwright."""
-    callables = library_callables(tree, {module: functions for module, (functions, _) in LIBRARIES.items()})
+    callables = library_callables(tree, LIBRARY_FUNCTIONS)
     playwright = any(
         name.split(".")[0] == "playwright" for node in every_node(tree) for name in imported_names("", node)
     )
