@@ -179,6 +179,16 @@ def parameters_are_known(loaded: LoadedPlugin, tool: Tool) -> bool:
     return isinstance(raw, list) and all(isinstance(e, dict) and isinstance(e.get("name"), str) for e in raw)
 
 
+def tool_invokes(loaded: LoadedPlugin) -> Iterator[tuple[Tool, str, ast.Module, Function]]:
+    """Each tool whose class file parses and says plainly which `_invoke` the SDK calls: the tool,
+    its file, the file's tree and the method."""
+    for tool in loaded.plugin.tools if loaded.plugin else ():
+        found = tool_module_tree(loaded, tool)
+        invoke = invoke_of(found[1]) if found else None
+        if found is not None and invoke is not None:
+            yield tool, found[0], found[1], invoke
+
+
 def invoke_of(tree: ast.Module) -> Function | None:
     """The `_invoke` of the module's one class deriving directly from dify_plugin's Tool, or None
     when the module does not say plainly which method the SDK calls with the YAML's parameters."""

@@ -12,9 +12,8 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import tool_module_tree
 from generator.check.sdk_file import own_nodes
-from generator.check.undeclared import Function, class_members, invoke_of
+from generator.check.undeclared import Function, class_members, tool_invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import rule
@@ -45,12 +44,7 @@ runs.
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """R087 in each tool's class."""
-    for tool in loaded.plugin.tools if loaded.plugin else ():
-        found = tool_module_tree(loaded, tool)
-        invoke = invoke_of(found[1]) if found else None
-        if found is None or invoke is None:
-            continue
-        file, tree = found
+    for _, file, tree, invoke in tool_invokes(loaded):
         cls = next(node for node in tree.body if isinstance(node, ast.ClassDef) and invoke in node.body)
         yield from _findings(tree, cls, invoke, loaded.display_path(file))
 
