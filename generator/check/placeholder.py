@@ -15,14 +15,13 @@ from generator.check.sdk_file import own_nodes
 from generator.check.undeclared import tool_invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.rules import rule
+from generator.rules import Phrase, rule
 
 TEMPLATE_PLACEHOLDER = rule(
     "T017",
     "tool-is-template-placeholder",
     Severity.WARNING,
-    'tool {tool} answers the plugin template\'s placeholder {{"result": "Hello, world!"}}: its `_invoke`'
-    " yields the words `dify plugin init` wrote, whatever the inputs",
+    'tool {tool} {answers!s} the plugin template\'s placeholder {{"result": "Hello, world!"}}: {outcome!s}',
     "Write the tool's work in `_invoke` (read its parameters, yield its result), or remove the tool from"
     " the provider's `tools:` until it is written.",
     """
@@ -31,7 +30,9 @@ tool's `_invoke` as one `yield self.create_json_message({"result": "Hello, world
 `_invoke` still yields that dictionary answers it for every input: it was listed before it was
 written. A run shows nothing wrong (the message is valid), so the check reads `_invoke` for the
 template's dictionary, a literal with the one key `result` and the value `Hello, world!`. A warning:
-the tool works as Dify sees it; it just does nothing.
+the tool works as Dify sees it; it just does nothing. When `_invoke` yields other messages too,
+the placeholder is a leftover: Dify gathers a tool's JSON messages into its `json` output, so the
+placeholder rides along with every answer that reaches it.
 """,
 )
 PLACEHOLDER = ("result", "Hello, world!")
@@ -40,12 +41,24 @@ PLACEHOLDER = ("result", "Hello, world!")
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """T017 at the placeholder's dictionary in each tool's `_invoke`."""
     for tool, file, _, invoke in tool_invokes(loaded):
-        for node in own_nodes(invoke):
-            if isinstance(node, ast.Dict) and _is_placeholder(node):
-                yield TEMPLATE_PLACEHOLDER.at(
-                    Location(loaded.display_path(file), node.lineno, node.col_offset + 1), tool=tool.name
-                )
-                break
+        nodes = own_nodes(invoke)
+        placeholder = next(
+            (node for node in nodes if isinstance(node, ast.Dict) and _is_placeholder(node)), None
+        )
+        if placeholder is None:
+            continue
+        alone = sum(isinstance(node, ast.Yield | ast.YieldFrom) for node in nodes) == 1
+        yield TEMPLATE_PLACEHOLDER.at(
+            Location(loaded.display_path(file), placeholder.lineno, placeholder.col_offset + 1),
+            tool=tool.name,
+            answers=Phrase("answers" if alone else "also yields"),
+            outcome=Phrase(
+                "its `_invoke` yields the words `dify plugin init` wrote, whatever the inputs"
+                if alone
+                else "a leftover of `dify plugin init`, it joins the tool's `json` output beside its answer"
+            ),
+            hint=None if alone else "Remove the placeholder's `yield`.",
+        )
 
 
 def _is_placeholder(node: ast.Dict) -> bool:
