@@ -110,39 +110,72 @@ class _Parameter:
     default: bool
 
 
-def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """Calls of the SDK's helpers on its objects (a tool's `self`, its session) whose arguments
-    cannot bind to the helper."""
+@dataclass(frozen=True, slots=True)
+class SdkCall:
+    """A call of a helper on one of the SDK's objects (`self.session.storage.set(...)` in a tool):
+    where it is, the SDK class of its root, the path from the root, and the exception handlers
+    around it (innermost first) and holding it."""
+
+    display: str
+    call: ast.Call
+    cls: str
+    path: str
+    handlers: tuple[tuple[ast.ExceptHandler, frozenset[str]], ...]
+    running: ast.ExceptHandler | None
+
+
+def sdk_object_calls(loaded: LoadedPlugin) -> Iterator[SdkCall]:
+    """Every call `root.a.b(...)` in the modules the SDK loads whose root holds one of the SDK's
+    objects (see `_roots`)."""
     code = plugin_code(loaded)
-    derived = [
+    owners = {id(method): cls for _module, node, cls in _derived(code) for method in node.body}
+    for module in sorted(loaded_modules(loaded, code)):
+        relative, tree = code.modules[module]
+        display = loaded.display_path(relative)
+        for function in every_node(tree):
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                for call, (cls, path), handlers, running in _calls(
+                    function, _roots(function, tree, owners.get(id(function)))
+                ):
+                    yield SdkCall(display, call, cls, path, handlers, running)
+
+
+def _derived(code: PluginCode) -> list[tuple[str, ast.ClassDef, str]]:
+    """The plugin's classes that derive from one of the SDK's classes, with their module and it."""
+    return [
         (module, node, cls)
         for module, (_relative, tree) in code.modules.items()
         for node in tree.body
         if isinstance(node, ast.ClassDef) and (cls := _sdk_class(code, module, node, set())) is not None
     ]
-    owners = {id(method): cls for _module, node, cls in derived for method in node.body}
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """Calls of the SDK's helpers on its objects (a tool's `self`, its session) whose arguments
+    cannot bind to the helper."""
     # Both told once, and only for a call that some release refuses: most calls fit every release,
     # and telling the version parses the plugin's uv.lock, hundreds of kilobytes of TOML.
     defined: list[frozenset[str]] = []
     version: list[Version | None] = []
-    for module in sorted(loaded_modules(loaded, code)):
-        relative, tree = code.modules[module]
-        display = loaded.display_path(relative)
-        for function in every_node(tree):
-            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            roots = _roots(function, tree, owners.get(id(function)))
-            for call, (cls, path), handler, running in _calls(function, roots):
-                if not _some_release_refuses(call, cls, path):
-                    continue
-                if not defined:
-                    defined.append(_defined(code, [node for _module, node, _cls in derived]))
-                    version.append(installed_sdk(loaded.reader))
-                if "*" in defined[0] or path.split(".")[0] in defined[0]:
-                    continue
-                found = _judge(call, path, cls, version[0], Place(display, handler, running))
-                if found is not None:
-                    yield found
+    for found in sdk_object_calls(loaded):
+        call = found.call
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            continue
+        if any(names & _CATCHES for _handler, names in found.handlers):
+            continue
+        if not _some_release_refuses(call, found.cls, found.path):
+            continue
+        if not defined:
+            defined.append(
+                _defined(plugin_code(loaded), [node for _module, node, _cls in _derived(plugin_code(loaded))])
+            )
+            version.append(installed_sdk(loaded.reader))
+        if "*" in defined[0] or found.path.split(".")[0] in defined[0]:
+            continue
+        broad = next((handler for handler, names in found.handlers if names & _EVERYTHING), None)
+        judged = _judge(call, found.path, found.cls, version[0], Place(found.display, broad, found.running))
+        if judged is not None:
+            yield judged
 
 
 def _some_release_refuses(call: ast.Call, cls: str, path: str) -> bool:
@@ -311,9 +344,16 @@ def _own_class(
 def _calls(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     roots: dict[str, tuple[str, list[str]]],
-) -> Iterator[tuple[ast.Call, tuple[str, str], ast.ExceptHandler | None, ast.ExceptHandler | None]]:
+) -> Iterator[
+    tuple[
+        ast.Call,
+        tuple[str, str],
+        tuple[tuple[ast.ExceptHandler, frozenset[str]], ...],
+        ast.ExceptHandler | None,
+    ]
+]:
     """Calls `root.a.b(...)` in the function's own body, with the class of the root and the path
-    from it, the handler of every exception around it, and the handler whose body holds it, where
+    from it, the handlers of the exceptions around it, and the handler whose body holds it, where
     the root holds its object throughout; and
     calls through a name that every binding in the function sets to the same `root.a`
     (`storage = self.session.storage`)."""
@@ -330,13 +370,10 @@ def _calls(
             continue
         cls, prefix = receivers[found[0]]
         parts = [*prefix, *found[1]]
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            continue
-        handlers = list(handlers_around(node, function, parents))
-        if any(names & _CATCHES for _handler, names in handlers):
-            continue
-        broad = next((handler for handler, names in handlers if names & _EVERYTHING), None)
-        yield node, (cls, ".".join(parts)), broad, running_handler(node, function, parents)
+        handlers = tuple(
+            (handler, frozenset(names)) for handler, names in handlers_around(node, function, parents)
+        )
+        yield node, (cls, ".".join(parts)), handlers, running_handler(node, function, parents)
 
 
 def _path(node: ast.expr) -> tuple[str, list[str]] | None:
