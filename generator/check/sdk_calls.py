@@ -123,6 +123,12 @@ class SdkCall:
     handlers: tuple[tuple[ast.ExceptHandler, frozenset[str]], ...]
     running: ast.ExceptHandler | None
 
+    @property
+    def place(self) -> Place:
+        """Its place, with the innermost handler around it that catches every exception."""
+        broad = next((handler for handler, names in self.handlers if names & _EVERYTHING), None)
+        return Place(self.display, broad, self.running)
+
 
 def sdk_object_calls(loaded: LoadedPlugin) -> Iterator[SdkCall]:
     """Every call `root.a.b(...)` in the modules the SDK loads whose root holds one of the SDK's
@@ -172,8 +178,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             version.append(installed_sdk(loaded.reader))
         if "*" in defined[0] or found.path.split(".")[0] in defined[0]:
             continue
-        broad = next((handler for handler, names in found.handlers if names & _EVERYTHING), None)
-        judged = _judge(call, found.path, found.cls, version[0], Place(found.display, broad, found.running))
+        judged = _judge(call, found.path, found.cls, version[0], found.place)
         if judged is not None:
             yield judged
 
@@ -434,6 +439,10 @@ class Place:
 
     @property
     def caught(self) -> Phrase:
+        return self.told("a TypeError")
+
+    def told(self, failure: str) -> Phrase:
+        """What the handlers make of the call's failure, `failure` saying how it is told."""
         if self.handler is not None:
             line = self.handler.lineno
             return Phrase(
@@ -443,7 +452,7 @@ class Place:
             line = self.running.lineno
             return Phrase(
                 f"; the call is in the `except` at line {line}, which runs only when the code it guards"
-                " fails: that failure is then told as a TypeError instead of answered"
+                f" fails: that failure is then told as {failure} instead of answered"
             )
         return Phrase("")
 
