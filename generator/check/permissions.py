@@ -8,7 +8,6 @@ it is made. A run here has no Dify to call, so only the code and the manifest ca
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable
 
 from generator.check import CheckContext
@@ -82,16 +81,13 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         granted = _granted(permission, keys)
         if granted is not False:
             continue
-        place = found.place
-        yield PERMISSION_NOT_GRANTED.at(
-            place.at(found.call),
-            severity=place.severity,
-            call=ast.unparse(found.call.func),
+        yield found.finding(
+            PERMISSION_NOT_GRANTED,
+            "the daemon's refusal",
             needs=Phrase(_needs(keys)),
             manifest=loaded.display_path(relative),
             access=access,
             grant=Phrase(_grant(keys)),
-            caught=place.told("the daemon's refusal"),
         )
 
 

@@ -34,7 +34,7 @@ from generator.check.sdk_signatures import OBJECT, PACKAGE, SIGNED, Signature
 from generator.check.undeclared import class_members, handlers_around, running_handler
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.rules import Phrase, rule
+from generator.rules import Phrase, Rule, rule
 
 BAD_ARGUMENTS = rule(
     "R083",
@@ -122,6 +122,16 @@ class SdkCall:
     path: str
     handlers: tuple[tuple[ast.ExceptHandler, frozenset[str]], ...]
     running: ast.ExceptHandler | None
+    # the function the call is in, and its module's tree
+    function: ast.FunctionDef | ast.AsyncFunctionDef
+    tree: ast.Module
+
+    def finding(self, rule: Rule, failure: str, **values: object) -> Finding:
+        """A finding of `rule` at the call, named as written (`call`), a warning when a handler
+        answers its failure (`caught`, saying it is told as `failure`)."""
+        place = self.place
+        filled: dict[str, object] = {"call": ast.unparse(self.call.func), "caught": place.told(failure)}
+        return rule.at(place.at(self.call), place.severity, None, **filled, **values)
 
     @property
     def place(self) -> Place:
@@ -143,7 +153,7 @@ def sdk_object_calls(loaded: LoadedPlugin) -> Iterator[SdkCall]:
                 for call, (cls, path), handlers, running in _calls(
                     function, _roots(function, tree, owners.get(id(function)))
                 ):
-                    yield SdkCall(display, call, cls, path, handlers, running)
+                    yield SdkCall(display, call, cls, path, handlers, running, function, tree)
 
 
 def _derived(code: PluginCode) -> list[tuple[str, ast.ClassDef, str]]:

@@ -1,0 +1,161 @@
+"""A message helper given a value of a type its message refuses (R097), found without running.
+
+`create_json_message(json.dumps(data))` hands text to a `JsonMessage`, whose `json_object` is a
+mapping or a list; `create_text_message({"a": 1})` hands a dictionary to a `TextMessage`, whose
+`text` is a string. pydantic refuses both when the message is made, each time the line runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from generator.check import CheckContext
+from generator.check.common import called_name, library_callables
+from generator.check.sdk_calls import sdk_object_calls
+from generator.check.sdk_file import own_nodes
+from generator.findings import Finding, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.rules import Phrase, rule
+
+PAYLOAD_REFUSED = rule(
+    "R097",
+    "message-payload-refused",
+    Severity.ERROR,
+    "{call}(...) is given {given!s}, but its message takes {takes!s}: the SDK's pydantic model refuses it"
+    " (ValidationError) each time the line runs, whatever the inputs{caught!s}",
+    "{fix!s}",
+    """
+The SDK's message helpers build pydantic models that check their fields when the message is made
+(`dify_plugin/entities/tool.py`, `ToolInvokeMessage`): `create_json_message(json)` makes a
+`JsonMessage` whose `json_object` is `Mapping | list` (`dict` in early releases);
+`create_text_message(text)`, `create_image_message(image)` and `create_link_message(link)` make a
+`TextMessage` whose `text` is `str`. pydantic's lax mode converts bytes to text, but not a number, a
+dictionary or a list to text, nor text to a mapping; tried with SDK 0.10.2:
+`JsonMessage(json_object='{"a": 1}')` and `TextMessage(text={"a": 1})`, `TextMessage(text=5)` raise
+ValidationError. So `create_json_message(json.dumps(data))`, the most common form, fails on every
+call that reaches it, and the user gets the SDK's error instead of the tool's answer.
+
+Found without running, on the argument as written: text is a string constant, an f-string, a call
+of `json.dumps` or `str`, or a `+` with a string constant; a dictionary or a list is a literal, a
+comprehension, or a call of `dict` or `list`; a number is a numeric constant or a call of `len`,
+`int` or `float`. A name counts when every binding of it in the function is one of these. Inside a
+`try` whose handler catches every exception, or in an `except` handler's body, a warning (the
+handler answers instead), as R083.
+""",
+)
+# helper -> (what its message takes, the kinds of value it refuses)
+TAKES = {
+    "create_json_message": ("a dictionary or a list (`json_object`)", frozenset({"text", "a number"})),
+    "create_text_message": ("text (`text: str`)", frozenset({"a dictionary", "a list", "a number"})),
+    "create_image_message": (
+        "text, the image's URL (`text: str`)",
+        frozenset({"a dictionary", "a list", "a number"}),
+    ),
+    "create_link_message": (
+        "text, the link (`text: str`)",
+        frozenset({"a dictionary", "a list", "a number"}),
+    ),
+}
+FIXES = {
+    "create_json_message": "Pass the dictionary or list itself, not its JSON text (drop the `json.dumps`),"
+    " or send the text with `create_text_message`.",
+}
+TEXT_FIX = (
+    "Pass text: `json.dumps(value, ensure_ascii=False)` for a dictionary or list, `str(value)` for a number."
+)
+DUMPS = {"json": frozenset({"dumps"})}
+_MAKERS = {
+    "str": "text",
+    "dict": "a dictionary",
+    "list": "a list",
+    "len": "a number",
+    "int": "a number",
+    "float": "a number",
+}
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """R097 at each message helper given a value its message refuses."""
+    for found in sdk_object_calls(loaded):
+        helper = found.path
+        if helper not in TAKES or len(found.call.args) != 1 or found.call.keywords:
+            continue
+        takes, refused = TAKES[helper]
+        dumps = {local for local, dotted in library_callables(found.tree, DUMPS).items()}
+        kind = _kind(found.call.args[0], dumps, found.function)
+        if kind not in refused:
+            continue
+        yield found.finding(
+            PAYLOAD_REFUSED,
+            "a ValidationError",
+            given=Phrase(_shown(found.call.args[0], kind)),
+            takes=Phrase(takes),
+            fix=Phrase(FIXES.get(helper, TEXT_FIX)),
+        )
+
+
+def _kind(node: ast.expr, dumps: set[str], function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """What kind of value `node` is, when it shows: "text", "a dictionary", "a list", "a number"."""
+    if isinstance(node, ast.Name):
+        kinds = {_literal_kind(value, dumps) for value in _bindings(function, node.id)}
+        return kinds.pop() if len(kinds) == 1 else None
+    return _literal_kind(node, dumps)
+
+
+def _literal_kind(node: ast.expr | None, dumps: set[str]) -> str | None:
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            return "text"
+        if isinstance(node.value, int | float) and not isinstance(node.value, bool):
+            return "a number"
+        return None
+    if isinstance(node, ast.JoinedStr):
+        return "text"
+    if isinstance(node, ast.Dict | ast.DictComp):
+        return "a dictionary"
+    if isinstance(node, ast.List | ast.ListComp):
+        return "a list"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        sides = (node.left, node.right)
+        if any(
+            isinstance(side, ast.Constant | ast.JoinedStr) and _literal_kind(side, dumps) == "text"
+            for side in sides
+        ):
+            return "text"
+        return None
+    if isinstance(node, ast.Call):
+        name = called_name(node.func)
+        if name in dumps:
+            return "text"
+        return _MAKERS.get(name) if isinstance(node.func, ast.Name) else None
+    return None
+
+
+def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr | None]:
+    """The values the plain assignments of `name` in the function give it, and None for any other
+    binding (a parameter, a loop or `with` target, an augmented assignment, a tuple's element)."""
+    nodes = own_nodes(function)
+    values: list[ast.expr | None] = []
+    plain = 0  # stores that are whole targets of a plain assignment
+    for node in nodes:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    values.append(node.value)
+                    plain += 1
+        elif isinstance(node, ast.arg) and node.arg == name:
+            values.append(None)
+    stores = sum(
+        isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) for node in nodes
+    )
+    if stores != plain:
+        values.append(None)
+    return values or [None]
+
+
+def _shown(node: ast.expr, kind: str) -> str:
+    text = ast.unparse(node)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{kind} (`{text}`)"

@@ -1,0 +1,26 @@
+import json
+
+from dify_plugin import Tool
+
+
+class Echo(Tool):
+    def _invoke(self, tool_parameters):
+        text = tool_parameters["text"]
+        mode = tool_parameters.get("mode", "upper")
+        result = {"text": text, "mode": mode}
+        yield self.create_json_message(json.dumps(result, ensure_ascii=False))
+        body = f"{mode}: {text}"
+        yield self.create_json_message(body)
+        yield self.create_text_message(result)
+        yield self.create_text_message(len(text))
+        try:
+            yield self.create_text_message({"echoed": text})
+        except Exception:
+            yield self.create_text_message("failed")
+        # Good twins: what each message takes, and a name bound to text or a dictionary.
+        yield self.create_json_message(result)
+        yield self.create_text_message(json.dumps(result))
+        either = result if mode == "upper" else text
+        either = json.dumps(either)
+        yield self.create_text_message(either)
+        yield self.create_variable_message("echoed", text)
