@@ -1,0 +1,167 @@
+"""An `_invoke` the SDK cannot iterate (T018): `async def`, or a plain function that returns a
+message, a dictionary, text or nothing instead of yielding messages, found without running.
+
+The SDK hands what `_invoke` returns to `yield from`, in a plain generator, and sends each item as a
+message. A coroutine or an async generator cannot be iterated there; a single message, a dictionary
+or text is iterated field by field, key by key or letter by letter; None not at all.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+
+from generator.check import CheckContext
+from generator.check.sdk_file import own_nodes
+from generator.check.undeclared import Function, tool_invokes
+from generator.findings import Finding, Location, Severity
+from generator.load.crawl import LoadedPlugin
+from generator.rules import Listing, Phrase, rule
+
+INVOKE_NOT_ITERABLE = rule(
+    "T018",
+    "invoke-not-a-generator",
+    Severity.ERROR,
+    "tool {tool}'s `_invoke` {is_!s}: the SDK passes what it returns to `yield from`, so {outcome!s},"
+    " on every call",
+    "{fix!s}",
+    """
+`Tool.invoke` returns `self._invoke(tool_parameters)` and the SDK's executor runs
+`yield from tool.invoke(request.tool_parameters)` inside a plain generator
+(`dify_plugin/interfaces/tool/tool.py`, `dify_plugin/core/plugin_executor.py`, `invoke_tool`),
+sending each item it gets to Dify as a message. So `_invoke` must give an iterable of messages:
+a generator (a `def` with `yield`), or a list of messages.
+
+- `async def _invoke` gives a coroutine (`cannot 'yield from' a coroutine object in a
+  non-coroutine generator`) or, with `yield`, an async generator (`'async_generator' object is not
+  iterable`): TypeError before any message, on every call. Tried on Python 3.12.
+- A plain `def _invoke` without `yield` that returns one message (`return
+  self.create_text_message(...)`) hands `yield from` a pydantic model, which iterates as its
+  `(field, value)` pairs, none of them a message (the run's R014); a dictionary gives its keys,
+  text its letters; `return` without a value, or the end of the function, gives None
+  (`'NoneType' object is not iterable`).
+
+The check reads the `_invoke` of each tool's class and reports an `async def`, or, for a function
+without `yield`, each `return` of a message helper's call, a dictionary, text or nothing, and a
+body that can reach its end. A `return` of anything else (a list, a helper's generator) is left
+alone.
+""",
+)
+MESSAGE_HELPERS = frozenset(
+    {
+        "create_text_message",
+        "create_json_message",
+        "create_blob_message",
+        "create_image_message",
+        "create_link_message",
+        "create_variable_message",
+        "create_log_message",
+    }
+)
+
+
+def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
+    """T018 for each tool whose `_invoke` the SDK cannot iterate."""
+    for tool, file, _tree, invoke in tool_invokes(loaded):
+        display = loaded.display_path(file)
+        if isinstance(invoke, ast.AsyncFunctionDef):
+            generator = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own_nodes(invoke))
+            yield INVOKE_NOT_ITERABLE.at(
+                Location(display, invoke.lineno, invoke.col_offset + 1),
+                tool=tool.name,
+                is_=Phrase("is `async def`"),
+                outcome=Phrase(
+                    "the async generator it gives fails with TypeError (not iterable)"
+                    if generator
+                    else "the coroutine it gives fails with TypeError (cannot 'yield from' a coroutine)"
+                ),
+                fix=Phrase(
+                    "Write `def _invoke` (not `async def`) and yield each message; run async work"
+                    " with `asyncio.run`."
+                ),
+            )
+            continue
+        if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own_nodes(invoke)):
+            continue
+        bad = list(_bad_returns(invoke))
+        if bad:
+            node, given, outcome = bad[0]
+            others = [str(other.lineno) for other, _, _ in bad[1:]]
+            yield INVOKE_NOT_ITERABLE.at(
+                Location(display, node.lineno, node.col_offset + 1),
+                tool=tool.name,
+                is_=Phrase(f"returns {given} instead of yielding messages"),
+                outcome=Phrase(
+                    outcome
+                    + (
+                        f" (also at lines {Listing(others, most=6)})"
+                        if len(others) > 1
+                        else f" (also at line {others[0]})"
+                        if others
+                        else ""
+                    )
+                ),
+                fix=Phrase(
+                    "Yield each message (`yield self.create_text_message(...)`); `_invoke` is a generator."
+                ),
+            )
+
+
+def _bad_returns(invoke: Function) -> Iterator[tuple[ast.stmt, str, str]]:
+    """Each `return` whose value `yield from` cannot take, in the order met, then the function's end
+    when it can be reached."""
+    returns = sorted((n for n in own_nodes(invoke) if isinstance(n, ast.Return)), key=lambda n: n.lineno)
+    for node in returns:
+        found = _judged(node.value)
+        if found is not None:
+            yield node, *found
+    if _completes(invoke.body):
+        yield (
+            invoke.body[-1],
+            "nothing at its end",
+            "`yield from None` fails with TypeError ('NoneType' object is not iterable)",
+        )
+
+
+def _judged(value: ast.expr | None) -> tuple[str, str] | None:
+    if value is None or (isinstance(value, ast.Constant) and value.value is None):
+        return "None", "`yield from None` fails with TypeError ('NoneType' object is not iterable)"
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in MESSAGE_HELPERS
+    ):
+        return (
+            "one message",
+            "it iterates the message's fields, which are no messages, and the SDK fails to send them",
+        )
+    if isinstance(value, ast.Dict | ast.DictComp):
+        return "a dictionary", "each of its keys is sent as a message, and the SDK fails to send it"
+    if isinstance(value, ast.JoinedStr) or (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+        return "text", "each letter is sent as a message, and the SDK fails to send it"
+    return None
+
+
+def _completes(body: list[ast.stmt]) -> bool:
+    """True when running `body` can reach its end, read plainly: a `return` or `raise` ends it, an
+    `if` ends when both branches do, a `try` when its body (and `else`) and every handler do, or its
+    `finally` does; a `while True:` without `break` never ends."""
+    return all(_statement_completes(statement) for statement in body)
+
+
+def _statement_completes(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Return | ast.Raise):
+        return False
+    if isinstance(statement, ast.If):
+        return _completes(statement.body) or not statement.orelse or _completes(statement.orelse)
+    if isinstance(statement, ast.Try | ast.TryStar):
+        if statement.finalbody and not _completes(statement.finalbody):
+            return False
+        return _completes([*statement.body, *statement.orelse]) or any(
+            _completes(h.body) for h in statement.handlers
+        )
+    if isinstance(statement, ast.With | ast.AsyncWith):
+        return _completes(statement.body)
+    if isinstance(statement, ast.While) and isinstance(statement.test, ast.Constant) and statement.test.value:
+        return any(isinstance(node, ast.Break) for node in ast.walk(statement))
+    return True
