@@ -65,6 +65,12 @@ with it answers every call as if no file had been given. The check judges only a
 certainly such a `File`: a parameter whose YAML `type` is `file` (or an item of a `files` one) read
 from `_invoke`'s dictionary, or a name annotated with the SDK's `File`, where every binding of the
 name in the function is one of these.
+
+The SDK turns a `file` parameter into one `File` and a `files` parameter into a list of them
+(`Tool._convert_parameters`: a dict with `dify_model_identity` becomes `File(...)`, a list of such
+dicts `[File(...), ...]`). So an attribute that is no list method on a `files` parameter's value
+(`attachments.url`) fails with AttributeError whenever files are given, and indexing a `file`
+parameter's value (`template[0]`) fails with TypeError: a pydantic model is not subscriptable.
 """,
 )
 
@@ -110,11 +116,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     name = ", the name `{receiver}.filename`" if "filename" in known else ""
     for file, tree, tool in modules:
         display = loaded.display_path(file)
-        for node, problem, receiver, severity in misuses(tree, tool, known):
+        for node, problem, receiver, severity, hint in misuses(tree, tool, known):
             where = Location(display, node.lineno, node.col_offset + 1)
             yield FILE_MISUSED.at(
                 where,
                 severity,
+                hint.format(receiver=receiver) if hint else None,
                 problem=Phrase(problem),
                 receiver=receiver,
                 name=Phrase(name.format(receiver=receiver)),
@@ -128,7 +135,18 @@ def _may_hold_files(tree: ast.Module, tool: Tool) -> bool:
     return any(p.type in (FILE, FILES) for p in tool.parameters) or bool(sdk_names(tree, "File"))
 
 
-Misuse = tuple[ast.expr, str, str, Severity | None]
+# (node, problem, receiver, severity, hint): the hint None for the rule's own (File's content)
+Misuse = tuple[ast.expr, str, str, Severity | None, str | None]
+# What the list a `files` parameter gives has (anything else fails with AttributeError).
+_LIST = frozenset(name for name in dir(list) if not name.startswith("_"))
+_LIST_HINT = (
+    "`{receiver}` is a list of the SDK's File (the parameter is `type: files`): take one item"
+    " (`{receiver}[0]`) or loop over it, or declare the parameter as `type: file` for one file."
+)
+_ONE_HINT = (
+    "`{receiver}` is one SDK File (the parameter is `type: file`), not a list: use it directly, or"
+    " declare the parameter as `type: files` for several."
+)
 
 
 def misuses(tree: ast.Module, tool: Tool, attributes: frozenset[str] = LATEST_FILE) -> Iterator[Misuse]:
@@ -160,7 +178,29 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
                 f"{receiver}.blob() calls the file's bytes: the SDK's File.blob is a property, so "
                 "every call fails with 'bytes' object is not callable"
             )
-            yield node, problem, receiver, None
+            yield node, problem, receiver, None, None
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr not in _LIST
+            and _kind(node.value, names, scope) == FILES
+        ):
+            receiver = _shown(node.value)
+            problem = (
+                f"{receiver}.{node.attr} fails with AttributeError whenever files are given: a `files`"
+                f" parameter reaches the tool as a list of File, and a list has no attribute {node.attr}"
+            )
+            yield node, problem, receiver, None, _LIST_HINT
+        elif (
+            isinstance(node, ast.Subscript)
+            and _kind(node.value, names, scope) == FILE
+            and id(node) not in unreached
+        ):
+            receiver = _shown(node.value)
+            problem = (
+                f"{receiver}[...] fails with TypeError on every call: a `file` parameter reaches the tool"
+                " as one File, which is not subscriptable"
+            )
+            yield node, problem, receiver, None, _ONE_HINT
         elif isinstance(node, ast.Attribute) and _unknown(node.attr, scope):
             receiver = _shown(node.value)
             # an access behind `hasattr(x, "attr")` never runs; the probe is judged below
@@ -169,7 +209,7 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
                 and (receiver, node.attr) not in probes
                 and id(node) not in unreached
             ):
-                yield node, _missing(receiver, node.attr, scope), receiver, None
+                yield node, _missing(receiver, node.attr, scope), receiver, None, None
     for (receiver, named), call in probes.items():
         ends = _ends_when_missing(call, parents)
         outcome = (
@@ -181,7 +221,7 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
             f"{_probe_name(call)}({receiver}, {named!r}) never finds it: the SDK's File has no attribute "
             f"{named} ({_has(scope)}), so {outcome}"
         )
-        yield call, problem, receiver, None if ends else Severity.WARNING
+        yield call, problem, receiver, None if ends else Severity.WARNING, None
 
 
 def _behind_probes(probes: Iterable[ast.Call], parents: dict[ast.AST, ast.AST]) -> set[int]:

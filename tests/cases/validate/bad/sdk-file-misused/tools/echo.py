@@ -44,3 +44,8 @@ class Echo(Tool):
         text += other["path"]
         yield self.create_json_message({"echoed": text + tool_parameters["text"]})
         _ = tool_parameters.get("mode")  # declared in the YAML, so read
+        attachments = tool_parameters["attachments"]
+        first = attachments.url  # a files parameter is a list of File: error
+        first += attachments[0].url + str(len(attachments))  # used as a list: no finding
+        first += template[0]  # a file parameter is one File: error
+        yield self.create_text_message(first)
