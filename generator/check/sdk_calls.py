@@ -140,9 +140,13 @@ class SdkCall:
         return Place(self.display, broad, self.running)
 
 
-def sdk_object_calls(loaded: LoadedPlugin) -> Iterator[SdkCall]:
+def sdk_object_calls(loaded: LoadedPlugin) -> tuple[SdkCall, ...]:
     """Every call `root.a.b(...)` in the modules the SDK loads whose root holds one of the SDK's
-    objects (see `_roots`)."""
+    objects (see `_roots`). Found once per plugin: three checks ask."""
+    return loaded.reader.derived("sdk-object-calls", "", lambda: tuple(_sdk_object_calls(loaded)))
+
+
+def _sdk_object_calls(loaded: LoadedPlugin) -> Iterator[SdkCall]:
     code = plugin_code(loaded)
     owners = {id(method): cls for _module, node, cls in _derived(code) for method in node.body}
     for module in sorted(loaded_modules(loaded, code)):
