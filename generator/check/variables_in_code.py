@@ -9,10 +9,11 @@ whatever the inputs, and no run is needed to say so.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import tool_module_tree
+from generator.check.common import every_node, tool_module_tree
 from generator.findings import Finding, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -44,6 +45,13 @@ set but no example run set.
 )
 
 
+JSON_HINT = (
+    "{names} {are} of the JSON message the tool yields ({file}:{line}); a JSON message fills the node's"
+    " `json` output, not variables: set each with create_variable_message(name, value), or remove them"
+    " from output_schema's properties and read `json` in the workflow."
+)
+
+
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """R089 for every tool of the plugin."""
     return variables_not_in_code(loaded, loaded.plugin.tools if loaded.plugin else ())
@@ -64,8 +72,37 @@ def variables_not_in_code(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterat
         others = sorted(in_code - set(declared))
         document = loaded.documents.get(tool.file)
         where = document.at("output_schema") if document is not None else tool.origin
+        found = tool_module_tree(loaded, tool)
+        keyed = _json_keys(found[1]) if found else {}
+        in_json = [name for name in absent if name in keyed]
         yield NOT_IN_CODE.at(
             where,
+            hint=JSON_HINT.format(
+                names=Listing(in_json, most=MAX_LISTED),
+                are="are keys" if len(in_json) > 1 else "is a key",
+                line=keyed[in_json[0]],
+                file=loaded.display_path(found[0]) if found else "",
+            )
+            if in_json
+            else None,
             names=Listing(absent, most=MAX_LISTED),
             sets=Phrase(f" (it sets {Listing(others, most=MAX_LISTED)})" if others else ""),
         )
+
+
+def _json_keys(tree: ast.Module) -> dict[str, int]:
+    """The constant keys of the dictionaries written in `create_json_message(...)` calls of the
+    module, with the line of the first."""
+    keys: dict[str, int] = {}
+    for node in every_node(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "create_json_message"
+            and node.args
+            and isinstance(node.args[0], ast.Dict)
+        ):
+            for key in node.args[0].keys:
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    keys.setdefault(key.value, node.lineno)
+    return keys
