@@ -595,7 +595,7 @@ def always_runs(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     or short-circuit between them, and no `return` or `raise` in `_invoke`'s body before it."""
     child, parent = node, parents.get(node)
     while parent is not None and parent is not invoke:
-        if not _always_evaluates(parent, child):
+        if not always_evaluates(parent, child):
             return False
         child, parent = parent, parents.get(parent)
     if parent is not invoke or not isinstance(child, ast.stmt) or child not in invoke.body:
@@ -604,7 +604,7 @@ def always_runs(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     return not any(isinstance(statement, ast.Return | ast.Raise) for statement in earlier)
 
 
-def _always_evaluates(parent: ast.AST, child: ast.AST) -> bool:
+def always_evaluates(parent: ast.AST, child: ast.AST) -> bool:
     """True when evaluating or running `parent` always evaluates its part `child`."""
     if isinstance(parent, DEFERRED):
         return False
