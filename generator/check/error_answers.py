@@ -134,7 +134,7 @@ def _generators(loaded: LoadedPlugin) -> Iterator[tuple[Function, Scope]]:
     depth."""
     for tool in loaded.plugin.tools if loaded.plugin else ():
         found = tool_module_tree(loaded, tool)
-        invoke = invoke_of(found[1]) if found is not None else None
+        invoke = invoke_of(found[1], parameters=False) if found is not None else None
         if found is None or invoke is None:
             continue
         reached: list[tuple[Function, Scope]] = [(invoke, scope_of(loaded, *found))]
@@ -542,20 +542,17 @@ def _in_order(node: ast.AST) -> Iterator[ast.AST]:
 
 def _unbound(code: _Code) -> Iterator[Finding]:
     for node in own_nodes(code.function):
-        if not isinstance(node, ast.Try | ast.TryStar) or _in_loop(node, code):
+        if not isinstance(node, ast.Try | ast.TryStar):
             continue
         handlers = [h for h in node.handlers if _answer(h.body) is not None and not _ends(h.body)]
-        names = _bound_in(node.body)
-        if not handlers or not names:
+        if not handlers or _in_loop(node, code) or _ends(node.finalbody):
             continue
-        earlier = _bound_before(node, code)
-        finally_binds = _bound_in(node.finalbody) | ({"*"} if _ends(node.finalbody) else set())
+        binds = [(handler, _bound_in(handler.body) | {handler.name or ""}) for handler in handlers]
+        ruled_out = _bound_before(node, code) | _bound_in(node.finalbody)
         candidates: dict[str, ast.ExceptHandler] = {}
-        for name in names:
-            handler = next((h for h in handlers if name not in _bound_in(h.body) and h.name != name), None)
-            if handler is None or name in earlier or name in finally_binds or "*" in finally_binds:
-                continue
-            if _may_fail_before(node.body, name):
+        for name in sorted(_bound_in(node.body) - ruled_out):
+            handler = next((h for h, bound in binds if name not in bound), None)
+            if handler is not None and _may_fail_before(node.body, name):
                 candidates[name] = handler
         found = _first_read(node, candidates, code) if candidates else None
         if found is not None:
@@ -593,21 +590,22 @@ def _bound_in(statements: list[ast.stmt]) -> set[str]:
 
 
 def _bound_before(node: ast.stmt, code: _Code) -> set[str]:
-    """The names the function binds before `node` (its parameters, and statements on earlier
-    lines), and those it declares global or nonlocal."""
+    """The names the function binds before `node` (its parameters, and bindings written earlier),
+    and those it declares global or nonlocal."""
     arguments = code.function.args
     names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
     names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    start = (node.lineno, node.col_offset)
     for other in own_nodes(code.function):
         if isinstance(other, ast.Global | ast.Nonlocal):
             names.update(other.names)
-        elif isinstance(other, ast.stmt) and other.lineno < node.lineno and other is not node:
-            names |= _bound_in([other]) if not _holds(other, node) else set()
+        elif isinstance(other, ast.Name) and not isinstance(other.ctx, ast.Load):
+            names |= {other.id} if (other.lineno, other.col_offset) < start else set()
+        elif isinstance(
+            other, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+        ):
+            names |= _bound_in([other]) if other.lineno < node.lineno else set()
     return names
-
-
-def _holds(outer: ast.AST, inner: ast.AST) -> bool:
-    return any(n is inner for n in ast.walk(outer))
 
 
 def _may_fail_before(body: list[ast.stmt], name: str) -> bool:

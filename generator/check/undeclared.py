@@ -179,9 +179,10 @@ def parameters_are_known(loaded: LoadedPlugin, tool: Tool) -> bool:
     return isinstance(raw, list) and all(isinstance(e, dict) and isinstance(e.get("name"), str) for e in raw)
 
 
-def invoke_of(tree: ast.Module) -> Function | None:
+def invoke_of(tree: ast.Module, parameters: bool = True) -> Function | None:
     """The `_invoke` of the module's one class deriving directly from dify_plugin's Tool, or None
-    when the module does not say plainly which method the SDK calls with the YAML's parameters."""
+    when the module does not say plainly which method the SDK calls with the YAML's parameters
+    (with `parameters` false: which method the SDK calls, whatever parameters it gets)."""
     tool_names = sdk_names(tree)
     classes = [
         node
@@ -194,7 +195,8 @@ def invoke_of(tree: ast.Module) -> Function | None:
     if any("_invoke" in class_members(other) for other in others):
         return None  # another class with an `_invoke` (a subclass, a helper): which one runs is unclear
     members = class_members(classes[0])
-    if OVERRIDES & members.keys() or len(members.get("_invoke", [])) != 1:
+    overrides = OVERRIDES if parameters else {"invoke"}  # `invoke` may not call `_invoke` at all
+    if overrides & members.keys() or len(members.get("_invoke", [])) != 1:
         return None
     invoke = members["_invoke"][0]
     if not isinstance(invoke, ast.FunctionDef | ast.AsyncFunctionDef) or invoke.decorator_list:
