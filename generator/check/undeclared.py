@@ -189,9 +189,10 @@ def tool_invokes(loaded: LoadedPlugin) -> Iterator[tuple[Tool, str, ast.Module, 
             yield tool, found[0], found[1], invoke
 
 
-def invoke_of(tree: ast.Module) -> Function | None:
+def invoke_of(tree: ast.Module, parameters: bool = True) -> Function | None:
     """The `_invoke` of the module's one class deriving directly from dify_plugin's Tool, or None
-    when the module does not say plainly which method the SDK calls with the YAML's parameters."""
+    when the module does not say plainly which method the SDK calls with the YAML's parameters
+    (with `parameters` false: which method the SDK calls, whatever parameters it gets)."""
     tool_names = sdk_names(tree)
     classes = [
         node
@@ -204,7 +205,8 @@ def invoke_of(tree: ast.Module) -> Function | None:
     if any("_invoke" in class_members(other) for other in others):
         return None  # another class with an `_invoke` (a subclass, a helper): which one runs is unclear
     members = class_members(classes[0])
-    if OVERRIDES & members.keys() or len(members.get("_invoke", [])) != 1:
+    overrides = OVERRIDES if parameters else {"invoke"}  # `invoke` may not call `_invoke` at all
+    if overrides & members.keys() or len(members.get("_invoke", [])) != 1:
         return None
     invoke = members["_invoke"][0]
     if not isinstance(invoke, ast.FunctionDef | ast.AsyncFunctionDef) or invoke.decorator_list:
@@ -605,7 +607,7 @@ def always_runs(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     or short-circuit between them, and no `return` or `raise` in `_invoke`'s body before it."""
     child, parent = node, parents.get(node)
     while parent is not None and parent is not invoke:
-        if not _always_evaluates(parent, child):
+        if not always_evaluates(parent, child):
             return False
         child, parent = parent, parents.get(parent)
     if parent is not invoke or not isinstance(child, ast.stmt) or child not in invoke.body:
@@ -614,7 +616,7 @@ def always_runs(node: ast.AST, invoke: Function, parents: Parents) -> bool:
     return not any(isinstance(statement, ast.Return | ast.Raise) for statement in earlier)
 
 
-def _always_evaluates(parent: ast.AST, child: ast.AST) -> bool:
+def always_evaluates(parent: ast.AST, child: ast.AST) -> bool:
     """True when evaluating or running `parent` always evaluates its part `child`."""
     if isinstance(parent, DEFERRED):
         return False
