@@ -27,6 +27,18 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str, int]]]] = {
 """,
         [("R094", "error", 8)],
     ),
+    "compared with an empty string it never holds": (
+        """        if credentials.get("base_url") == "":
+            raise ToolProviderCredentialValidationError("Enter the base URL.")
+""",
+        [],
+    ),
+    "compared with its own empty fallback": (
+        """        if credentials.get("base_url", "") == "":
+            raise ToolProviderCredentialValidationError("Enter the base URL.")
+""",
+        [("R094", "error", 7)],
+    ),
     "refused by a membership test": (
         """        if "base_url" not in credentials:
             raise ToolProviderCredentialValidationError("Enter the base URL.")

@@ -208,7 +208,7 @@ def _refusals(place: Place, function: Function) -> Iterator[Finding]:
     tested = _tested(function, values)
     told: set[str] = set()
     for node in every_node(function):
-        found = _refusal(node, values, reads, parents) or _string_use(node, values, tested, parents)
+        found = _refusal(node, values, reads) or _string_use(node, values, tested, parents)
         if found is None or found[1] in told or found[1] not in place.optional:
             continue
         where, key, what, refusal = found
@@ -257,7 +257,7 @@ def _values(reads: list[Read], function: Function, optional: Mapping[str, object
 
 
 def _refusal(
-    node: ast.AST, values: dict[int, Value], reads: list[Read], parents: Parents
+    node: ast.AST, values: dict[int, Value], reads: list[Read]
 ) -> tuple[ast.stmt | ast.expr, str, str, bool] | None:
     """(the `if`, key, what it does, True) for an `if` that raises when an optional credential is
     empty."""
@@ -283,9 +283,10 @@ def _empty_test(test: ast.expr, values: dict[int, Value], reads: list[Read]) -> 
         absent = next((read.key for read in reads if read.node is test and read.kind is Kind.TEST), None)
         if absent is not None:
             return absent if isinstance(test.ops[0], ast.NotIn) else None
-        right = test.comparators[0]
-        if isinstance(test.ops[0], ast.Is | ast.Eq) and isinstance(right, ast.Constant) and not right.value:
-            return _key(values, test.left)
+        right, value = test.comparators[0], values.get(id(test.left))
+        if isinstance(test.ops[0], ast.Is | ast.Eq) and isinstance(right, ast.Constant) and value is not None:
+            # `is None` is true of a `.get` without fallback, `== ""` of one whose fallback is ""
+            return value.key if right.value == (None if value.none else "") else None
     return None
 
 
