@@ -114,6 +114,8 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("R056", "", "daemon: `uv sync --no-dev` installs no dify_plugin, so the plugin cannot start"),
     Beyond("R075", "", "run time: the tool loads, and a call that leaves the optional parameter unset fails"),
     Beyond("R076", "", "run time: the tool loads, and its code refuses the option the field's default sends"),
+    Beyond("R093", "", "run time: the plugin loads, and a read of an optional credential left blank fails"),
+    Beyond("R094", "", "run time: the plugin loads, and its code refuses an optional credential left blank"),
     Beyond("R087", "", "run time: the tool loads, and the SDK cannot send the generator it yields"),
     Beyond("R086", "", "run time: the tool loads, and the line naming what nothing binds raises NameError"),
     Beyond("R084", "", "run time: the tool loads, and the default option reads a name no branch bound"),
