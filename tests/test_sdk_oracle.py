@@ -114,6 +114,8 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("R056", "", "daemon: `uv sync --no-dev` installs no dify_plugin, so the plugin cannot start"),
     Beyond("R075", "", "run time: the tool loads, and a call that leaves the optional parameter unset fails"),
     Beyond("R076", "", "run time: the tool loads, and its code refuses the option the field's default sends"),
+    Beyond("R093", "", "run time: the plugin loads, and a read of an optional credential left blank fails"),
+    Beyond("R094", "", "run time: the plugin loads, and its code refuses an optional credential left blank"),
     Beyond("R087", "", "run time: the tool loads, and the SDK cannot send the generator it yields"),
     Beyond("R086", "", "run time: the tool loads, and the line naming what nothing binds raises NameError"),
     Beyond("R084", "", "run time: the tool loads, and the default option reads a name no branch bound"),
@@ -128,6 +130,9 @@ BEYOND_SDK: tuple[Beyond, ...] = (
         "run time: the provider loads, and creating its Tool without runtime and session raises TypeError",
     ),
     Beyond("P011", "", "start-up: the SDK looks for a ToolProvider subclass and finds none"),
+    Beyond("M016", "", "daemon: checkPermission refuses each call into Dify the manifest does not grant"),
+    Beyond("R097", "", "run time: the tool loads, and the message's pydantic model refuses the value given"),
+    Beyond("T018", "", "run time: the tool loads, and the SDK's `yield from` cannot iterate what `_invoke` gives"),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )

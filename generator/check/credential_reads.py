@@ -5,17 +5,22 @@ and nothing else, and hands the provider's `_validate_credentials` the same keys
 another name is never there, for any user: `credentials["environment"]` raises KeyError and
 `.get("environment")` is None. Found without running, so a run that stops earlier (at a credential
 it has no value for) does not hide it; one finding per key, listing every read.
+
+The reading (`credential_reading`, with the declared credentials of `declared_items`) is also
+optional_credentials' (R093, R094): one reading of the credentials for every rule about them.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+import enum
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, module_tree
-from generator.check.undeclared import caught, constant
+from generator.check.undeclared import Function, caught, constant
 from generator.findings import Finding, Location, Severity
 from generator.load.builders import credentials_key
 from generator.load.crawl import LoadedPlugin
@@ -55,17 +60,41 @@ MISSPELT_HINT = (
 )
 
 
+class Kind(enum.Enum):
+    """How the code names a credential key."""
+
+    SUBSCRIPT = "subscript"  # `credentials["k"]`
+    GET = "get"  # `credentials.get("k", ...)`
+    TEST = "test"  # `"k" in credentials` (or `not in`)
+    STORE = "store"  # `credentials["k"] = ...`
+
+
 @dataclass(frozen=True, slots=True)
 class Read:
-    """One read of a credential key: where, and whether it raises when the key is missing."""
+    """One read of a credential key: where, how, in which function, and whether it raises when
+    the key is missing. `entry` is True in the function Dify calls itself: the provider's
+    `_validate_credentials`, or a tool's `_invoke`."""
 
     display: str
     node: ast.expr
     key: str
     raises: bool
+    kind: Kind
+    function: Function
+    entry: bool
 
     def place(self) -> str:
         return f"{self.display}:{self.node.lineno}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """Every read of a provider's credentials in its file and its tools' files, the keys the
+    code stores itself, and the names that hold the credentials in each function (by `id`)."""
+
+    reads: list[Read]
+    stored: set[str]
+    names: dict[int, set[str]]
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
@@ -78,23 +107,31 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 
 def declared_credentials(loaded: LoadedPlugin, provider: Provider) -> list[str] | None:
     """The credential names the provider declares; None when they cannot be known plainly."""
+    items = declared_items(loaded, provider)
+    return list(items) if items is not None else None
+
+
+def declared_items(loaded: LoadedPlugin, provider: Provider) -> dict[str, Mapping[str, object]] | None:
+    """The credentials the provider declares, by name, each as written in its YAML; None when
+    they cannot be known plainly (an `oauth_schema`, an entry without a name)."""
     document = loaded.documents.get(provider.file)
     data = document.data if document is not None else None
     if not isinstance(data, dict) or data.get("oauth_schema") is not None:
         return None
     raw = data.get(credentials_key(data))
     if not raw:
-        return []
+        return {}
     if isinstance(raw, dict):
-        return [str(name) for name in raw]
+        return {str(name): item if isinstance(item, dict) else {} for name, item in raw.items()}
     items = raw if isinstance(raw, list) else []
-    names = [item["name"] for item in items if isinstance(item, dict) and isinstance(item.get("name"), str)]
-    return names if names and len(names) == len(items) else None
+    named = [item for item in items if isinstance(item, dict) and isinstance(item.get("name"), str)]
+    return {item["name"]: item for item in named} if named and len(named) == len(items) else None
 
 
-def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[str]) -> Iterator[Finding]:
-    reads: list[Read] = []
-    stored: set[str] = set()
+def credential_reading(loaded: LoadedPlugin, provider: Provider) -> Reading | None:
+    """The reads of the provider's credentials in its own file and its tools' files; None when
+    the credentials are handed on or changed in ways we cannot follow."""
+    reading = Reading([], set(), {})
     files = dict.fromkeys([provider.source, *(tool.source for tool in provider.reachable_tools)])
     seen: set[str] = set()
     for source in files:
@@ -103,13 +140,21 @@ def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[
             continue
         seen.add(found[0])
         display = loaded.display_path(found[0])
-        for function in every_node(found[1]):
-            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                in_function = _in_function(function, display, source == provider.source)
-                if in_function is None:
-                    return  # credentials handed on or changed in ways we cannot follow: say nothing
-                reads.extend(in_function[0])
-                stored |= in_function[1]
+        functions = [
+            node for node in every_node(found[1]) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        ]
+        for function in functions:
+            if not _in_function(function, display, source == provider.source, reading):
+                return None
+    return reading
+
+
+def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[str]) -> Iterator[Finding]:
+    reading = credential_reading(loaded, provider)
+    if reading is None:
+        return  # credentials handed on or changed in ways we cannot follow: say nothing
+    reads = [read for read in reading.reads if read.kind in (Kind.SUBSCRIPT, Kind.GET)]
+    stored = reading.stored
     read_keys = {read.key for read in reads}
     by_key: dict[str, list[Read]] = {}
     for read in reads:
@@ -148,41 +193,51 @@ def _outcome(raises: bool, close: str | None, dropped: bool) -> str:
     return said
 
 
-def _in_function(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, display: str, is_provider: bool
-) -> tuple[list[Read], set[str]] | None:
-    """The credential reads and stores of one function; None when the credentials are updated or
-    bound to a name that is also bound to something else."""
+def _in_function(function: Function, display: str, is_provider: bool, reading: Reading) -> bool:
+    """Adds the credential reads and stores of one function to `reading`; False when the
+    credentials are updated or bound to a name that is also bound to something else."""
     names = _aliases(function, is_provider)
     if names is None:
-        return None
+        return False
+    reading.names[id(function)] = names
+    entry = function.name == ("_validate_credentials" if is_provider else "_invoke")
     parents = {child: node for node in every_node(function) for child in children(node)}
-    reads: list[Read] = []
-    stored: set[str] = set()
     for node in every_node(function):
         if not _is_credentials(node, names):
             continue
         parent = parents.get(node)
+        found: tuple[ast.expr, str | None, Kind] | None = None
         if isinstance(parent, ast.Subscript) and parent.value is node:
             key = constant(parent.slice)
-            if key is None:
-                continue
-            if isinstance(parent.ctx, ast.Load):
-                reads.append(Read(display, parent, key, not caught(parent, function, parents)))
-            else:
-                stored.add(key)
+            stores = not isinstance(parent.ctx, ast.Load)
+            reading.stored.update([key] if key is not None and stores else [])
+            found = (parent, key, Kind.STORE if stores else Kind.SUBSCRIPT)
         elif isinstance(parent, ast.Attribute) and parent.value is node:
             call = parents.get(parent)
             if parent.attr in ("update", "setdefault", "__setitem__"):
-                return None
+                return False
             if parent.attr == "get" and isinstance(call, ast.Call) and call.func is parent and call.args:
-                key = constant(call.args[0])
-                if key is not None:
-                    reads.append(Read(display, call, key, False))
-    return reads, stored
+                found = (call, constant(call.args[0]), Kind.GET)
+        elif _membership(parent, node):
+            found = (cast(ast.Compare, parent), constant(cast(ast.Compare, parent).left), Kind.TEST)
+        if found is not None and (key := found[1]) is not None:
+            where, kind = found[0], found[2]
+            raises = kind is Kind.SUBSCRIPT and not caught(where, function, parents)
+            reading.reads.append(Read(display, where, key, raises, kind, function, entry))
+    return True
 
 
-def _aliases(function: ast.FunctionDef | ast.AsyncFunctionDef, is_provider: bool) -> set[str] | None:
+def _membership(parent: ast.AST | None, node: ast.AST) -> bool:
+    """True for `"k" in credentials` (or `not in`), `node` being the credentials."""
+    return (
+        isinstance(parent, ast.Compare)
+        and len(parent.ops) == 1
+        and isinstance(parent.ops[0], ast.In | ast.NotIn)
+        and parent.comparators[0] is node
+    )
+
+
+def _aliases(function: Function, is_provider: bool) -> set[str] | None:
     """Names that hold the credentials in the function: bound only to `self.runtime.credentials`
     (or the credentials parameter of the provider's `_validate_credentials`); None when a name is
     bound to them and to something else."""

@@ -142,7 +142,7 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
             if key in told:
                 continue
             told.add(key)
-            handler = _handler(node, function, parents)
+            handler = read_handler(node, function, parents)
             if handler < 0:
                 continue  # the handler gives it a default
             certain = function is invoke.function and not handler and always_runs(node, function, parents)
@@ -356,7 +356,7 @@ def _read_key(node: ast.Subscript, name: str) -> str | None:
     return constant(node.slice) if isinstance(node.value, ast.Name) and node.value.id == name else None
 
 
-def _handler(node: ast.AST, function: Function, parents: Parents) -> int:
+def read_handler(node: ast.AST, function: Function, parents: Parents) -> int:
     """The line of the handler that catches the read's KeyError, 0 when none does (a `suppress`
     counts as one at its own line), -1 when that handler gives the name a default."""
     if not caught(node, function, parents):

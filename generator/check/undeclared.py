@@ -602,18 +602,31 @@ def _suppresses(expression: ast.expr) -> bool:
     return isinstance(function, ast.Attribute) and function.attr == "suppress"
 
 
-def always_runs(node: ast.AST, invoke: Function, parents: Parents) -> bool:
+def always_runs(node: ast.AST, invoke: Function, parents: Parents, failing: bool = False) -> bool:
     """True when every call of `_invoke` evaluates `node`: no branch, loop, handler, nested scope
-    or short-circuit between them, and no `return` or `raise` in `_invoke`'s body before it."""
+    or short-circuit between them, and no `return` or `raise` in `_invoke`'s body before it.
+    With `failing`, the question is whether every call fails there or earlier: a `with` body and a
+    `try` body whose every handler ends in `raise` then count as run, since what fails in them
+    (or before `node`) still fails."""
     child, parent = node, parents.get(node)
     while parent is not None and parent is not invoke:
-        if not always_evaluates(parent, child):
+        if not (always_evaluates(parent, child) or (failing and _passes_failures(parent, child))):
             return False
         child, parent = parent, parents.get(parent)
     if parent is not invoke or not isinstance(child, ast.stmt) or child not in invoke.body:
         return False  # a default value or decorator of `_invoke` itself, not its body
     earlier = invoke.body[: invoke.body.index(child)]
     return not any(isinstance(statement, ast.Return | ast.Raise) for statement in earlier)
+
+
+def _passes_failures(parent: ast.AST, child: ast.AST) -> bool:
+    """True when `child`, the body of `parent`, is cut short only by a failure that still fails
+    the call: a `with` that suppresses nothing, a `try` whose every handler ends in `raise`."""
+    if isinstance(parent, ast.With | ast.AsyncWith):
+        return not any(_suppresses(item.context_expr) for item in parent.items)
+    if isinstance(parent, ast.Try | ast.TryStar) and child in parent.body:
+        return all(isinstance(handler.body[-1], ast.Raise) for handler in parent.handlers)
+    return False
 
 
 def always_evaluates(parent: ast.AST, child: ast.AST) -> bool:
