@@ -132,7 +132,9 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("P011", "", "start-up: the SDK looks for a ToolProvider subclass and finds none"),
     Beyond("M016", "", "daemon: checkPermission refuses each call into Dify the manifest does not grant"),
     Beyond("R097", "", "run time: the tool loads, and the message's pydantic model refuses the value given"),
-    Beyond("T018", "", "run time: the tool loads, and the SDK's `yield from` cannot iterate what `_invoke` gives"),
+    Beyond(
+        "T018", "", "run time: the tool loads, and the SDK's `yield from` cannot iterate what `_invoke` gives"
+    ),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )
