@@ -66,7 +66,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 value=_shown(first),
                 inside=Phrase(f" in the `except` at line {handler}" if handler else ""),
                 also=Phrase(
-                    f" (it also returns a verdict at line{'s' if len(others) > 1 else ''} {Listing(others, most=6)})"
+                    f" (it also returns a verdict at {'lines' if len(others) > 1 else 'line'}"
+                    f" {Listing(others, most=6)})"
                     if others
                     else ""
                 ),
