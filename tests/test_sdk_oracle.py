@@ -135,6 +135,9 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond(
         "T018", "", "run time: the tool loads, and the SDK's `yield from` cannot iterate what `_invoke` gives"
     ),
+    Beyond(
+        "T019", "", "run time: the tool loads, and `self._invoke(tool_parameters)` cannot bind its signature"
+    ),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )

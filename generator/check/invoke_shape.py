@@ -47,6 +47,25 @@ body that can reach its end. A `return` of anything else (a list, a helper's gen
 alone.
 """,
 )
+SIGNATURE_REFUSED = rule(
+    "T019",
+    "invoke-signature-refused",
+    Severity.ERROR,
+    "tool {tool}'s `_invoke({parameters})` cannot take the SDK's call `self._invoke(tool_parameters)`:"
+    " {problem!s}, so every call fails with TypeError before the tool runs",
+    "Write `def _invoke(self, tool_parameters: dict[str, Any])`; the user is `self.runtime.user_id`.",
+    """
+The SDK calls a tool as `self._invoke(tool_parameters)`, one positional argument after `self`
+(`Tool.invoke` in `dify_plugin/interfaces/tool/tool.py`: `return self._invoke(tool_parameters)`).
+An `_invoke` whose parameters cannot bind that call fails with TypeError on every call: most often
+the signature of the tools built into Dify before plugins, `_invoke(self, user_id, tool_parameters)`
+("missing 1 required positional argument"), kept by a port; also `_invoke(self)` ("takes 1
+positional argument but 2 were given") or a keyword-only dictionary. The check reads the `_invoke`
+of each tool's class: an error when its positional parameters after `self` cannot take exactly one
+argument (more than one without a default, or none and no `*args`), or a keyword-only parameter
+has no default.
+""",
+)
 MESSAGE_HELPERS = frozenset(
     {
         "create_text_message",
@@ -64,6 +83,15 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """T018 for each tool whose `_invoke` the SDK cannot iterate."""
     for tool, file, _tree, invoke in tool_invokes(loaded):
         display = loaded.display_path(file)
+        problem = _signature_problem(invoke.args)
+        if problem is not None:
+            yield SIGNATURE_REFUSED.at(
+                Location(display, invoke.lineno, invoke.col_offset + 1),
+                tool=tool.name,
+                parameters=ast.unparse(invoke.args)[:60],
+                problem=Phrase(problem),
+            )
+            continue
         if isinstance(invoke, ast.AsyncFunctionDef):
             generator = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own_nodes(invoke))
             yield INVOKE_NOT_ITERABLE.at(
@@ -105,6 +133,21 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                     "Yield each message (`yield self.create_text_message(...)`); `_invoke` is a generator."
                 ),
             )
+
+
+def _signature_problem(arguments: ast.arguments) -> str | None:
+    """Why `self._invoke(tool_parameters)` cannot bind to these parameters, or None when it can."""
+    positional = [*arguments.posonlyargs, *arguments.args][1:]  # after `self`
+    required = len(positional) - len(arguments.defaults)
+    keyword = [a.arg for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is None]
+    if keyword:
+        return f"keyword-only {', '.join(keyword)} has no default"
+    if required > 1:
+        missing = ", ".join(a.arg for a in positional[1:required])
+        return f"it requires {required} arguments and {missing} gets none"
+    if not positional and arguments.vararg is None:
+        return "it takes no argument after self"
+    return None
 
 
 def _bad_returns(invoke: Function) -> Iterator[tuple[ast.stmt, str, str]]:

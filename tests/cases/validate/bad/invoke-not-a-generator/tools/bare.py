@@ -1,0 +1,6 @@
+from dify_plugin import Tool
+
+
+class Bare(Tool):
+    def _invoke(self):
+        yield self.create_text_message("hello")
