@@ -138,6 +138,7 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond(
         "T019", "", "run time: the tool loads, and `self._invoke(tool_parameters)` cannot bind its signature"
     ),
+    Beyond("T020", "", "run time: the tool loads, and its read of an attribute ToolRuntime lacks fails"),
     Beyond("R033", "", _EXAMPLES),
     Beyond("R034", "", _EXAMPLES),
 )

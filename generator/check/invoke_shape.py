@@ -12,7 +12,7 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.sdk_file import own_nodes
+from generator.check.sdk_file import PYDANTIC_API, own_nodes
 from generator.check.undeclared import Function, tool_invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -66,6 +66,30 @@ argument (more than one without a default, or none and no `*args`), or a keyword
 has no default.
 """,
 )
+RUNTIME_ATTRIBUTE = rule(
+    "T020",
+    "runtime-attribute-missing",
+    Severity.ERROR,
+    "self.runtime.{attribute}: the SDK's ToolRuntime has no attribute {attribute} (it has {fields}), so every"
+    " call that reaches this line fails with AttributeError, whatever the inputs",
+    "{fix!s}",
+    """
+A plugin tool's `self.runtime` is the SDK's `ToolRuntime` (`dify_plugin/entities/tool.py`), a
+pydantic model with the fields `credentials`, `user_id` and `session_id` in every release read
+(0.0.1b60 to 0.10.2), and `credential_type` from 0.5. The tools built into Dify before plugins had
+a richer runtime (`self.runtime.tenant_id`, `invoke_from`, `runtime_parameters`...), and a port
+that keeps those reads fails with AttributeError each time the line runs. The check reads the
+methods of each tool's class for `self.runtime.<name>` and reports a name that is none of the
+fields nor pydantic's model API; silent when the plugin assigns `self.runtime` or one of its
+attributes itself.
+""",
+)
+RUNTIME_FIELDS = frozenset({"credentials", "user_id", "session_id", "credential_type"})
+# What Dify's own runtime had that a plugin's has not, with what to use instead.
+RUNTIME_INSTEAD = {
+    "tenant_id": "A plugin has no tenant id: remove the read, or ask the user for what it selected.",
+    "runtime_parameters": "Read the parameters from `_invoke`'s `tool_parameters`.",
+}
 MESSAGE_HELPERS = frozenset(
     {
         "create_text_message",
@@ -81,8 +105,18 @@ MESSAGE_HELPERS = frozenset(
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """T018 for each tool whose `_invoke` the SDK cannot iterate."""
-    for tool, file, _tree, invoke in tool_invokes(loaded):
+    for tool, file, tree, invoke in tool_invokes(loaded):
         display = loaded.display_path(file)
+        cls = next(node for node in tree.body if isinstance(node, ast.ClassDef) and invoke in node.body)
+        for read in _runtime_reads(cls):
+            yield RUNTIME_ATTRIBUTE.at(
+                Location(display, read.lineno, read.col_offset + 1),
+                attribute=read.attr,
+                fields=Listing(sorted(RUNTIME_FIELDS)),
+                fix=Phrase(
+                    RUNTIME_INSTEAD.get(read.attr, "Use one of the runtime's fields, or remove the read.")
+                ),
+            )
         problem = _signature_problem(invoke.args)
         if problem is not None:
             yield SIGNATURE_REFUSED.at(
@@ -133,6 +167,40 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                     "Yield each message (`yield self.create_text_message(...)`); `_invoke` is a generator."
                 ),
             )
+
+
+def _runtime_reads(cls: ast.ClassDef) -> Iterator[ast.Attribute]:
+    """`self.runtime.<name>` reads in the class's methods of a name ToolRuntime lacks; none when the
+    class assigns `self.runtime` or an attribute of it."""
+    found: list[ast.Attribute] = []
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.args.args:
+            continue
+        me = method.args.args[0].arg
+        for node in own_nodes(method):
+            if isinstance(node, ast.Attribute) and _is_runtime(node.value, me):
+                if not isinstance(node.ctx, ast.Load):
+                    return
+                if node.attr not in RUNTIME_FIELDS | PYDANTIC_API and not node.attr.startswith(
+                    ("model_", "_")
+                ):
+                    found.append(node)
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr == "runtime"
+                and not isinstance(node.ctx, ast.Load)
+            ):
+                return
+    yield from found
+
+
+def _is_runtime(node: ast.expr, me: str) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "runtime"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == me
+    )
 
 
 def _signature_problem(arguments: ast.arguments) -> str | None:

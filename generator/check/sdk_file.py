@@ -32,7 +32,7 @@ from generator.shorten import shorten
 LATEST_FILE = frozenset(
     {"url", "mime_type", "filename", "extension", "size", "type", "dify_model_identity", "blob"}
 )
-_PYDANTIC = frozenset(
+PYDANTIC_API = frozenset(
     {"construct", "copy", "dict", "from_orm", "json", "parse_file", "parse_obj", "parse_raw", "schema"}
     | {"schema_json", "update_forward_refs", "validate"}
 )
@@ -250,7 +250,7 @@ def _calls_blob(node: ast.Call, names: dict[str, str], scope: _Scope) -> bool:
 
 
 def _unknown(attribute: str, scope: _Scope) -> bool:
-    known = attribute in scope.attributes or attribute in _PYDANTIC
+    known = attribute in scope.attributes or attribute in PYDANTIC_API
     return not known and not attribute.startswith(("_", "model_"))
 
 
