@@ -14,4 +14,7 @@ class Echo(Tool):
             text = text.strip()
         if tool_parameters.get("style") == "true":
             text = f"*{text}*"
+        times = tool_parameters.get("times", "1")
+        if times.isdigit() and times != "1":
+            text = text * int(times)
         yield self.create_variable_message("echoed", text)
