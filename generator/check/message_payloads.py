@@ -38,7 +38,8 @@ call that reaches it, and the user gets the SDK's error instead of the tool's an
 
 Found without running, on the argument as written: text is a string constant, an f-string, a call
 of `json.dumps` or `str`, or a `+` with a string constant; a dictionary or a list is a literal, a
-comprehension, or a call of `dict` or `list`; a number is a numeric constant or a call of `len`,
+comprehension, or a call of `dict` or `list`; the `.text` of a name bound only to a call of
+`requests`' or `httpx`'s request functions is text; a number is a numeric constant or a call of `len`,
 `int` or `float`. A name counts when every binding of it in the function is one of these. Inside a
 `try` whose handler catches every exception, or in an `except` handler's body, a warning (the
 handler answers instead), as R083.
@@ -65,6 +66,8 @@ TEXT_FIX = (
     "Pass text: `json.dumps(value, ensure_ascii=False)` for a dictionary or list, `str(value)` for a number."
 )
 DUMPS = {"json": frozenset({"dumps"})}
+_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request"})
+HTTP = {"requests": _VERBS, "httpx": _VERBS}
 _MAKERS = {
     "str": "text",
     "dict": "a dictionary",
@@ -83,7 +86,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             continue
         takes, refused = TAKES[helper]
         dumps = {local for local, dotted in library_callables(found.tree, DUMPS).items()}
-        kind = _kind(found.call.args[0], dumps, found.function)
+        http = set(library_callables(found.tree, HTTP))
+        kind = _kind(found.call.args[0], dumps, found.function, http)
         if kind not in refused:
             continue
         yield found.finding(
@@ -95,12 +99,28 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         )
 
 
-def _kind(node: ast.expr, dumps: set[str], function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+def _kind(
+    node: ast.expr, dumps: set[str], function: ast.FunctionDef | ast.AsyncFunctionDef, http: set[str]
+) -> str | None:
     """What kind of value `node` is, when it shows: "text", "a dictionary", "a list", "a number"."""
     if isinstance(node, ast.Name):
         kinds = {_literal_kind(value, dumps) for value in _bindings(function, node.id)}
         return kinds.pop() if len(kinds) == 1 else None
+    if (
+        isinstance(node, ast.Attribute)
+        and node.attr == "text"
+        and isinstance(node.value, ast.Name)
+        and _is_response(node.value.id, function, http)
+    ):
+        return "text"
     return _literal_kind(node, dumps)
+
+
+def _is_response(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef, http: set[str]) -> bool:
+    """True when every binding of `name` in the function is a call of requests' or httpx's request
+    functions (`requests.get(...)`), whose `.text` is the body as text."""
+    values = _bindings(function, name)
+    return all(isinstance(value, ast.Call) and called_name(value.func) in http for value in values)
 
 
 def _literal_kind(node: ast.expr | None, dumps: set[str]) -> str | None:

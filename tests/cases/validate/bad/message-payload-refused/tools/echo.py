@@ -24,3 +24,8 @@ class Echo(Tool):
         either = json.dumps(either)
         yield self.create_text_message(either)
         yield self.create_variable_message("echoed", text)
+        import requests
+
+        response = requests.get("https://api.example.com/echo", timeout=10)
+        yield self.create_json_message(response.text)
+        yield self.create_json_message(response.json())
