@@ -37,6 +37,8 @@ PYDANTIC_API = frozenset(
     | {"schema_json", "update_forward_refs", "validate"}
 )
 FILE, FILES = "file", "files"
+# Modules whose `open` takes a local path (a URL is no file name there).
+PATH_OPENERS = frozenset({"Image", "PIL.Image", "io", "codecs", "gzip", "wave", "fitz"})
 _FIX = (
     "The content is `{receiver}.blob` (bytes, a property: no parentheses){name!s}; write the bytes to a "
     "temporary file when a library wants a path. {basis!s}"
@@ -70,7 +72,10 @@ The SDK turns a `file` parameter into one `File` and a `files` parameter into a 
 (`Tool._convert_parameters`: a dict with `dify_model_identity` becomes `File(...)`, a list of such
 dicts `[File(...), ...]`). So an attribute that is no list method on a `files` parameter's value
 (`attachments.url`) fails with AttributeError whenever files are given, and indexing a `file`
-parameter's value (`template[0]`) fails with TypeError: a pydantic model is not subscriptable.
+parameter's value (`template[0]`) fails with TypeError: a pydantic model is not subscriptable. A
+File's `url` is the address Dify serves the file from, not a path on the plugin's machine:
+`open(file.url)` (or `Image.open(file.url)`) fails with FileNotFoundError on every call; the bytes
+are `file.blob`.
 """,
 )
 
@@ -201,6 +206,12 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
                 " as one File, which is not subscriptable"
             )
             yield node, problem, receiver, None, _ONE_HINT
+        elif isinstance(node, ast.Call) and (opened := _opened_url(node, names, scope)) is not None:
+            problem = (
+                f"{ast.unparse(node.func)}({opened}.url) opens the file's URL as a local path: a File's `url`"
+                " is the address Dify serves it from, so every call fails with FileNotFoundError"
+            )
+            yield node, problem, opened, None, None
         elif isinstance(node, ast.Attribute) and _unknown(node.attr, scope):
             receiver = _shown(node.value)
             # an access behind `hasattr(x, "attr")` never runs; the probe is judged below
@@ -222,6 +233,32 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
             f"{named} ({_has(scope)}), so {outcome}"
         )
         yield call, problem, receiver, None if ends else Severity.WARNING, None
+
+
+def _opened_url(node: ast.Call, names: dict[str, str], scope: _Scope) -> str | None:
+    """The receiver of `open(file.url)` (or another opener of a local path, `Image.open`) when
+    `file` is certainly a File; None otherwise."""
+    opener = node.func
+    opens = (isinstance(opener, ast.Name) and opener.id == "open") or (
+        isinstance(opener, ast.Attribute) and opener.attr == "open" and _dotted(opener.value) in PATH_OPENERS
+    )
+    argument = node.args[0] if node.args else None
+    if (
+        opens
+        and isinstance(argument, ast.Attribute)
+        and argument.attr == "url"
+        and _kind(argument.value, names, scope) == FILE
+    ):
+        return _shown(argument.value)
+    return None
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
 
 
 def _behind_probes(probes: Iterable[ast.Call], parents: dict[ast.AST, ast.AST]) -> set[int]:

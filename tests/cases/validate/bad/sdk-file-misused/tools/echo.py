@@ -49,3 +49,5 @@ class Echo(Tool):
         first += attachments[0].url + str(len(attachments))  # used as a list: no finding
         first += template[0]  # a file parameter is one File: error
         yield self.create_text_message(first)
+        with open(template.url, "rb") as handle:  # a URL is no path: error
+            yield self.create_blob_message(handle.read())
