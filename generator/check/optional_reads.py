@@ -25,6 +25,7 @@ from generator.check.undeclared import (
     guarded_keys,
     handlers_around,
     invokes,
+    membership_key,
 )
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -73,6 +74,11 @@ A text parameter with `form: form` and no default that a workflow user leaves em
 (`json.loads(...)`, `int(...)`, `float(...)` of the read itself) when nothing in the code tests its
 value first (a test `"x" in tool_parameters` is always true for a form field) and no handler of
 ValueError carries on: an error when it runs on every call, else a warning.
+
+A method or attribute of what `.get` gives for such a parameter, with no default
+(`params.get("tag").strip()`), fails the same way: `.get` gives None when the key is absent, and
+None has no attribute `strip` (AttributeError); silent when the function tests the key or its
+value anywhere, or stores it.
 """,
 )
 FALLBACK_NEVER_RUNS = rule(
@@ -150,8 +156,55 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
             file = files.get(id(function), invoke.display)
             named = (name, key, optional[key])
             yield _finding(invoke, (file, node), certain, named, f'{name}["{key}"]', said)
+        yield from _none_dereferences(invoke, scopes, parents, (optional, told | keys.stored), files)
         yield from _empty_conversions(invoke, scopes, parents, files)
         yield from _dead_fallbacks(invoke, scopes, parents, fields - keys.guarded, files)
+
+
+def _none_dereferences(
+    invoke: Invoke,
+    scopes: list[tuple[Function, str]],
+    parents: Parents,
+    keys: tuple[dict[str, str], set[str]],
+    files: dict[int, str],
+) -> Iterator[Finding]:
+    """`D.get("k").strip()` (an attribute of what `.get` gives, no default) for an optional `k` the
+    function never tests nor stores: None when it is left unset, so the attribute fails."""
+    optional, told = keys
+    found: set[str] = set()
+    for function, name in scopes:
+        tested = _tested_keys(function, name) | _membership_keys(function, name)
+        calls = [node for node in every_node(function) if isinstance(node, ast.Call)]
+        for node in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
+            parent = parents.get(node)
+            if (
+                len(node.args) != 1
+                or node.keywords
+                or not isinstance(parent, ast.Attribute)
+                or parent.value is not node
+            ):
+                continue
+            key = _looked_up(node, name)
+            if key not in optional or key in told or key in tested or key in found:
+                continue
+            found.add(key)
+            handler = read_handler(node, function, parents)
+            if handler < 0:
+                continue
+            certain = function is invoke.function and not handler and always_runs(node, function, parents)
+            outcome = _outcome(handler, certain).replace("KeyError", "AttributeError")
+            said = (
+                "Dify passes no such key when it is left unset, so `.get` gives None, which has no"
+                f" attribute {parent.attr}: {outcome}"
+            )
+            file = files.get(id(function), invoke.display)
+            read = f'{name}.get("{key}").{parent.attr}'
+            yield _finding(invoke, (file, node), certain, (name, key, optional[key]), read, said)
+
+
+def _membership_keys(function: Function, name: str) -> set[str]:
+    """Keys the function tests with `in` (or `not in`) on the dictionary."""
+    return {key for node in every_node(function) if (key := membership_key(node, name))}
 
 
 def _dead_fallbacks(

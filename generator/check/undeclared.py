@@ -318,7 +318,7 @@ def guarded_keys(
     for node in every_node(invoke):
         if shadows(node, name) and id(node) not in own:
             return None
-        tested = _membership_key(node, name)
+        tested = membership_key(node, name)
         if tested is not None:
             if not tested:
                 left = node.left if isinstance(node, ast.Compare) else None
@@ -374,7 +374,7 @@ def shadows(node: ast.AST, name: str) -> bool:
     return False
 
 
-def _membership_key(node: ast.AST, name: str) -> str | None:
+def membership_key(node: ast.AST, name: str) -> str | None:
     """For `"k" in params` (or `not in`, or against `params.keys()`): "k", or "" for a key that is
     not a constant; None when `node` tests no membership in `params`."""
     if not isinstance(node, ast.Compare):

@@ -45,3 +45,6 @@ class Echo(Tool):
         except Exception:
             region = ""
         yield self.create_text_message(region)
+        tag = tool_parameters.get("tag").strip()  # None when left unset: AttributeError
+        label = (tool_parameters.get("prefix") or "").strip()  # a fallback first: fine
+        yield self.create_text_message(tag + label)
