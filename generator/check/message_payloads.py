@@ -30,19 +30,21 @@ The SDK's message helpers build pydantic models that check their fields when the
 (`dify_plugin/entities/tool.py`, `ToolInvokeMessage`): `create_json_message(json)` makes a
 `JsonMessage` whose `json_object` is `Mapping | list` (`dict` in early releases);
 `create_text_message(text)`, `create_image_message(image)` and `create_link_message(link)` make a
-`TextMessage` whose `text` is `str`. pydantic's lax mode converts bytes to text, but not a number, a
+`TextMessage` whose `text` is `str`; `create_stream_variable_message(name, value)` makes a
+`VariableMessage` whose validator refuses a value that is not a string ("When 'stream' is True,
+'variable_value' must be a string."). pydantic's lax mode converts bytes to text, but not a number, a
 dictionary or a list to text, nor text to a mapping; tried with SDK 0.10.2:
 `JsonMessage(json_object='{"a": 1}')` and `TextMessage(text={"a": 1})`, `TextMessage(text=5)` raise
 ValidationError. So `create_json_message(json.dumps(data))`, the most common form, fails on every
 call that reaches it, and the user gets the SDK's error instead of the tool's answer.
 
-Found without running, on the argument as written: text is a string constant, an f-string, a call
-of `json.dumps` or `str`, or a `+` with a string constant; a dictionary or a list is a literal, a
+Found without running, on the argument as written: text is a string constant, an f-string, a call of
+`json.dumps` or `str`, or a `+` with a string constant; a dictionary or a list is a literal, a
 comprehension, or a call of `dict` or `list`; the `.text` of a name bound only to a call of
-`requests`' or `httpx`'s request functions is text; a number is a numeric constant or a call of `len`,
-`int` or `float`. A name counts when every binding of it in the function is one of these. Inside a
-`try` whose handler catches every exception, or in an `except` handler's body, a warning (the
-handler answers instead), as R083.
+`requests`' or `httpx`'s request functions is text; a number is a numeric constant or a call of
+`len`, `int` or `float`. A name counts when every binding of it in the function is one of these.
+Inside a `try` whose handler catches every exception, or in an `except` handler's body, a warning
+(the handler answers instead), as R083.
 """,
 )
 # helper -> (what its message takes, the kinds of value it refuses)
@@ -57,7 +59,13 @@ TAKES = {
         "text, the link (`text: str`)",
         frozenset({"a dictionary", "a list", "a number"}),
     ),
+    "create_stream_variable_message": (
+        "text as the value (the SDK: \"When 'stream' is True, 'variable_value' must be a string.\")",
+        frozenset({"a dictionary", "a list", "a number"}),
+    ),
 }
+# helper -> how many arguments it takes; the value judged is the last
+ARGUMENTS = {"create_stream_variable_message": 2}
 FIXES = {
     "create_json_message": "Pass the dictionary or list itself, not its JSON text (drop the `json.dumps`),"
     " or send the text with `create_text_message`.",
@@ -82,18 +90,19 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """R097 at each message helper given a value its message refuses."""
     for found in sdk_object_calls(loaded):
         helper = found.path
-        if helper not in TAKES or len(found.call.args) != 1 or found.call.keywords:
+        if helper not in TAKES or len(found.call.args) != ARGUMENTS.get(helper, 1) or found.call.keywords:
             continue
         takes, refused = TAKES[helper]
         dumps = {local for local, dotted in library_callables(found.tree, DUMPS).items()}
         http = set(library_callables(found.tree, HTTP))
-        kind = _kind(found.call.args[0], dumps, found.function, http)
+        value = found.call.args[-1]
+        kind = _kind(value, dumps, found.function, http)
         if kind not in refused:
             continue
         yield found.finding(
             PAYLOAD_REFUSED,
             "a ValidationError",
-            given=Phrase(_shown(found.call.args[0], kind)),
+            given=Phrase(_shown(value, kind)),
             takes=Phrase(takes),
             fix=Phrase(FIXES.get(helper, TEXT_FIX)),
         )

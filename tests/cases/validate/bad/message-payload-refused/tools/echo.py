@@ -29,3 +29,4 @@ class Echo(Tool):
         response = requests.get("https://api.example.com/echo", timeout=10)
         yield self.create_json_message(response.text)
         yield self.create_json_message(response.json())
+        yield self.create_stream_variable_message("echoed", {"text": text})
