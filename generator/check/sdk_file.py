@@ -74,7 +74,7 @@ dicts `[File(...), ...]`). So an attribute that is no list method on a `files` p
 (`attachments.url`) fails with AttributeError whenever files are given, and indexing a `file`
 parameter's value (`template[0]`) fails with TypeError: a pydantic model is not subscriptable. A
 File's `url` is the address Dify serves the file from, not a path on the plugin's machine:
-`open(file.url)` (or `Image.open(file.url)`) fails with FileNotFoundError on every call; the bytes
+opening `file.url` with `open` (or `Image.open`) fails with FileNotFoundError on every call; the bytes
 are `file.blob`.
 """,
 )
@@ -236,7 +236,7 @@ def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope
 
 
 def _opened_url(node: ast.Call, names: dict[str, str], scope: _Scope) -> str | None:
-    """The receiver of `open(file.url)` (or another opener of a local path, `Image.open`) when
+    """The receiver of a File whose `url` the call opens as a local path (`open`, `Image.open`) when
     `file` is certainly a File; None otherwise."""
     opener = node.func
     opens = (isinstance(opener, ast.Name) and opener.id == "open") or (
