@@ -166,6 +166,29 @@ BODIES = [
         """,
         [],
     ),
+    (
+        "a status message on either side of a test, then the work: no error answer",
+        """
+        is_video = query.endswith(".mp4")
+        if is_video:
+            yield self.create_text_message("Uploading a video, this may take a while")
+        else:
+            yield self.create_text_message("Uploading")
+        yield self.create_text_message(str(is_video))
+        """,
+        [],
+    ),
+    (
+        "a wrong status shown, then raise_for_status ends the call",
+        """
+        resp = requests.get(query, timeout=5)
+        if resp.status_code != 200:
+            yield self.create_text_message(f"status {resp.status_code}")
+        resp.raise_for_status()
+        yield self.create_json_message(resp.json())
+        """,
+        [],
+    ),
 ]
 
 

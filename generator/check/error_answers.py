@@ -163,6 +163,8 @@ def _goes_on(code: _Code) -> Iterator[Finding]:
         branches = [(node.body, True)]
         if node.orelse and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)):
             branches.append((node.orelse, False))  # an `elif` is an `if` of its own
+        if len(branches) == 2 and all(_answer(b) is not None and not _ends(b) for b, _ in branches):
+            continue  # both sides answer and go on: a message chosen by the test, not an error answer
         for branch, when in branches:
             answer = _answer(branch)
             if answer is None or _ends(branch):
@@ -410,10 +412,24 @@ def _first_use(
         elif _stored(node) or _tested(node, parents):
             del pending[subject]  # rebound or tested again: the code takes care of it from here
         elif isinstance(node, ast.expr) and not _only_shown(node, parents):
+            if _raises_for_status(node, parents):
+                return None  # `response.raise_for_status()` ends the call on the status just tested
             return node, pending[subject]
         if not pending:
             return None
     return None
+
+
+def _raises_for_status(node: ast.expr, parents: Parents) -> bool:
+    """True for the receiver of `x.raise_for_status()` (requests, httpx): it raises on an error status."""
+    method = parents.get(node)
+    call = parents.get(method) if method is not None else None
+    return (
+        isinstance(method, ast.Attribute)
+        and method.attr == "raise_for_status"
+        and isinstance(call, ast.Call)
+        and call.func is method
+    )
 
 
 def _copied_to(node: ast.AST, parents: Parents) -> ast.Name | None:

@@ -170,7 +170,7 @@ def misuses(tree: ast.Module, tool: Tool, attributes: frozenset[str] = LATEST_FI
 def _in_function(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> Iterator[Misuse]:
     nodes = own_nodes(function)
     names = _file_names(function, nodes, scope)
-    for tested in _type_tested(nodes):  # `isinstance(x, File)`: the code expects other types too
+    for tested in type_tested(nodes):  # `isinstance(x, File)`: the code expects other types too
         names.pop(tested, None)
     probes = _probes(nodes, names, scope)
     parents = {child: node for node in nodes for child in children(node)}
@@ -328,7 +328,7 @@ def _ends_when_missing(call: ast.Call, parents: dict[ast.AST, ast.AST]) -> bool:
     )
 
 
-def _type_tested(nodes: list[ast.AST]) -> set[str]:
+def type_tested(nodes: list[ast.AST]) -> set[str]:
     """Names whose type the function tests (`isinstance`, `type`, `callable`)."""
     found: set[str] = set()
     for node in nodes:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import children
-from generator.check.sdk_file import own_nodes
+from generator.check.sdk_file import own_nodes, type_tested
 from generator.check.undeclared import Invoke, constant, invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -77,7 +77,10 @@ def _misreadings(invoke: Invoke, typed: dict[str, str]) -> Iterator[Finding]:
     nodes = own_nodes(invoke.function)
     parents = {child: node for node in nodes for child in children(node)}
     reads = {id(node): key for node in nodes if (key := _typed_read(node, invoke.dictionary, typed))}
-    names = _names_of_reads(nodes, reads)
+    # a name whose type the code tests (`isinstance(flag, str)`) may well be text on that branch
+    names = {
+        name: key for name, key in _names_of_reads(nodes, reads).items() if name not in type_tested(nodes)
+    }
     told: set[tuple[str, int]] = set()
     expressions = [node for node in nodes if isinstance(node, ast.expr)]
     for node in sorted(expressions, key=lambda node: (node.lineno, node.col_offset)):
