@@ -8,13 +8,13 @@ mapping or a list; `create_text_message({"a": 1})` hands a dictionary to a `Text
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import called_name, library_callables
-from generator.check.sdk_calls import sdk_object_calls
+from generator.check.sdk_calls import SdkCall, sdk_object_calls
 from generator.check.sdk_file import own_nodes
-from generator.findings import Finding, Severity
+from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Phrase, rule
 
@@ -86,10 +86,43 @@ _MAKERS = {
 }
 
 
+META_IGNORED = rule(
+    "R098",
+    "blob-meta-key-ignored",
+    Severity.WARNING,
+    "create_blob_message's meta names the file's {what} `{key}`, a key Dify does not read (it reads"
+    " `{read}`): {outcome!s}",
+    'Write `{read}` in meta: `meta={{"filename": ..., "mime_type": ...}}`.',
+    """
+Dify turns a blob message into a file with what the message's `meta` says
+(`api/core/tools/utils/message_transformer.py`: `mimetype = meta.get("mime_type",
+"application/octet-stream")`, `filename = meta.get("filename", None)`); it reads no other key. A
+tool that writes the file's name or type under another key (`file_name`, `fileName`, `name`,
+`mimetype`, `content_type`) gives a file without its name (Dify makes one up) or typed
+`application/octet-stream` (a workflow then cannot tell a PDF from an image), for every call. The
+check reads the literal dictionary given as `meta` to `create_blob_message` and reports a key that
+is another spelling of `filename` or `mime_type`, when the dictionary lacks the right one, in a
+tool's code only: Dify reads a datasource's blob meta with other keys
+(`core/datasource/utils/message_transformer.py`: `meta.get("file_name", None)`).
+""",
+)
+# Other spellings of the two keys Dify reads from a blob's meta.
+META_KEYS = {
+    "filename": ("name", frozenset({"file_name", "fileName", "FileName", "name"})),
+    "mime_type": (
+        "type",
+        frozenset({"mimetype", "mimeType", "mime", "content_type", "contentType", "type", "media_type"}),
+    ),
+}
+
+
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """R097 at each message helper given a value its message refuses."""
+    """R097 at each message helper given a value its message refuses; R098 at a blob's meta keys
+    Dify does not read."""
     for found in sdk_object_calls(loaded):
         helper = found.path
+        if helper == "create_blob_message" and found.cls == "Tool":  # a datasource's meta is read otherwise
+            yield from _meta_keys(found)
         if helper not in TAKES or len(found.call.args) != ARGUMENTS.get(helper, 1) or found.call.keywords:
             continue
         takes, refused = TAKES[helper]
@@ -106,6 +139,36 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             takes=Phrase(takes),
             fix=Phrase(FIXES.get(helper, TEXT_FIX)),
         )
+
+
+def _meta_keys(found: SdkCall) -> Iterator[Finding]:
+    call = found.call
+    meta = next(
+        (k.value for k in call.keywords if k.arg == "meta"), call.args[1] if len(call.args) > 1 else None
+    )
+    if not isinstance(meta, ast.Dict):
+        return
+    keys = {
+        key.value: key for key in meta.keys if isinstance(key, ast.Constant) and isinstance(key.value, str)
+    }
+    for read, (what, spellings) in META_KEYS.items():
+        if read in keys:
+            continue
+        for key in sorted(spellings & keys.keys()):
+            node = keys[key]
+            outcome = (
+                "Dify names the file itself, for every call"
+                if read == "filename"
+                else "Dify types the file application/octet-stream, for every call"
+            )
+            yield META_IGNORED.at(
+                Location(found.display, node.lineno, node.col_offset + 1),
+                what=what,
+                key=key,
+                read=read,
+                outcome=Phrase(outcome),
+            )
+            break
 
 
 def _kind(

@@ -30,3 +30,5 @@ class Echo(Tool):
         yield self.create_json_message(response.text)
         yield self.create_json_message(response.json())
         yield self.create_stream_variable_message("echoed", {"text": text})
+        yield self.create_blob_message(b"x", meta={"file_name": "echo.txt", "mimetype": "text/plain"})
+        yield self.create_blob_message(b"x", meta={"filename": "echo.txt", "mime_type": "text/plain", "name": "x"})
