@@ -138,6 +138,24 @@ Parameters with `form: llm` are filled by a language model from the conversation
 `llm_description`; without it, it has only the name to guess from and fills the value poorly.
 """,
 )
+SECRET_FOR_MODEL = rule(
+    "A012",
+    "secret-parameter-filled-by-model",
+    Severity.WARNING,
+    "parameter {name} is a secret (type: secret-input) that a model fills (form: llm): an agent's model"
+    " is asked to write the secret into its call, and never has it",
+    "Declare the secret as a credential of the provider (`credentials_for_provider`, read with"
+    " `self.runtime.credentials`), or give the parameter `form: form` so a person enters it.",
+    """
+A `secret-input` parameter is meant for a value a person types and Dify keeps hidden (its form field
+masks it). With `form: llm` the parameter is listed in the tool's schema for the model, which fills
+it from the conversation: an agent then has to write an API key or password into its tool call,
+which it does not know (it invents one, or asks the user to paste the secret into the chat, where
+it is stored in the conversation). The provider's credentials are the place for a secret the tool
+needs on every call; a workflow user can still fill a `form: form` parameter. A warning: Dify
+accepts it.
+""",
+)
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
@@ -171,6 +189,8 @@ def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any], source: _So
     default = spec.get("default")
     if spec.get("form") == "llm" and not spec.get("llm_description"):
         yield LLM_DESCRIPTION_MISSING.at(tool.at("parameters", index), name=spec.get("name"))
+    if spec.get("form") == "llm" and kind == "secret-input":
+        yield SECRET_FOR_MODEL.at(tool.at("parameters", index, "form"), name=spec.get("name"))
     if multiple and isinstance(kind, str) and kind not in SELECTS:
         yield MULTIPLE_NOT_SELECT.at(tool.at("parameters", index, "multiple"), type=kind)
     values = yield from _options(tool, index, spec.get("options"), source)
