@@ -143,7 +143,7 @@ SECRET_FOR_MODEL = rule(
     "secret-parameter-filled-by-model",
     Severity.WARNING,
     "parameter {name} is a secret (type: secret-input) that a model fills (form: llm): an agent's model"
-    " is asked to write the secret into its call, and never has it",
+    " has to write the secret into its call, so it must be pasted into the conversation, which keeps it",
     "Declare the secret as a credential of the provider (`credentials_for_provider`, read with"
     " `self.runtime.credentials`), or give the parameter `form: form` so a person enters it.",
     """
