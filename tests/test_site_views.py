@@ -200,3 +200,15 @@ def test_run_outputs_are_the_same_in_every_language(cases_site: BuiltSite) -> No
         assert values
         shown.append(values)
     assert all(values == shown[0] for values in shown)
+
+
+def test_a_tool_page_lists_the_findings_of_its_class_file(tmp_path: Path) -> None:
+    """What a tool's own class file does wrong is the tool's: its page lists it, instead of saying
+    "no findings" while the plugin's page names the line (a shared module stays the plugin's)."""
+    folder = tmp_path / "plugins" / "demo"
+    shutil.copytree(REPO / "tests" / "cases" / "validate" / "bad" / "invoke-not-a-generator", folder)
+    (folder / "expect.yaml").unlink()
+    model = site_model(site_catalog([tmp_path / "plugins"], REPO / "schemas", None))
+    tools = {entry.tool.name: entry for plugin in model.plugins for entry in plugin.tools}
+    assert [view.rule for view in tools["oneshot"].findings] == ["T018"]
+    assert [view.rule for view in tools["listed"].findings] == []

@@ -400,6 +400,9 @@ class _Builder:
             loaded.display_path(tool.file),
             loaded.display_path(examples_path(tool)),
             examples_from,
+            # the tool's own class file: what its code does wrong is the tool's (shared modules stay
+            # on the plugin's page)
+            *([loaded.display_path(tool.source)] if tool.source else []),
         }
         document = loaded.documents.get(tool.file)
         key = (tool.key.provider, tool.name)
