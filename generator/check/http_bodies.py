@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from generator.check import CheckContext
 from generator.check.common import called_name, library_callables
 from generator.check.plugin_code import reachable_functions
-from generator.check.sdk_file import own_nodes
+from generator.check.sdk_file import own_nodes, plain_bindings
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Phrase, rule
@@ -62,9 +62,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 def _double_encoded(
     function: ast.FunctionDef | ast.AsyncFunctionDef, dumps: set[str]
 ) -> Iterator[tuple[ast.Call, str, str]]:
-    nodes = own_nodes(function)
-    texts: dict[str, str] | None = None  # made for a function with an HTTP call only
-    for node in nodes:
+    for node in own_nodes(function):
         if not isinstance(node, ast.Call) or not _is_http_call(node.func):
             continue
         for keyword in node.keywords:
@@ -74,44 +72,15 @@ def _double_encoded(
             if isinstance(value, ast.Call) and called_name(value.func) in dumps:
                 yield node, _short(value), "the value is `json.dumps(...)`'s text"
             elif isinstance(value, ast.Name):
-                if texts is None:
-                    texts = _dumped_names(nodes, dumps)
-                line = texts.get(value.id)
-                if line:
-                    yield node, value.id, f"{value.id} is the text `json.dumps(...)` made ({line})"
+                # every binding of the name in the function a `json.dumps(...)` call
+                values = plain_bindings(function, value.id)
+                if all(isinstance(v, ast.Call) and called_name(v.func) in dumps for v in values):
+                    line = min(v.lineno for v in values if v is not None)
+                    yield node, value.id, f"{value.id} is the text `json.dumps(...)` made (line {line})"
 
 
 def _is_http_call(func: ast.expr) -> bool:
     return isinstance(func, ast.Attribute) and func.attr in METHODS
-
-
-def _dumped_names(nodes: list[ast.AST], dumps: set[str]) -> dict[str, str]:
-    """Names every binding of which in the function is a `json.dumps(...)` call, with the line of the
-    first: a name bound to anything else, or in a loop or `with` target, is not judged."""
-    found: dict[str, str] = {}
-    others: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            dumped = (
-                isinstance(node.value, ast.Call) and called_name(node.value.func) in dumps
-                if node.value is not None
-                else False
-            )
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    if dumped:
-                        found.setdefault(target.id, f"line {node.lineno}")
-                    else:
-                        others.add(target.id)
-        elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.withitem | ast.NamedExpr):
-            bound: ast.expr | None = node.optional_vars if isinstance(node, ast.withitem) else node.target
-            for name in ast.walk(bound) if bound is not None else ():
-                if isinstance(name, ast.Name):
-                    others.add(name.id)
-        elif isinstance(node, ast.arg):
-            others.add(node.arg)
-    return {name: line for name, line in found.items() if name not in others}
 
 
 def _short(node: ast.expr) -> str:

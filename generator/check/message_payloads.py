@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from generator.check import CheckContext
 from generator.check.common import called_name, library_callables
 from generator.check.sdk_calls import SdkCall, sdk_object_calls
-from generator.check.sdk_file import own_nodes
+from generator.check.sdk_file import plain_bindings
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Phrase, rule
@@ -176,7 +176,7 @@ def _kind(
 ) -> str | None:
     """What kind of value `node` is, when it shows: "text", "a dictionary", "a list", "a number"."""
     if isinstance(node, ast.Name):
-        kinds = {_literal_kind(value, dumps) for value in _bindings(function, node.id)}
+        kinds = {_literal_kind(value, dumps) for value in plain_bindings(function, node.id)}
         return kinds.pop() if len(kinds) == 1 else None
     if (
         isinstance(node, ast.Attribute)
@@ -191,7 +191,7 @@ def _kind(
 def _is_response(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef, http: set[str]) -> bool:
     """True when every binding of `name` in the function is a call of requests' or httpx's request
     functions (`requests.get(...)`), whose `.text` is the body as text."""
-    values = _bindings(function, name)
+    values = plain_bindings(function, name)
     return all(isinstance(value, ast.Call) and called_name(value.func) in http for value in values)
 
 
@@ -222,29 +222,6 @@ def _literal_kind(node: ast.expr | None, dumps: set[str]) -> str | None:
             return "text"
         return _MAKERS.get(name) if isinstance(node.func, ast.Name) else None
     return None
-
-
-def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr | None]:
-    """The values the plain assignments of `name` in the function give it, and None for any other
-    binding (a parameter, a loop or `with` target, an augmented assignment, a tuple's element)."""
-    nodes = own_nodes(function)
-    values: list[ast.expr | None] = []
-    plain = 0  # stores that are whole targets of a plain assignment
-    for node in nodes:
-        if isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    values.append(node.value)
-                    plain += 1
-        elif isinstance(node, ast.arg) and node.arg == name:
-            values.append(None)
-    stores = sum(
-        isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) for node in nodes
-    )
-    if stores != plain:
-        values.append(None)
-    return values or [None]
 
 
 def _shown(node: ast.expr, kind: str) -> str:

@@ -506,3 +506,26 @@ def _is_none(node: ast.expr) -> bool:
 def _shown(node: ast.expr) -> str:
     """The receiver as written, short enough for a message (the code is a stranger's)."""
     return shorten(ast.unparse(node), 60)
+
+
+def plain_bindings(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr | None]:
+    """The values the plain assignments of `name` in the function give it, and None for any other
+    binding (a parameter, a loop or `with` target, an augmented assignment, a tuple's element)."""
+    nodes = own_nodes(function)
+    values: list[ast.expr | None] = []
+    plain = 0  # stores that are whole targets of a plain assignment
+    for node in nodes:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    values.append(node.value)
+                    plain += 1
+        elif isinstance(node, ast.arg) and node.arg == name:
+            values.append(None)
+    stores = sum(
+        isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) for node in nodes
+    )
+    if stores != plain:
+        values.append(None)
+    return values or [None]
