@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, kept_on
+from generator.check.dead_code import unreached_functions
 from generator.check.plugin_code import PluginCode, imported_module, plugin_code, reachable_modules
 from generator.check.sdk_api_index import PACKAGE, tool_attributes
 from generator.check.sdk_file import own_nodes
@@ -51,6 +52,11 @@ modules they import) and judges only what is certain:
   dunder name, one tested with `hasattr` or read with `getattr` in the function, or a lookup inside
   a `try` that catches AttributeError by name is never reported (a handler of every exception is the
   tool's error answer, which then answers every call instead of the tool).
+
+A lookup in a private helper (`_name`) that the plugin's code never runs is not reported: one
+that nothing calls, or that only a branch no caller can take calls (`self._format(result,
+"text")` is the only call of `_format`, so its `if fmt == "json": self._as_json(...)` never runs).
+Nobody meets such a line; the SDK calls only public names and those of its `Tool`.
 
 The message lists the names the class has; the hint names the closest one.
 """,
@@ -100,6 +106,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     stored = _stored_attributes(code)
     derived = {_base_name(base) for _name, (_file, tree) in code.modules.items() for base in _bases(tree)}
     known = _classes(code)
+    unreached = unreached_functions(loaded)
     for module in reachable:
         relative, tree = code.modules[module]
         visible = _visible(code, known, module, tree)
@@ -107,7 +114,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             continue
         display = loaded.display_path(relative)
         for function in every_node(tree):
-            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) and id(function) not in unreached:
                 for node, receiver, own in _misses(function, visible, derived, stored, tree):
                     yield _finding(loaded, display, node, receiver, own)
 

@@ -1,0 +1,192 @@
+"""Private functions of the plugin that its code provably never runs.
+
+A lookup that fails in a helper nothing calls, or that only a branch no caller can take calls,
+breaks nothing for anyone: `self._fmt(result, "text")` is the only call of `_fmt`, whose
+`if fmt == "json": return self._as_json(result)` never runs, so a defect inside `_as_json` is
+dead code. The checks whose verdict is "every call that reaches this line fails" skip such
+functions. Only private names (one leading underscore, not a dunder) are judged: the SDK and other
+programs call public ones, and a name the SDK's `Tool` knows (`_invoke`...) is the SDK's to call.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from generator.check.common import children, every_node
+from generator.check.plugin_code import Function, PluginCode, plugin_code
+from generator.check.sdk_api_index import tool_attributes
+from generator.load.crawl import LoadedPlugin
+
+# What a literal argument can decide: the parameter's possible values, or None when unknown.
+Values = frozenset[object] | None
+
+
+def unreached_functions(loaded: LoadedPlugin) -> frozenset[int]:
+    """The ids of the plugin's function nodes that no path of its code reaches."""
+    return loaded.reader.derived("unreached-functions", "", lambda: _unreached(plugin_code(loaded)))
+
+
+def _unreached(code: PluginCode) -> frozenset[int]:
+    trees = [tree for _relative, tree in code.modules.values()]
+    nodes = [node for tree in trees for node in every_node(tree)]
+    if any(_computed_lookup(node) for node in nodes):
+        return frozenset()  # `getattr(self, "_as_" + fmt)`: any name may be called
+    parents = {id(child): node for node in nodes for child in children(node)}
+    functions = [node for node in nodes if isinstance(node, Function)]
+    by_name: dict[str, list[Function]] = {}
+    for function in functions:
+        by_name.setdefault(function.name, []).append(function)
+    sdk = tool_attributes() or frozenset()
+    judged = {
+        name: group
+        for name, group in by_name.items()
+        if name.startswith("_") and not name.startswith("__") and name not in sdk and len(group) == 1
+    }
+    mentions: dict[str, list[ast.AST]] = {name: [] for name in judged}
+    for node in nodes:
+        name = _mentioned(node)
+        if name in mentions:
+            mentions[name].append(node)
+    dead: set[int] = set()
+    changed = True
+    while changed:  # a function whose every caller is dead is dead too
+        changed = False
+        for name, (function,) in judged.items():
+            if id(function) in dead:
+                continue
+            if all(_never_runs(mention, parents, dead, judged, mentions) for mention in mentions[name]):
+                dead.add(id(function))
+                changed = True
+    return frozenset(dead)
+
+
+def _computed_lookup(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("getattr", "hasattr")
+        and len(node.args) >= 2
+        and not isinstance(node.args[1], ast.Constant)
+    )
+
+
+def _mentioned(node: ast.AST) -> str | None:
+    """The name a node mentions, however: a load of a name or attribute, or a string constant."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _never_runs(
+    mention: ast.AST,
+    parents: dict[int, ast.AST],
+    dead: set[int],
+    judged: dict[str, list[Function]],
+    mentions: dict[str, list[ast.AST]],
+) -> bool:
+    """True when the mention sits in a dead function, or in a branch of an `if` that the literal
+    arguments every caller of its function passes decide against."""
+    branches, function = _enclosing(mention, parents)
+    if function is None:
+        return False
+    if id(function) in dead:
+        return True
+    values = _argument_values(function, judged, mentions, parents)
+    for taken, test in branches:
+        decided = _decided(test, values)
+        if decided is not None and decided != taken:
+            return True
+    return False
+
+
+def _enclosing(
+    node: ast.AST, parents: dict[int, ast.AST]
+) -> tuple[list[tuple[bool, ast.expr]], Function | None]:
+    """The `if` tests the node sits in a branch of (True for the body, False for `else`), and the
+    function that holds it (None for module-level code)."""
+    branches: list[tuple[bool, ast.expr]] = []
+    child = node
+    while (parent := parents.get(id(child))) is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            branches.append((any(s is child for s in parent.body), parent.test))
+        if isinstance(parent, Function) and all(child is not d for d in parent.decorator_list):
+            return branches, parent
+        child = parent
+    return branches, None
+
+
+def _argument_values(
+    function: Function,
+    judged: dict[str, list[Function]],
+    mentions: dict[str, list[ast.AST]],
+    parents: dict[int, ast.AST],
+) -> dict[str, Values]:
+    """For each parameter of `function` that the function never rebinds: the constants its callers
+    pass (or its constant default when a caller leaves it out); None when any caller passes
+    something else, or when the function is mentioned other than in a call."""
+    if judged.get(function.name) != [function]:
+        return {}
+    arguments = function.args
+    names = [argument.arg for argument in [*arguments.posonlyargs, *arguments.args]]
+    defaults: dict[str, ast.expr] = dict(
+        zip(names[len(names) - len(arguments.defaults) :], arguments.defaults, strict=False)
+    )
+    rebound = {
+        node.id
+        for node in every_node(function)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+    }
+    values: dict[str, set[object] | None] = {name: set() for name in names if name not in rebound}
+    for mention in mentions[function.name]:
+        call = parents.get(id(mention))
+        if not (isinstance(call, ast.Call) and call.func is mention) or _unpacks(call):
+            return {}
+        # A method called on an object or a class: its first parameter is that object.
+        passed = names[1:] if isinstance(mention, ast.Attribute) and _is_method(function, parents) else names
+        given: dict[str, ast.expr] = dict(zip(passed, call.args, strict=False))
+        given.update({keyword.arg: keyword.value for keyword in call.keywords if keyword.arg})
+        for name, seen in values.items():
+            value = given.get(name, defaults.get(name))
+            if seen is None or name not in passed:
+                continue
+            if isinstance(value, ast.Constant):
+                seen.add(value.value)
+            else:
+                values[name] = None
+    return {name: frozenset(seen) if seen is not None else None for name, seen in values.items()}
+
+
+def _unpacks(call: ast.Call) -> bool:
+    return any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+
+
+def _is_method(function: Function, parents: dict[int, ast.AST]) -> bool:
+    return isinstance(parents.get(id(function)), ast.ClassDef) and not any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list
+    )
+
+
+def _decided(test: ast.expr, values: dict[str, Values]) -> bool | None:
+    """The truth of `P == "x"`, `P != "x"`, `P in ("x", "y")` or `P not in ...` for every value the
+    callers pass for the parameter P; None when the values disagree or are not known."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(right, ast.Name) and isinstance(op, ast.Eq | ast.NotEq):
+        left, right = right, left
+    if not isinstance(left, ast.Name) or not (possible := values.get(left.id)):
+        return None
+    if isinstance(op, ast.Eq | ast.NotEq) and isinstance(right, ast.Constant):
+        outcomes = {(value == right.value) == isinstance(op, ast.Eq) for value in possible}
+    elif isinstance(op, ast.In | ast.NotIn) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+        if not all(isinstance(element, ast.Constant) for element in right.elts):
+            return None
+        options = [element.value for element in right.elts if isinstance(element, ast.Constant)]
+        outcomes = {(value in options) == isinstance(op, ast.In) for value in possible}
+    else:
+        return None
+    return outcomes.pop() if len(outcomes) == 1 else None
