@@ -86,6 +86,31 @@ catches the error. One finding per `try`, at the first such use; a warning: only
 take that path.
 """,
 )
+SILENT = rule(
+    "R112",
+    "failure-answers-nothing",
+    Severity.WARNING,
+    "when the code of the `try` at line {try_line} fails, this `except` only {does} and the tool ends"
+    " without a message: Dify shows an empty result and no error, and the user cannot tell that the"
+    " call failed",
+    'Yield an error message here (`yield self.create_text_message(f"...: {{e}}")`) or `raise`, so'
+    " that Dify shows the failure.",
+    """
+A tool's answer is what its `_invoke` yields; an exception it raises reaches Dify as the call's
+error (the SDK sends it with `stream_error_object`, `dify_plugin/plugin.py`, `_execute_request`,
+and Dify's tool node fails with it). An `except` that only logs, prints or passes turns the failure
+into a call that ended normally with no message: the tool node succeeds with empty `text`, `json`
+and `files`, the next node runs on nothing, and the user sees no error to act on. Tried with the
+SDK 0.10.2: an `_invoke` whose request fails inside `try` / `except Exception as e:
+logging.error(e)` yields no message and raises nothing.
+
+Found without running, in each tool's `_invoke`: a `try` whose body yields the tool's messages, not
+in a loop, after which nothing in `_invoke` yields, with an `except` whose body holds no `yield`,
+`raise`, `return`, `continue` or `break`. One finding per `try`, at its first such handler. A
+warning: a failure the author means to hide (an optional extra) is possible, though rare at the end
+of `_invoke`.
+""",
+)
 # Calls that only show or measure a value: passing a missing one to them breaks nothing here.
 SHOWS = frozenset({"len", "str", "repr", "print", "bool", "isinstance", "type", "hasattr", "getattr", "id"})
 # What a value may stand in on its way to such a call and still be only shown (`f"{x}"`, `[x]`).
@@ -116,7 +141,8 @@ class _Code:
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """R091 and R092 in each tool's `_invoke` and the generators it delegates to, each place once."""
+    """R091, R092 and R112 in each tool's `_invoke` and the generators it delegates to, each place
+    once."""
     return once_per_place(_findings(loaded))
 
 
@@ -126,6 +152,8 @@ def _findings(loaded: LoadedPlugin) -> Iterator[Finding]:
         code = _Code(function, scope.display, parents)
         yield from _goes_on(code)
         yield from _unbound(code)
+        if function.name == "_invoke":
+            yield from _silent(code)
 
 
 def _generators(loaded: LoadedPlugin) -> Iterator[tuple[Function, Scope]]:
@@ -672,3 +700,39 @@ def _runs_with(node: ast.AST, statement: ast.stmt, parents: Parents) -> bool:
             return False
         child, parent = parent, parents.get(parent)
     return child is statement
+
+
+# R112 ----------------------------------------------------------------------------------------
+
+
+def _silent(code: _Code) -> Iterator[Finding]:
+    for node in own_nodes(code.function):
+        if not isinstance(node, ast.Try | ast.TryStar) or _in_loop(node, code):
+            continue
+        if not _yield_in(node.body) or _yield_in(_following(node, code)):
+            continue
+        handler = next((h for h in node.handlers if not _yield_in(h.body) and not _ends(h.body)), None)
+        if handler is None:
+            continue
+        yield SILENT.at(
+            Location(code.display, handler.lineno, handler.col_offset + 1),
+            try_line=node.lineno,
+            does=_handler_does(handler),
+        )
+
+
+def _yield_in(statements: list[ast.stmt]) -> bool:
+    return any(isinstance(node, ast.Yield | ast.YieldFrom) for node in _walk(statements))
+
+
+def _handler_does(handler: ast.ExceptHandler) -> str:
+    """What a handler that neither answers nor ends does, in a few words."""
+    calls = [node for node in _walk(handler.body) if isinstance(node, ast.Call)]
+    if any(
+        _called_name(call) in LOGS | {"print", "print_exc"} or "log" in _called_name(call).lower()
+        for call in calls
+    ):
+        return "logs the error"
+    if all(isinstance(statement, ast.Pass) for statement in handler.body):
+        return "passes"
+    return "carries on"
