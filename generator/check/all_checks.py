@@ -68,6 +68,7 @@ from generator.check import (
     unparsed,
     unread_parameters,
     unyielded,
+    variable_types,
     variables_in_code,
     yielded_generators,
 )
@@ -124,6 +125,7 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "undefined_names": undefined_names,
         "unbound_paths": unbound_paths,
         "variables_in_code": variables_in_code,
+        "variable_types": variable_types,
         "yielded_generators": yielded_generators,
         "placeholder": placeholder,
         "error_answers": error_answers,
