@@ -4,9 +4,10 @@ A declared parameter is shown to every user: the workflow editor offers it as an
 model is told about it (`form: llm`). When `_invoke` (and the plugin's own functions it hands the
 dictionary to, `passed_on.py`, and the methods of its class when it keeps the dictionary on `self`)
 reads the dictionary only under constant keys and none of them is the parameter's, what a user sets
-there changes nothing. The reading is closed or the check is silent:
-a key computed at run time, the dictionary iterated, copied, shown whole in a message or handed to
-code we do not follow may read any parameter.
+there changes nothing. The reading is closed or the check is silent: a key computed at run time,
+the dictionary iterated, spread (`**d`), shown whole in a message or handed to code we do not
+follow may read any parameter. A copy bound once to a name (`params = dict(d)`, `d.copy()`,
+`{**d}`) is read as the dictionary is.
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ another name).
 The check reads `_invoke` and the plugin's own functions it hands the dictionary to, without
 running them (and, when `_invoke` keeps it on the tool, `self.params = tool_parameters`, every use
 of `self.params` in the methods of its class; silent when `self` itself is handed to other code,
-which may read it there), and speaks only when every use of the dictionary is a read under a constant key, at
-least one
-(`d["k"]`, `d.get("k")`, `"k" in d`, `d.pop("k")`): any other use (a computed key, iteration,
+which may read it there; a copy bound once to a name, `params = dict(tool_parameters)`,
+`tool_parameters.copy()` or `{**tool_parameters}`, is read as the dictionary), and speaks only
+when every use of the dictionary is a read under a constant key, at least one (`d["k"]`,
+`d.get("k")`, `"k" in d`, `d.pop("k")`): any other use (a computed key, iteration,
 `**d`, the dictionary handed to other code or shown whole) may read the parameter, and the check is
 silent. A tool that also reads a key its YAML does not declare is left to the rules that report
 such reads (R021, R070), which name the declared parameters: one cause, one finding. A warning:
@@ -173,7 +175,12 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
     keys: set[str] = set()
     for function, name in scopes:
         kept = set(stores) if function is invoke.function else set()
-        found = constant_reads(function, name, [*followed.passed.keys(), *kept])
+        copies = _copies(function, name)
+        holders = [holder for holder, _binding in copies.values()]
+        found = constant_reads(function, name, [*followed.passed.keys(), *kept, *holders])
+        for copy, (_holder, binding) in copies.items():
+            read = constant_reads(function, copy, [binding]) if found is not None else None
+            found = found | read if found is not None and read is not None else None
         if found is None:
             return None
         keys |= found
@@ -184,6 +191,42 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
             return None
         keys |= found
     return keys
+
+
+def _copies(function: Function, name: str) -> dict[str, tuple[int, int]]:
+    """The names `function` binds once to a shallow copy of its dictionary (`dict(d)`, `d.copy()`,
+    `{**d}`), each with the `id` of the node that holds the dictionary in the copy (its parent) and
+    of the name's one binding: the copy is read as the dictionary is."""
+    found: dict[str, tuple[int, int]] = {}
+    stores: dict[str, int] = {}
+    for node in every_node(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    for node in every_node(function):
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            continue
+        value, target = node.value, node.targets[0]
+        copied = (
+            isinstance(value, ast.Call)
+            and not value.keywords
+            and (
+                (_is_name(value.func, "dict") and len(value.args) == 1 and _is_name(value.args[0], name))
+                or (
+                    isinstance(value.func, ast.Attribute)
+                    and value.func.attr == "copy"
+                    and _is_name(value.func.value, name)
+                    and not value.args
+                )
+            )
+        ) or (isinstance(value, ast.Dict) and value.keys == [None] and _is_name(value.values[0], name))
+        if copied and stores.get(target.id) == 1 and target.id != name:
+            holder = (
+                value.func if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) else value
+            )
+            found[target.id] = (id(holder), id(target))
+    return found
 
 
 def _self_stores(function: Function, name: str) -> dict[int, str]:
@@ -227,7 +270,7 @@ def _attribute_reads(cls: ast.ClassDef, attribute: str, stores: set[int]) -> set
 def constant_reads(function: Function, name: str, followed_calls: Iterable[int]) -> set[str] | None:
     """The constant keys `function` reads of its dictionary `name`, or None for any other use
     (calls handing it to a followed function are read where that function reads it, and so are
-    the statements in `followed_calls` that keep it on `self`)."""
+    the statements in `followed_calls` that keep it on `self` or copy it, `_copies`)."""
     handed = set(followed_calls)
     parents: Parents = {child: node for node in every_node(function) for child in children(node)}
     own = {id(arg) for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]}
@@ -238,6 +281,8 @@ def constant_reads(function: Function, name: str, followed_calls: Iterable[int])
         if not isinstance(node, ast.Name) or node.id != name:
             continue
         if not isinstance(node.ctx, ast.Load):
+            if id(node) in handed:
+                continue  # the one binding of a copy of the dictionary (`_copies`)
             return None  # rebound: later reads may be of another dictionary
         key = _read_key(node, parents, handed)
         if key is None:
