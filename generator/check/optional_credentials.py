@@ -19,8 +19,16 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import children, every_node, module_tree
-from generator.check.credential_reads import Kind, Read, Reading, credential_reading, declared_items
+from generator.check.credential_reads import (
+    Kind,
+    Read,
+    Reading,
+    credential_reading,
+    declared_items,
+    is_credentials,
+)
 from generator.check.optional_reads import read_handler
+from generator.check.passed_on import literal_strings
 from generator.check.undeclared import Function, Parents, always_runs
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -81,8 +89,9 @@ OPTIONAL_CREDENTIAL_REFUSED = rule(
 The provider declares the credential without `required: true` (and without a `default`), so Dify's
 form lets the user leave it blank, and Dify passes no key for it. Code that refuses an empty value,
 `if not credentials.get("x"): raise ToolProviderCredentialValidationError(...)` (also `is None`,
-`== ""`, `"x" not in credentials`, one side of an `or`, `not (x and y)`, `not all([x, y])`), or that
-uses `.get("x")` as a string
+`== ""`, `"x" not in credentials`, one side of an `or`, `not (x and y)`, `not all([x, y])`, a loop
+over a literal list of names, `for k in ["api_key", "x"]: if not credentials.get(k): raise ...`),
+or that uses `.get("x")` as a string
 (`.get("x").rstrip("/")`, `int(...)`, `float(...)`, `json.loads(...)`, `"Bearer " + ...`), stops
 for every user who leaves it blank: in `_validate_credentials` Dify refuses to save the
 credentials, so the field the form calls optional is required; in a tool, every call fails.
@@ -141,9 +150,126 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         place = Place(loaded, provider, optional, reading)
         yield from _subscripts(place)
         refused: dict[str, list[Refused]] = {}
+        told: set[tuple[int, str]] = set()
+        yield from _loop_refusals(place, refused, told)
         for function in {id(read.function): read.function for read in reading.reads}.values():
-            yield from _refusals(place, function, refused)
+            yield from _refusals(place, function, refused, {key for at, key in told if at == id(function)})
         yield from _tool_refusals(place, refused)
+
+
+def _loop_refusals(
+    place: Place, refused: dict[str, list[Refused]], told: set[tuple[int, str]]
+) -> Iterator[Finding]:
+    """R094 at a loop over a literal list of credential names that refuses each one left blank
+    (`for key in ["api_key", "region"]: if not credentials.get(key): raise ...`), for each
+    optional credential of the list; `told` gets (function id, key) of each."""
+    provider, loaded = place.provider, place.loaded
+    sources = dict.fromkeys([provider.source, *(tool.source for tool in provider.reachable_tools)])
+    for source in sources:
+        found = module_tree(loaded, source) if source else None
+        if found is None:
+            continue
+        display, validating = loaded.display_path(found[0]), source == provider.source
+        for function in every_node(found[1]):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            names = place.reading.names.get(id(function), set())
+            entry = function.name == ("_validate_credentials" if validating else "_invoke")
+            parents = _parents(function)
+            for loop, test, keys in _looped_refusals(function, names, not entry or not validating):
+                certain = entry and always_runs(loop, function, parents, failing=True)
+                for key in keys:
+                    if key not in place.optional or (id(function), key) in told or not certain:
+                        continue
+                    told.add((id(function), key))
+                    read = Read(display, test, key, False, Kind.GET, function, entry)
+                    what = f"`for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}:`"
+                    what += f" with `if {ast.unparse(test)}:` stops when it is blank"
+                    if not validating:
+                        refused.setdefault(key, []).append(Refused(read, test, what))
+                        continue
+                    outcome = _outcome(read, certain, 0, "the check raises")
+                    yield _refused(place, Refused(read, test, what), certain, outcome)
+
+
+def _looped_refusals(
+    function: Function, names: set[str], answers: bool
+) -> Iterator[tuple[ast.For, ast.expr, frozenset[str]]]:
+    """(the loop, the test, the names) for each `for v in <literal list of strings>:` whose body
+    holds an `if` that refuses a blank `credentials[v]` (raises, or with `answers`, ends in
+    `return`) and no `break` or `continue` that could skip it."""
+    for loop in every_node(function):
+        if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+            continue
+        strings = literal_strings(loop.iter) or _literal_name(function, loop.iter)
+        if not strings or any(isinstance(node, ast.Break | ast.Continue) for node in every_node(loop)):
+            continue
+        for statement in loop.body:
+            if not isinstance(statement, ast.If) or not _stops(statement, answers):
+                continue
+            tests = (
+                statement.test.values
+                if isinstance(statement.test, ast.BoolOp) and isinstance(statement.test.op, ast.Or)
+                else [statement.test]
+            )
+            if any(_blank_under(test, loop.target.id, names) for test in tests):
+                yield loop, statement.test, strings
+                break
+
+
+def _literal_name(function: Function, node: ast.expr) -> frozenset[str] | None:
+    """The strings of the literal list a name is bound to, once, in the function."""
+    if not isinstance(node, ast.Name):
+        return None
+    values = [
+        statement.value
+        for statement in every_node(function)
+        if isinstance(statement, ast.Assign) and any(_named(target, node.id) for target in statement.targets)
+    ]
+    stores = [
+        n
+        for n in every_node(function)
+        if isinstance(n, ast.Name) and n.id == node.id and not isinstance(n.ctx, ast.Load)
+    ]
+    return literal_strings(values[0]) if len(values) == 1 and len(stores) == 1 else None
+
+
+def _named(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _stops(statement: ast.If, answers: bool) -> bool:
+    """True when the `if` raises, or (with `answers`, in a tool) ends in `return`."""
+    raises = any(isinstance(node, ast.Raise) for node in statement.body)
+    return raises or (answers and isinstance(statement.body[-1], ast.Return))
+
+
+def _blank_under(test: ast.expr, variable: str, names: set[str]) -> bool:
+    """True for a test that is true when the credential named by `variable` is blank: `not
+    credentials.get(v)`, `not credentials[v]`, `v not in credentials`, `credentials.get(v) is None`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _looked_up_under(test.operand, variable, names)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        right = test.comparators[0]
+        if isinstance(test.ops[0], ast.NotIn):
+            return _named(test.left, variable) and is_credentials(right, names)
+        if isinstance(test.ops[0], ast.Is) and isinstance(right, ast.Constant) and right.value is None:
+            return _looked_up_under(test.left, variable, names)
+    return False
+
+
+def _looked_up_under(node: ast.expr, variable: str, names: set[str]) -> bool:
+    """True for `credentials.get(v)` (no fallback) or `credentials[v]`."""
+    if isinstance(node, ast.Subscript):
+        return _named(node.slice, variable) and is_credentials(node.value, names)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and len(node.args) == 1
+        and _named(node.args[0], variable)
+        and is_credentials(node.func.value, names)
+    )
 
 
 def _subscripts(place: Place) -> Iterator[Finding]:
@@ -213,7 +339,9 @@ class Refused:
     what: str
 
 
-def _refusals(place: Place, function: Function, refused: dict[str, list[Refused]]) -> Iterator[Finding]:
+def _refusals(
+    place: Place, function: Function, refused: dict[str, list[Refused]], looped: set[str]
+) -> Iterator[Finding]:
     """R094 in one function: refusals of an empty optional credential, and `.get` values used as
     strings; one finding per key. A refusal on every call of a tool's `_invoke` goes to `refused`,
     judged once every tool is read."""
@@ -221,8 +349,8 @@ def _refusals(place: Place, function: Function, refused: dict[str, list[Refused]
     parents = _parents(function)
     values = _values(reads, function, place.optional)
     tested = _tested(function, values)
-    told: set[str] = set()
-    kept: set[str] = set()  # the keys this tool refuses, for `_tool_refusals`
+    told = set(looped)  # the keys a loop of the function refuses, told already
+    kept = set(looped)  # the keys this tool refuses, for `_tool_refusals`
     validates = function.name == "_validate_credentials"
     for node in every_node(function):
         for where, key, what, refusal in _refusal(node, values, reads, validates) or _string_use(

@@ -9,3 +9,8 @@ class Demo(ToolProvider):
         # project and region are optional: a user who leaves one blank can never save.
         if not all([credentials.get("api_key"), credentials.get("project"), credentials.get("region")]):
             raise ToolProviderCredentialValidationError("Enter the API key, the project and the region.")
+        # endpoint is optional too: the loop refuses it blank, as it does the required api_key.
+        needed = ["api_key", "endpoint"]
+        for name in needed:
+            if name not in credentials or not credentials[name]:
+                raise ToolProviderCredentialValidationError(f"{name} is required.")
