@@ -44,11 +44,12 @@ another name).
 The check reads `_invoke` and the plugin's own functions it hands the dictionary to, without
 running them (and, when `_invoke` keeps it on the tool, `self.params = tool_parameters`, every use
 of `self.params` in the methods of its class; silent when `self` itself is handed to other code,
-which may read it there; a copy bound once to a name, `params = dict(tool_parameters)`,
-`tool_parameters.copy()` or `{**tool_parameters}`, is read as the dictionary), and speaks only
-when every use of the dictionary is a read under a constant key, at least one (`d["k"]`,
-`d.get("k")`, `"k" in d`, `d.pop("k")`): any other use (a computed key, iteration,
-`**d`, the dictionary handed to other code or shown whole) may read the parameter, and the check is
+or the class has a base besides the SDK's Tool (a mixin), which may read it there; a copy bound
+once to a name, `params = dict(tool_parameters)`, `tool_parameters.copy()` or
+`{**tool_parameters}`, is read as the dictionary), and speaks only when every use of the
+dictionary is a read under a constant key, at least one (`d["k"]`, `d.get("k")`, `"k" in d`,
+`d.pop("k")`): any other use (a computed key, iteration, `**d`, the dictionary handed to other
+code or shown whole) may read the parameter, and the check is
 silent. A tool that also reads a key its YAML does not declare is left to the rules that report
 such reads (R021, R070), which name the declared parameters: one cause, one finding. A warning:
 the tool works, the parameter does not.
@@ -186,7 +187,9 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
         keys |= found
     cls = owner_class(module[1], invoke.function) if stores else None
     for attribute in set(stores.values()):
-        found = _attribute_reads(cls, attribute, set(stores)) if cls is not None else None
+        # only the SDK's Tool besides: a mixin's methods could read the attribute where we do not look
+        alone = cls is not None and len(cls.bases) == 1
+        found = _attribute_reads(cls, attribute, set(stores)) if cls is not None and alone else None
         if found is None:
             return None
         keys |= found
