@@ -332,7 +332,8 @@ def _stored_before(read: Read, reads: list[Read]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """A refusal of a blank optional credential that runs on every call of a tool's `_invoke`."""
+    """A refusal of a blank optional credential: the read it names, the statement or test that
+    refuses, and what it does (a tool's are kept until every tool is read, `_tool_refusals`)."""
 
     read: Read
     where: ast.stmt | ast.expr
