@@ -203,7 +203,7 @@ def _in_function(function: Function, display: str, is_provider: bool, reading: R
     entry = function.name == ("_validate_credentials" if is_provider else "_invoke")
     parents = {child: node for node in every_node(function) for child in children(node)}
     for node in every_node(function):
-        if not _is_credentials(node, names):
+        if not is_credentials(node, names):
             continue
         parent = parents.get(node)
         found: tuple[ast.expr, str | None, Kind] | None = None
@@ -259,7 +259,7 @@ def _aliases(function: Function, is_provider: bool) -> set[str] | None:
     return names
 
 
-def _is_credentials(node: ast.AST, names: set[str]) -> bool:
+def is_credentials(node: ast.AST, names: set[str]) -> bool:
     return (isinstance(node, ast.Name) and node.id in names) or _is_runtime_credentials(node)
 
 

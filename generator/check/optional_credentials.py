@@ -18,9 +18,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import children, every_node
-from generator.check.credential_reads import Kind, Read, Reading, credential_reading, declared_items
+from generator.check.common import children, every_node, module_tree
+from generator.check.credential_reads import (
+    Kind,
+    Read,
+    Reading,
+    credential_reading,
+    declared_items,
+    is_credentials,
+)
 from generator.check.optional_reads import read_handler
+from generator.check.passed_on import literal_strings
 from generator.check.undeclared import Function, Parents, always_runs
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -81,7 +89,9 @@ OPTIONAL_CREDENTIAL_REFUSED = rule(
 The provider declares the credential without `required: true` (and without a `default`), so Dify's
 form lets the user leave it blank, and Dify passes no key for it. Code that refuses an empty value,
 `if not credentials.get("x"): raise ToolProviderCredentialValidationError(...)` (also `is None`,
-`== ""`, `"x" not in credentials`, one side of an `or`), or that uses `.get("x")` as a string
+`== ""`, `"x" not in credentials`, one side of an `or`, `not (x and y)`, `not all([x, y])`, a loop
+over a literal list of names, `for k in ["api_key", "x"]: if not credentials.get(k): raise ...`),
+or that uses `.get("x")` as a string
 (`.get("x").rstrip("/")`, `int(...)`, `float(...)`, `json.loads(...)`, `"Bearer " + ...`), stops
 for every user who leaves it blank: in `_validate_credentials` Dify refuses to save the
 credentials, so the field the form calls optional is required; in a tool, every call fails.
@@ -89,11 +99,13 @@ credentials, so the field the form calls optional is required; in a tool, every 
 Found without running, with R072's reading of the credentials (a name bound once to
 `credentials.get("x")` counts as the value). A refusal in `_validate_credentials` is an error when
 it runs whenever Dify validates (see R093), and is not reported inside another branch (a
-credential required only with some other setting is a design, not a defect); a refusal in a tool
-is a warning (the provider may declare it optional because other tools do without it: say which
-tools need it in its `help`). A value used as a string is an error when it runs on every call of
-`_validate_credentials` or `_invoke`, else a warning, and is not reported when the code tests the
-value anywhere in the function.
+credential required only with some other setting is a design, not a defect). In a tool, a
+refusal (an `if` that raises, or answers and ends in `return`) is a warning, told only when it runs
+on every call of `_invoke` and every tool of the provider refuses the same credential so: then no
+tool works without it, and the form that calls it optional misleads every user; when some tool does
+without it, the provider may well declare it optional for that tool's sake. A value used as a
+string is an error when it runs on every call of `_validate_credentials` or `_invoke`, else a
+warning, and is not reported when the code tests the value anywhere in the function.
 """,
 )
 # Calls that fail on None (and, but for json.loads, on "").
@@ -137,8 +149,127 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             continue
         place = Place(loaded, provider, optional, reading)
         yield from _subscripts(place)
+        refused: dict[str, list[Refused]] = {}
+        told: set[tuple[int, str]] = set()
+        yield from _loop_refusals(place, refused, told)
         for function in {id(read.function): read.function for read in reading.reads}.values():
-            yield from _refusals(place, function)
+            yield from _refusals(place, function, refused, {key for at, key in told if at == id(function)})
+        yield from _tool_refusals(place, refused)
+
+
+def _loop_refusals(
+    place: Place, refused: dict[str, list[Refused]], told: set[tuple[int, str]]
+) -> Iterator[Finding]:
+    """R094 at a loop over a literal list of credential names that refuses each one left blank
+    (`for key in ["api_key", "region"]: if not credentials.get(key): raise ...`), for each
+    optional credential of the list; `told` gets (function id, key) of each."""
+    provider, loaded = place.provider, place.loaded
+    sources = dict.fromkeys([provider.source, *(tool.source for tool in provider.reachable_tools)])
+    for source in sources:
+        found = module_tree(loaded, source) if source else None
+        if found is None:
+            continue
+        display, validating = loaded.display_path(found[0]), source == provider.source
+        for function in every_node(found[1]):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            names = place.reading.names.get(id(function), set())
+            entry = function.name == ("_validate_credentials" if validating else "_invoke")
+            parents = _parents(function)
+            for loop, test, keys in _looped_refusals(function, names, not entry or not validating):
+                certain = entry and always_runs(loop, function, parents, failing=True)
+                for key in keys:
+                    if key not in place.optional or (id(function), key) in told or not certain:
+                        continue
+                    told.add((id(function), key))
+                    read = Read(display, test, key, False, Kind.GET, function, entry)
+                    what = f"`for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}:`"
+                    what += f" with `if {ast.unparse(test)}:` stops when it is blank"
+                    if not validating:
+                        refused.setdefault(key, []).append(Refused(read, test, what))
+                        continue
+                    outcome = _outcome(read, certain, 0, "the check raises")
+                    yield _refused(place, Refused(read, test, what), certain, outcome)
+
+
+def _looped_refusals(
+    function: Function, names: set[str], answers: bool
+) -> Iterator[tuple[ast.For, ast.expr, frozenset[str]]]:
+    """(the loop, the test, the names) for each `for v in <literal list of strings>:` whose body
+    holds an `if` that refuses a blank `credentials[v]` (raises, or with `answers`, ends in
+    `return`) and no `break` or `continue` that could skip it."""
+    for loop in every_node(function):
+        if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+            continue
+        strings = literal_strings(loop.iter) or _literal_name(function, loop.iter)
+        if not strings or any(isinstance(node, ast.Break | ast.Continue) for node in every_node(loop)):
+            continue
+        for statement in loop.body:
+            if not isinstance(statement, ast.If) or not _stops(statement, answers):
+                continue
+            tests = (
+                statement.test.values
+                if isinstance(statement.test, ast.BoolOp) and isinstance(statement.test.op, ast.Or)
+                else [statement.test]
+            )
+            if any(_blank_under(test, loop.target.id, names) for test in tests):
+                yield loop, statement.test, strings
+                break
+
+
+def _literal_name(function: Function, node: ast.expr) -> frozenset[str] | None:
+    """The strings of the literal list a name is bound to, once, in the function."""
+    if not isinstance(node, ast.Name):
+        return None
+    values = [
+        statement.value
+        for statement in every_node(function)
+        if isinstance(statement, ast.Assign) and any(_named(target, node.id) for target in statement.targets)
+    ]
+    stores = [
+        n
+        for n in every_node(function)
+        if isinstance(n, ast.Name) and n.id == node.id and not isinstance(n.ctx, ast.Load)
+    ]
+    return literal_strings(values[0]) if len(values) == 1 and len(stores) == 1 else None
+
+
+def _named(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _stops(statement: ast.If, answers: bool) -> bool:
+    """True when the `if` raises, or (with `answers`, in a tool) ends in `return`."""
+    raises = any(isinstance(node, ast.Raise) for node in statement.body)
+    return raises or (answers and isinstance(statement.body[-1], ast.Return))
+
+
+def _blank_under(test: ast.expr, variable: str, names: set[str]) -> bool:
+    """True for a test that is true when the credential named by `variable` is blank: `not
+    credentials.get(v)`, `not credentials[v]`, `v not in credentials`, `credentials.get(v) is None`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _looked_up_under(test.operand, variable, names)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        right = test.comparators[0]
+        if isinstance(test.ops[0], ast.NotIn):
+            return _named(test.left, variable) and is_credentials(right, names)
+        if isinstance(test.ops[0], ast.Is) and isinstance(right, ast.Constant) and right.value is None:
+            return _looked_up_under(test.left, variable, names)
+    return False
+
+
+def _looked_up_under(node: ast.expr, variable: str, names: set[str]) -> bool:
+    """True for `credentials.get(v)` (no fallback) or `credentials[v]`."""
+    if isinstance(node, ast.Subscript):
+        return _named(node.slice, variable) and is_credentials(node.value, names)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and len(node.args) == 1
+        and _named(node.args[0], variable)
+        and is_credentials(node.func.value, names)
+    )
 
 
 def _subscripts(place: Place) -> Iterator[Finding]:
@@ -199,36 +330,79 @@ def _stored_before(read: Read, reads: list[Read]) -> bool:
     )
 
 
-def _refusals(place: Place, function: Function) -> Iterator[Finding]:
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A refusal of a blank optional credential: the read it names, the statement or test that
+    refuses, and what it does (a tool's are kept until every tool is read, `_tool_refusals`)."""
+
+    read: Read
+    where: ast.stmt | ast.expr
+    what: str
+
+
+def _refusals(
+    place: Place, function: Function, refused: dict[str, list[Refused]], looped: set[str]
+) -> Iterator[Finding]:
     """R094 in one function: refusals of an empty optional credential, and `.get` values used as
-    strings; one finding per key."""
+    strings; one finding per key. A refusal on every call of a tool's `_invoke` goes to `refused`,
+    judged once every tool is read."""
     reads = [read for read in place.reading.reads if read.function is function]
     parents = _parents(function)
     values = _values(reads, function, place.optional)
     tested = _tested(function, values)
-    told: set[str] = set()
+    told = set(looped)  # the keys a loop of the function refuses, told already
+    kept = set(looped)  # the keys this tool refuses, for `_tool_refusals`
+    validates = function.name == "_validate_credentials"
     for node in every_node(function):
-        found = _refusal(node, values, reads) or _string_use(node, values, tested, parents)
-        if found is None or found[1] in told or found[1] not in place.optional:
+        for where, key, what, refusal in _refusal(node, values, reads, validates) or _string_use(
+            node, values, tested, parents
+        ):
+            if key in told or key not in place.optional:
+                continue
+            read = next(read for read in reads if read.key == key)
+            certain = read.entry and always_runs(where, function, parents, failing=True)
+            if refusal and certain and not validates and key not in kept:
+                kept.add(key)
+                refused.setdefault(key, []).append(Refused(read, where, what))
+            if refusal and not (certain and validates):
+                continue  # in a tool, another branch or a helper: a requirement of that tool or setting
+            told.add(key)
+            failure = "the check raises" if refusal else "`.get` gives None and that fails"
+            yield _refused(place, Refused(read, where, what), certain, _outcome(read, certain, 0, failure))
+
+
+def _refused(place: Place, refusal: Refused, certain: bool, outcome: str) -> Finding:
+    read, where = refusal.read, refusal.where
+    return OPTIONAL_CREDENTIAL_REFUSED.at(
+        Location(read.display, where.lineno, where.col_offset + 1),
+        Severity.ERROR if certain else Severity.WARNING,
+        scope=_scope(read),
+        key=read.key,
+        declared=place.declared(read.key),
+        what=Phrase(refusal.what),
+        outcome=Phrase(outcome),
+        file=place.loaded.display_path(place.provider.file),
+    )
+
+
+def _tool_refusals(place: Place, refused: dict[str, list[Refused]]) -> Iterator[Finding]:
+    """R094 (a warning) at each tool's refusal of a blank optional credential that every tool of
+    the provider refuses on every call: no tool works without it, so it is required in fact."""
+    tools = {
+        place.loaded.display_path(found[0])
+        for tool in place.provider.reachable_tools
+        if (found := module_tree(place.loaded, tool.source) if tool.source else None) is not None
+    }
+    for refusals in refused.values():
+        if not tools or {refusal.read.display for refusal in refusals} != tools:
             continue
-        where, key, what, refusal = found
-        read = next(read for read in reads if read.key == key)
-        certain = read.entry and always_runs(where, function, parents, failing=True)
-        if refusal and not (certain and read.function.name == "_validate_credentials"):
-            continue  # in a tool, another branch or a helper: a requirement of that tool or setting
-        told.add(key)
-        severity = Severity.ERROR if certain else Severity.WARNING
-        failure = "the check raises" if refusal else "`.get` gives None and that fails"
-        yield OPTIONAL_CREDENTIAL_REFUSED.at(
-            Location(read.display, where.lineno, where.col_offset + 1),
-            severity,
-            scope=_scope(read),
-            key=key,
-            declared=place.declared(key),
-            what=Phrase(what),
-            outcome=Phrase(_outcome(read, certain, 0, failure)),
-            file=place.loaded.display_path(place.provider.file),
+        names = "the tool" if len(tools) == 1 else f"each of the {len(tools)} tools"
+        outcome = (
+            f"Dify passes no such key when it is left blank, and {names} of the provider refuses it on"
+            " every call: the form calls the credential optional, but nothing works without it"
         )
+        for refusal in refusals:
+            yield _refused(place, refusal, False, outcome)
 
 
 def _values(reads: list[Read], function: Function, optional: Mapping[str, object]) -> dict[int, Value]:
@@ -257,28 +431,52 @@ def _values(reads: list[Read], function: Function, optional: Mapping[str, object
 
 
 def _refusal(
-    node: ast.AST, values: dict[int, Value], reads: list[Read]
-) -> tuple[ast.stmt | ast.expr, str, str, bool] | None:
-    """(the `if`, key, what it does, True) for an `if` that raises when an optional credential is
-    empty."""
-    if not isinstance(node, ast.If) or not any(isinstance(statement, ast.Raise) for statement in node.body):
-        return None
+    node: ast.AST, values: dict[int, Value], reads: list[Read], validates: bool
+) -> list[tuple[ast.stmt | ast.expr, str, str, bool]]:
+    """(the `if`, key, what it does, True) for each optional credential an `if` refuses when it is
+    empty: its body raises, or (in a tool) ends in `return` after answering."""
+    if not isinstance(node, ast.If):
+        return []
+    raises = any(isinstance(statement, ast.Raise) for statement in node.body)
+    if not raises and (validates or not isinstance(node.body[-1], ast.Return)):
+        return []
+    does = "raises" if raises else "stops the tool"
     tests = (
         node.test.values
         if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.Or)
         else [node.test]
     )
-    for test in tests:
-        key = _empty_test(test, values, reads)
-        if key is not None:
-            return node, key, f"`if {ast.unparse(test)}:` raises when it is blank", True
-    return None
+    return [
+        (node, key, f"`if {ast.unparse(test)}:` {does} when it is blank", True)
+        for test in tests
+        for key in _empty_tests(test, values, reads)
+    ]
+
+
+def _empty_tests(test: ast.expr, values: dict[int, Value], reads: list[Read]) -> list[str]:
+    """The keys of the optional credentials a test is true for when one of them is blank: `not
+    x`, `not (x and y)`, `not all([x, y])`, `"x" not in credentials`, `x is None`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        operand = test.operand
+        if isinstance(operand, ast.BoolOp) and isinstance(operand.op, ast.And):
+            parts = operand.values
+        elif (
+            isinstance(operand, ast.Call)
+            and isinstance(operand.func, ast.Name)
+            and operand.func.id == "all"
+            and len(operand.args) == 1
+            and isinstance(operand.args[0], ast.List | ast.Tuple)
+        ):
+            parts = operand.args[0].elts
+        else:
+            parts = [operand]
+        return [key for part in parts if (key := _key(values, part)) is not None]
+    key = _empty_test(test, values, reads)
+    return [key] if key is not None else []
 
 
 def _empty_test(test: ast.expr, values: dict[int, Value], reads: list[Read]) -> str | None:
-    """The key of an optional credential a test is true for when the credential is blank."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _key(values, test.operand)
+    """The key of an optional credential a comparison is true for when the credential is blank."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         absent = next((read.key for read in reads if read.node is test and read.kind is Kind.TEST), None)
         if absent is not None:
@@ -291,6 +489,14 @@ def _empty_test(test: ast.expr, values: dict[int, Value], reads: list[Read]) -> 
 
 
 def _string_use(
+    node: ast.AST, values: dict[int, Value], tested: set[str], parents: Parents
+) -> list[tuple[ast.stmt | ast.expr, str, str, bool]]:
+    """The one use of `_string_used` as a list, empty when there is none."""
+    used = _string_used(node, values, tested, parents)
+    return [used] if used is not None else []
+
+
+def _string_used(
     node: ast.AST, values: dict[int, Value], tested: set[str], parents: Parents
 ) -> tuple[ast.stmt | ast.expr, str, str, bool] | None:
     """(node, key, what, False) for a credential value used where None fails: a method of it, a

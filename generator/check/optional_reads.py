@@ -41,6 +41,8 @@ READ_METHODS = frozenset({"get", "keys", "items", "values"})
 TEXT_TYPES = frozenset({"string", "secret-input", "text-input"})
 # What a conversion of "" raises, and what catches it.
 VALUE_ERRORS = frozenset({"ValueError", "JSONDecodeError", "Exception", "BaseException"})
+# What a conversion of None raises (`json.loads(None)`, `int(None)`), and what catches it.
+TYPE_ERRORS = frozenset({"TypeError", "Exception", "BaseException"})
 
 OPTIONAL_SUBSCRIPT = rule(
     "R075",
@@ -77,8 +79,10 @@ ValueError carries on: an error when it runs on every call, else a warning.
 
 A method or attribute of what `.get` gives for such a parameter, with no default
 (`params.get("tag").strip()`), fails the same way: `.get` gives None when the key is absent, and
-None has no attribute `strip` (AttributeError); silent when the function tests the key or its
-value anywhere, or stores it.
+None has no attribute `strip` (AttributeError); so does a conversion of it (`json.loads(params.get(
+"items"))`, `int(...)`, `float(...)`): `json.loads(None)` raises TypeError ("the JSON object must be
+str, bytes or bytearray, not NoneType"), as `int(None)` does. Silent when the function tests the key
+or its value anywhere, or stores it, or a handler of TypeError is around the conversion.
 """,
 )
 FALLBACK_NEVER_RUNS = rule(
@@ -168,38 +172,50 @@ def _none_dereferences(
     keys: tuple[dict[str, str], set[str]],
     files: dict[int, str],
 ) -> Iterator[Finding]:
-    """`D.get("k").strip()` (an attribute of what `.get` gives, no default) for an optional `k` the
-    function never tests nor stores: None when it is left unset, so the attribute fails."""
+    """`D.get("k").strip()` (an attribute of what `.get` gives, no default) and `json.loads(D.get("k"))`
+    (`int`, `float`) for an optional `k` the function never tests nor stores: None when it is left
+    unset, so the attribute fails (AttributeError) or the conversion does (TypeError)."""
     optional, told = keys
     found: set[str] = set()
     for function, name in scopes:
         tested = _tested_keys(function, name) | _membership_keys(function, name)
         calls = [node for node in every_node(function) if isinstance(node, ast.Call)]
         for node in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
-            parent = parents.get(node)
-            if (
-                len(node.args) != 1
-                or node.keywords
-                or not isinstance(parent, ast.Attribute)
-                or parent.value is not node
-            ):
-                continue
-            key = _looked_up(node, name)
-            if key not in optional or key in told or key in tested or key in found:
+            key = looked_up(node, name) if len(node.args) == 1 and not node.keywords else None
+            failure = _none_failure(node, parents.get(node), (name, key)) if key in optional else None
+            if failure is None or key is None or key in told or key in tested or key in found:
                 continue
             found.add(key)
+            read, error, what = failure
             handler = read_handler(node, function, parents)
-            if handler < 0:
+            if handler < 0 or (error == "TypeError" and _handles(node, function, parents, TYPE_ERRORS)):
                 continue
             certain = function is invoke.function and not handler and always_runs(node, function, parents)
-            outcome = _outcome(handler, certain).replace("KeyError", "AttributeError")
-            said = (
-                "Dify passes no such key when it is left unset, so `.get` gives None, which has no"
-                f" attribute {parent.attr}: {outcome}"
-            )
+            outcome = _outcome(handler, certain).replace("KeyError", error)
+            said = f"Dify passes no such key when it is left unset, so `.get` gives None, {what}: {outcome}"
             file = files.get(id(function), invoke.display)
-            read = f'{name}.get("{key}").{parent.attr}'
             yield _finding(invoke, (file, node), certain, (name, key, optional[key]), read, said)
+
+
+def _none_failure(
+    node: ast.Call, parent: ast.AST | None, read: tuple[str, str]
+) -> tuple[str, str, str] | None:
+    """(the read as shown, the exception, what fails) when what `node` (`D.get("k")`, `read` is
+    (D, k)) gives is dereferenced (`.strip`) or converted (`json.loads(...)`, `int(...)`) at once."""
+    name, key = read
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        return f'{name}.get("{key}").{parent.attr}', "AttributeError", f"which has no attribute {parent.attr}"
+    if isinstance(parent, ast.Call) and parent.args == [node] and _conversion(parent, name) is not None:
+        shown = ast.unparse(parent.func)
+        return f"`{ast.unparse(parent)}`", "TypeError", f"and {shown}(None) raises TypeError"
+    return None
+
+
+def _handles(node: ast.AST, function: Function, parents: Parents, kinds: frozenset[str]) -> bool:
+    """True when a `try` around `node` names one of `kinds` (or is a bare `except:`)."""
+    return any(
+        names == {""} or bool(names & kinds) for _handler, names in handlers_around(node, function, parents)
+    )
 
 
 def _membership_keys(function: Function, name: str) -> set[str]:
@@ -336,11 +352,11 @@ def _conversion(call: ast.Call, name: str) -> tuple[ast.Call, str, str] | None:
     )
     if not converts or len(call.args) != 1:
         return None
-    key = _looked_up(call.args[0], name)
+    key = looked_up(call.args[0], name)
     return (call, key, ast.unparse(call)) if key is not None else None
 
 
-def _looked_up(node: ast.expr, name: str) -> str | None:
+def looked_up(node: ast.expr, name: str) -> str | None:
     """The key of `D["k"]` or `D.get("k", ...)`."""
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
         return constant(node.slice)
@@ -367,7 +383,7 @@ def _tested_keys(function: Function, name: str) -> set[str]:
         key
         for test in tests
         for part in ast.walk(test)
-        if isinstance(part, ast.expr) and (key := _looked_up(part, name))
+        if isinstance(part, ast.expr) and (key := looked_up(part, name))
     }
 
 

@@ -1,7 +1,8 @@
 """The plugin's own functions a tool hands its parameters' dictionary to: `self.helper(params)`
 (a method of the tool class), `helper(params)` (a function of the tool's module, or one it imports
 from the plugin's own modules: `from .utils import helper`, `from tools.utils import helper`) or
-`utils.helper(params)` (`import tools.utils as utils`, `from . import utils`), followed to any depth
+`utils.helper(params)` (`import tools.utils as utils`, `from . import utils`), `client.m(params)` (a
+method of a class of the module, `client = Client(...)` bound once in the caller), followed to any depth
 up to `MAX_DEPTH`, so that the parameters they look up are read as `_invoke`'s own.
 
 A function is followed only when every reference to it in the calling module is a call that hands
@@ -209,8 +210,8 @@ def resolve(call: ast.Call, caller: Function, scope: Scope) -> tuple[Function, S
     """The function a call runs and the module it lives in: `self.m(...)` a method of the class
     `caller` belongs to, `f(...)` a function of the module or one it imports from the plugin's own
     modules, `mod.f(...)` a function of a plugin module imported as `mod`, `C(...).m(...)` a method
-    of a class of the module; each bound once and undecorated (but for `staticmethod` and
-    `classmethod`)."""
+    of a class of the module (also through a name the caller binds once to `C(...)`); each bound once
+    and undecorated (but for `staticmethod` and `classmethod`)."""
     func = call.func
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
         owner = owner_class(scope.tree, caller)
@@ -221,13 +222,44 @@ def resolve(call: ast.Call, caller: Function, scope: Scope) -> tuple[Function, S
         return _imported(scope, *scope.imported[func.id]) if func.id in scope.imported else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         module, attribute = scope.imported.get(func.value.id, ("", "x"))
-        return _imported(scope, module, func.attr) if module and not attribute else None
+        if module:
+            return _imported(scope, module, func.attr) if not attribute else None
+        made = _made(caller, func.value.id)  # `x = C(...)` then `x.m(...)`
+        return _method(made, func.attr, scope) if made is not None else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
-        made = func.value.func  # `C(...).m(...)`
-        bound = scope.functions.get(made.id, []) if isinstance(made, ast.Name) else []
-        if len(bound) == 1 and isinstance(bound[0], ast.ClassDef) and not bound[0].decorator_list:
-            return _one(class_members(bound[0]).get(func.attr, []), scope)
+        return _method(func.value, func.attr, scope)  # `C(...).m(...)`
     return None
+
+
+def _method(made: ast.Call, name: str, scope: Scope) -> tuple[Function, Scope] | None:
+    """The method `name` of the instance `made` makes: `C(...)` for a class `C` of the module bound
+    once and undecorated."""
+    bound = scope.functions.get(made.func.id, []) if isinstance(made.func, ast.Name) else []
+    if len(bound) == 1 and isinstance(bound[0], ast.ClassDef) and not bound[0].decorator_list:
+        return _one(class_members(bound[0]).get(name, []), scope)
+    return None
+
+
+def _made(caller: Function, name: str) -> ast.Call | None:
+    """The call `C(...)` that the one binding of `name` in `caller` gives it, if that binding is a
+    plain assignment of a call."""
+    stores = [
+        node
+        for node in every_node(caller)
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
+    ]
+    if len(stores) != 1 or any(isinstance(node, ast.arg) and node.arg == name for node in every_node(caller)):
+        return None
+    return next(
+        (
+            node.value
+            for node in every_node(caller)
+            if isinstance(node, ast.Assign)
+            and node.targets == [stores[0]]
+            and isinstance(node.value, ast.Call)
+        ),
+        None,
+    )
 
 
 def _imported(scope: Scope, module: str, name: str) -> tuple[Function, Scope] | None:

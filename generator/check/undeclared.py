@@ -417,7 +417,7 @@ class Use:
     method: str = ""
 
 
-def use_of(node: ast.Name, parents: Parents, followed: Container[int]) -> Use:
+def use_of(node: ast.Name | ast.Attribute, parents: Parents, followed: Container[int]) -> Use:
     """What the load `node` of the dictionary's name does with it; `followed` holds the `id`s of the
     calls that hand it to one of the plugin's own functions that is read apart (`passed_on.py`)."""
     parent = parents.get(node)
@@ -516,7 +516,7 @@ def _an_element(child: ast.AST, parent: ast.AST | None) -> bool:
     return isinstance(parent, ast.List | ast.Tuple) and child in parent.elts
 
 
-def _tested(node: ast.Name, parent: ast.AST | None) -> bool:
+def _tested(node: ast.expr, parent: ast.AST | None) -> bool:
     # `if params:`, `x if params else y`, `not params`: a truth test, never holding on to it.
     if isinstance(parent, ast.If | ast.While | ast.IfExp):
         return parent.test is node

@@ -2,10 +2,12 @@
 
 A declared parameter is shown to every user: the workflow editor offers it as an input, an agent's
 model is told about it (`form: llm`). When `_invoke` (and the plugin's own functions it hands the
-dictionary to, `passed_on.py`) reads the dictionary only under constant keys and none of them is the
-parameter's, what a user sets there changes nothing. The reading is closed or the check is silent:
-a key computed at run time, the dictionary iterated, copied, shown whole in a message or handed to
-code we do not follow may read any parameter.
+dictionary to, `passed_on.py`, and the methods of its class when it keeps the dictionary on `self`)
+reads the dictionary only under constant keys and none of them is the parameter's, what a user sets
+there changes nothing. The reading is closed or the check is silent: a key computed at run time,
+the dictionary iterated, spread (`**d`), shown whole in a message or handed to code we do not
+follow may read any parameter. A copy bound once to a name (`params = dict(d)`, `d.copy()`,
+`{**d}`) is read as the dictionary is.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import children, every_node, tool_module_tree
-from generator.check.passed_on import follow
+from generator.check.passed_on import follow, owner_class
 from generator.check.undeclared import Function, Invoke, Parents, UseKind, constant, invokes, use_of
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -40,10 +42,14 @@ does nothing: users set it and nothing changes (an option a tool once had, or th
 another name).
 
 The check reads `_invoke` and the plugin's own functions it hands the dictionary to, without
-running them, and speaks only when every use of the dictionary is a read under a constant key, at
-least one
-(`d["k"]`, `d.get("k")`, `"k" in d`, `d.pop("k")`): any other use (a computed key, iteration,
-`**d`, the dictionary handed to other code or shown whole) may read the parameter, and the check is
+running them (and, when `_invoke` keeps it on the tool, `self.params = tool_parameters`, every use
+of `self.params` in the methods of its class; silent when `self` itself is handed to other code,
+or the class has a base besides the SDK's Tool (a mixin), which may read it there; a copy bound
+once to a name, `params = dict(tool_parameters)`, `tool_parameters.copy()` or
+`{**tool_parameters}`, is read as the dictionary), and speaks only when every use of the
+dictionary is a read under a constant key, at least one (`d["k"]`, `d.get("k")`, `"k" in d`,
+`d.pop("k")`): any other use (a computed key, iteration, `**d`, the dictionary handed to other
+code or shown whole) may read the parameter, and the check is
 silent. A tool that also reads a key its YAML does not declare is left to the rules that report
 such reads (R021, R070), which name the declared parameters: one cause, one finding. A warning:
 the tool works, the parameter does not.
@@ -166,18 +172,108 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
         return None
     followed = follow(loaded, module, invoke.function, invoke.dictionary)
     scopes = [(invoke.function, invoke.dictionary), *((h.function, h.name) for h in followed.helpers)]
+    stores = _self_stores(invoke.function, invoke.dictionary)
     keys: set[str] = set()
     for function, name in scopes:
-        found = constant_reads(function, name, followed.passed.keys())
+        kept = set(stores) if function is invoke.function else set()
+        copies = _copies(function, name)
+        holders = [holder for holder, _binding in copies.values()]
+        found = constant_reads(function, name, [*followed.passed.keys(), *kept, *holders])
+        for copy, (_holder, binding) in copies.items():
+            read = constant_reads(function, copy, [binding]) if found is not None else None
+            found = found | read if found is not None and read is not None else None
+        if found is None:
+            return None
+        keys |= found
+    cls = owner_class(module[1], invoke.function) if stores else None
+    for attribute in set(stores.values()):
+        # only the SDK's Tool besides: a mixin's methods could read the attribute where we do not look
+        alone = cls is not None and len(cls.bases) == 1
+        found = _attribute_reads(cls, attribute, set(stores)) if cls is not None and alone else None
         if found is None:
             return None
         keys |= found
     return keys
 
 
+def _copies(function: Function, name: str) -> dict[str, tuple[int, int]]:
+    """The names `function` binds once to a shallow copy of its dictionary (`dict(d)`, `d.copy()`,
+    `{**d}`), each with the `id` of the node that holds the dictionary in the copy (its parent) and
+    of the name's one binding: the copy is read as the dictionary is."""
+    found: dict[str, tuple[int, int]] = {}
+    stores: dict[str, int] = {}
+    for node in every_node(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    for node in every_node(function):
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            continue
+        value, target = node.value, node.targets[0]
+        copied = (
+            isinstance(value, ast.Call)
+            and not value.keywords
+            and (
+                (_is_name(value.func, "dict") and len(value.args) == 1 and _is_name(value.args[0], name))
+                or (
+                    isinstance(value.func, ast.Attribute)
+                    and value.func.attr == "copy"
+                    and _is_name(value.func.value, name)
+                    and not value.args
+                )
+            )
+        ) or (isinstance(value, ast.Dict) and value.keys == [None] and _is_name(value.values[0], name))
+        if copied and stores.get(target.id) == 1 and target.id != name:
+            holder = (
+                value.func if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) else value
+            )
+            found[target.id] = (id(holder), id(target))
+    return found
+
+
+def _self_stores(function: Function, name: str) -> dict[int, str]:
+    """The statements `self.x = <dictionary>` of a method (by `id`), with the attribute each sets:
+    the methods of its class read the dictionary as `self.x`."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    own = positional[0].arg if positional else None
+    return {
+        id(node): target.attr
+        for node in every_node(function)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(target := node.targets[0], ast.Attribute)
+        and _is_name(target.value, own or "")
+        and _is_name(node.value, name)
+    }
+
+
+def _attribute_reads(cls: ast.ClassDef, attribute: str, stores: set[int]) -> set[str] | None:
+    """The constant keys the methods of `cls` read of `self.<attribute>`, or None for any other
+    use: another store, a use that may read any key, or `self` itself handed to other code (which
+    may read the attribute where we do not look)."""
+    parents: Parents = {child: node for node in every_node(cls) for child in children(node)}
+    keys: set[str] = set()
+    for node in every_node(cls):
+        if _is_name(node, "self") and not isinstance(parents.get(node), ast.Attribute):
+            return None  # `helper(self)`: the attribute may be read there
+        if not (isinstance(node, ast.Attribute) and node.attr == attribute and _is_name(node.value, "self")):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            if id(parents.get(node)) not in stores:
+                return None  # bound to something else too
+            continue
+        key = _read_key(node, parents, set())
+        if key is None:
+            return None
+        keys |= {key} if key else set()
+    return keys
+
+
 def constant_reads(function: Function, name: str, followed_calls: Iterable[int]) -> set[str] | None:
     """The constant keys `function` reads of its dictionary `name`, or None for any other use
-    (calls handing it to a followed function are read where that function reads it)."""
+    (calls handing it to a followed function are read where that function reads it, and so are
+    the statements in `followed_calls` that keep it on `self` or copy it, `_copies`)."""
     handed = set(followed_calls)
     parents: Parents = {child: node for node in every_node(function) for child in children(node)}
     own = {id(arg) for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]}
@@ -188,6 +284,8 @@ def constant_reads(function: Function, name: str, followed_calls: Iterable[int])
         if not isinstance(node, ast.Name) or node.id != name:
             continue
         if not isinstance(node.ctx, ast.Load):
+            if id(node) in handed:
+                continue  # the one binding of a copy of the dictionary (`_copies`)
             return None  # rebound: later reads may be of another dictionary
         key = _read_key(node, parents, handed)
         if key is None:
@@ -197,9 +295,11 @@ def constant_reads(function: Function, name: str, followed_calls: Iterable[int])
     return keys
 
 
-def _read_key(node: ast.Name, parents: Parents, handed: set[int]) -> str | None:
+def _read_key(node: ast.Name | ast.Attribute, parents: Parents, handed: set[int]) -> str | None:
     """The constant key one load of the dictionary reads; "" for a use that reads no key (a call
     handing it to a followed function, a truth test); None for a use that may read any key."""
+    if id(parents.get(node)) in handed:
+        return ""  # `self.x = params`: read where the class reads `self.x`
     use = use_of(node, parents, handed)
     if use.kind in (UseKind.PASSED, UseKind.TESTED):
         return ""
@@ -210,7 +310,7 @@ def _read_key(node: ast.Name, parents: Parents, handed: set[int]) -> str | None:
     return None
 
 
-def _is_name(node: ast.expr, name: str) -> bool:
+def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
