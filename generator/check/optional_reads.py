@@ -61,6 +61,13 @@ or its default, cast to "" or False, `cast_parameter_value`); one with `form: ll
 that nobody set is not. So `tool_parameters["x"]` for such an optional `x` raises KeyError for
 every user who leaves it empty, which the YAML allows and the workflow editor does not prevent.
 
+A form field with no `default` is left out too, in a workflow: the editor stores a value for a
+form field only when its schema has a default (web `generateFormValue`: `if (formSchema.default
+!== undefined && ...)`), and `ToolManager._convert_tool_parameters_type` skips a form field whose
+configuration holds no value (`if not (config and isinstance(config, dict) and config.get("value")
+is not None): continue`). An agent passes "" for it (`init_frontend_parameter`), so such a read is
+a warning wherever it stands.
+
 Found without running: the check reads `_invoke` as R021 does (and the plugin's own functions it
 hands the dictionary to, in its module or imported from another of the plugin's modules, as R070
 does; a helper that checks only the keys of a literal list it is given, `validate(params, ["model",
@@ -94,12 +101,15 @@ FALLBACK_NEVER_RUNS = rule(
     "fallback never runs",
     'Test the value instead: `{dict}.get("{key}") or <fallback>`, so that an empty field takes the fallback.',
     """
-A parameter with `form: form` is set when the tool is configured (a workflow's tool node, an
-agent's tool settings), and Dify always puts it in the dictionary: the runtime parameters are built
-from every form parameter, an unset one cast from None (`cast_parameter_value` gives "" for text,
-False for a boolean) or given its default. A `try: x = tool_parameters["k"]` with `except KeyError:`
-and a fallback (a credential, a default) therefore never takes the fallback: a user who leaves the
-field empty gets "" where the author meant the fallback, and the call fails or uses an empty value.
+A parameter with `form: form` and a `default` is set when the tool is configured (a workflow's tool
+node stores the default, web `generateFormValue`; an agent's tool settings), and Dify always puts it
+in the dictionary: the runtime parameters are built from every configured form parameter, an
+emptied one cast from None (`cast_parameter_value` gives "" for text, False for a boolean). (A form
+field with no default is left out of a workflow's dictionary when its node leaves it empty: R075
+says so; its KeyError fallback runs there, and this rule is silent.) A `try: x =
+tool_parameters["k"]` with `except KeyError:` and a fallback (a credential, a default) therefore
+never takes the fallback: a user who empties the field gets "" where the author meant the fallback,
+and the call fails or uses an empty value.
 Only a handler that names KeyError (or LookupError) is read; a broad `except Exception` handles other
 failures too, and is not reported.
 """,
@@ -114,7 +124,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 
 
 def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Finding]:
-    """Reads of optional `llm`/`schema` parameters by subscript, one per key and tool."""
+    """Reads of optional `llm`/`schema` parameters (and form fields with no default) by subscript,
+    one per key and tool."""
     for invoke in invokes(loaded, tools):
         optional = {
             parameter.name: parameter.form
@@ -122,6 +133,9 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
             if not parameter.required and parameter.form in LEFT_OUT_FORMS
         }
         fields = {p.name for p in invoke.tool.parameters if not p.required and p.form == FORM}
+        # A form field with no default that a workflow leaves empty is not in the dictionary.
+        unset = {p.name for p in invoke.tool.parameters if p.name in fields and p.default is None}
+        optional.update(dict.fromkeys(unset, FORM))
         module = tool_module_tree(loaded, invoke.tool) if optional or fields else None
         if module is None:
             continue
@@ -155,14 +169,25 @@ def optional_subscripts(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator
             handler = read_handler(node, function, parents)
             if handler < 0:
                 continue  # the handler gives it a default
+            if key in unset and (handler or _converted(node, name, parents)):
+                continue  # the author expects it missing; a conversion is told by _empty_conversions
             certain = function is invoke.function and not handler and always_runs(node, function, parents)
-            said = f"Dify passes no such key when it is left unset, so {_outcome(handler, certain)}"
+            certain = certain and key not in unset  # an agent passes "" for an empty form field
+            said = f"{_left_out(key in unset)}, so {_outcome(handler, certain)}"
             file = files.get(id(function), invoke.display)
             named = (name, key, optional[key])
             yield _finding(invoke, (file, node), certain, named, f'{name}["{key}"]', said)
-        yield from _none_dereferences(invoke, scopes, parents, (optional, told | keys.stored), files)
+        yield from _none_dereferences(invoke, scopes, parents, (optional, told | keys.stored), files, unset)
         yield from _empty_conversions(invoke, scopes, parents, files)
-        yield from _dead_fallbacks(invoke, scopes, parents, fields - keys.guarded, files)
+        yield from _dead_fallbacks(invoke, scopes, parents, fields - keys.guarded - unset, files)
+
+
+def _left_out(field: bool) -> str:
+    """Why the key may be missing: an unset `llm`/`schema` parameter, or a form field with no default
+    that a workflow's node leaves empty."""
+    if field:
+        return "a workflow leaves out a form field with no default that its node leaves empty"
+    return "Dify passes no such key when it is left unset"
 
 
 def _none_dereferences(
@@ -171,6 +196,7 @@ def _none_dereferences(
     parents: Parents,
     keys: tuple[dict[str, str], set[str]],
     files: dict[int, str],
+    unset: set[str],
 ) -> Iterator[Finding]:
     """`D.get("k").strip()` (an attribute of what `.get` gives, no default) and `json.loads(D.get("k"))`
     (`int`, `float`) for an optional `k` the function never tests nor stores: None when it is left
@@ -191,8 +217,9 @@ def _none_dereferences(
             if handler < 0 or (error == "TypeError" and _handles(node, function, parents, TYPE_ERRORS)):
                 continue
             certain = function is invoke.function and not handler and always_runs(node, function, parents)
+            certain = certain and key not in unset
             outcome = _outcome(handler, certain).replace("KeyError", error)
-            said = f"Dify passes no such key when it is left unset, so `.get` gives None, {what}: {outcome}"
+            said = f"{_left_out(key in unset)}, so `.get` gives None, {what}: {outcome}"
             file = files.get(id(function), invoke.display)
             yield _finding(invoke, (file, node), certain, (name, key, optional[key]), read, said)
 
@@ -336,8 +363,17 @@ def _only_read(function: Function, name: str, parents: Parents) -> bool:
     return True
 
 
+def _converted(node: ast.AST, name: str, parents: Parents) -> bool:
+    """True when the read is the argument of a conversion (`json.loads(D["k"])`, `int(...)`)."""
+    parent = parents.get(node)
+    return isinstance(parent, ast.Call) and _conversion(parent, name) is not None
+
+
 def _empty_outcome(certain: bool) -> str:
-    said = 'Dify passes "" when a workflow user leaves it empty (it has no default), and that fails on ""'
+    said = (
+        'an agent passes "" for it when it is left empty (it has no default) and a workflow leaves it out:'
+        ' the conversion fails on "", the read on the missing key'
+    )
     return f"{said}, so every such call {'fails' if certain else 'that reaches this line fails'}"
 
 
