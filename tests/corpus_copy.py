@@ -14,6 +14,14 @@ from generator.load.values import dig
 
 KINDS = ("tools", "datasources")
 PLACEHOLDER = "# placeholder: the corpus holds no code\n"
+# The class files of the tools and of their providers hold the one subclass the SDK takes from
+# them (P013, T022), as every official plugin's do.
+CLASS_FILES = {
+    "tool": f"{PLACEHOLDER}from dify_plugin import Tool\n\n\nclass Placeholder(Tool):\n"
+    "    def _invoke(self, tool_parameters):\n        yield self.create_text_message('')\n",
+    "tools provider": f"{PLACEHOLDER}from dify_plugin import ToolProvider\n\n\n"
+    "class Placeholder(ToolProvider):\n    def _validate_credentials(self, credentials):\n        pass\n",
+}
 # The entry point of every official plugin creates the SDK's Plugin, which is what starts it.
 ENTRY = f"{PLACEHOLDER}from dify_plugin import DifyPluginEnv, Plugin\n\nplugin = Plugin(DifyPluginEnv())\n"
 
@@ -24,7 +32,7 @@ def _add_placeholders(root: Path) -> None:
     for relative, document in loaded.documents.items():
         source = dig(document.data, "extra", "python", "source")
         if isinstance(source, str):
-            named[source] = PLACEHOLDER
+            named[source] = CLASS_FILES.get(loaded.roles.get(relative, ""), PLACEHOLDER)
         entry = dig(document.data, "meta", "runner", "entrypoint") if relative == "manifest.yaml" else None
         if isinstance(entry, str):
             named[entry.replace(".", "/") + ".py"] = ENTRY

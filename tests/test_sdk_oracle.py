@@ -130,6 +130,9 @@ BEYOND_SDK: tuple[Beyond, ...] = (
         "run time: the provider loads, and creating its Tool without runtime and session raises TypeError",
     ),
     Beyond("P011", "", "start-up: the SDK looks for a ToolProvider subclass and finds none"),
+    Beyond("P013", "", "start-up: the SDK executes the provider's file and finds no ToolProvider subclass"),
+    Beyond("T022", "", "start-up: the SDK executes the tool's file and finds no Tool subclass"),
+    Beyond("T021", "", "start-up: executing the entry, a class file or what it imports raises SyntaxError"),
     Beyond("M016", "", "daemon: checkPermission refuses each call into Dify the manifest does not grant"),
     Beyond("R097", "", "run time: the tool loads, and the message's pydantic model refuses the value given"),
     Beyond(

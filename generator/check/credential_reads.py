@@ -98,8 +98,10 @@ class Reading:
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """Undeclared credential keys read by each provider's tools or its own class."""
-    for provider in loaded.plugin.providers if loaded.plugin else ():
+    """Undeclared credential keys read by each provider's tools or its own class, for the providers
+    read by their shape too when the manifest or a provider could not be read (`discovered`): a
+    provider YAML that parses is judged whatever else fails."""
+    for provider in (*(loaded.plugin.providers if loaded.plugin else ()), *loaded.discovered):
         declared = declared_credentials(loaded, provider)
         if declared is not None:
             yield from _provider_findings(loaded, provider, declared)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import submission_only
+from generator.check.unparsed import start_failures
 from generator.findings import Finding, Location, Severity
 from generator.interpreters import Interpreter, choose_interpreter, find_interpreters
 from generator.load.crawl import LoadedPlugin
@@ -110,8 +111,11 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 def _report(
     loaded: LoadedPlugin, failures: list[Failure], used: str, missing: tuple[int, int] | None
 ) -> Iterator[Finding]:
+    told = start_failures(loaded)  # T021 names these files already, and says the plugin does not start
     for failure in failures:
         where = Location(loaded.display_path(failure.relative), failure.line, failure.column)
+        if where.file in told:
+            continue
         if missing is None:
             yield SYNTAX_ERROR.at(where, problem=failure.problem, path=failure.relative, version=used)
         else:

@@ -6,6 +6,7 @@ is the search for orphan tool YAMLs, which by definition nothing references.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -128,6 +129,12 @@ class LoadedPlugin:
     reader: PluginReader = field(compare=False, repr=False)
     # The examples the registry keeps for this plugin (`overlays/<author>/<plugin>/`), if any.
     registry_examples: RegistryExamples | None = field(default=None, compare=False, repr=False)
+    # True when the manifest or a tool provider it names could not be read: the declarations it
+    # would have named were read by their shape, and which code Dify loads is not known.
+    hidden: bool = False
+    # The tool providers read by their shape then (see `hidden`), which Dify would not load as they
+    # stand: for the checks that judge a provider's own declarations against its code.
+    discovered: tuple[Provider, ...] = ()
 
     def display_path(self, relative: str) -> str:
         """How a file of this plugin is named in findings."""
@@ -146,6 +153,8 @@ class Crawl:
     findings: list[Finding] = field(default_factory=list)
     # The child YAMLs providers list (tools, events, datasources...): the orphan search skips them.
     listed: set[str] = field(default_factory=set)
+    hidden: bool = False
+    discovered: list[Provider] = field(default_factory=list)
 
     @property
     def root(self) -> Path:
@@ -222,19 +231,24 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
         return _finish(crawl, None)
     manifest = crawl.read("manifest.yaml", "manifest")
     if manifest is None:
+        _discover(crawl, {})  # the manifest names nothing: read the declarations it would have named
         return _finish(crawl, None)
     data = manifest.data
     plugins_block = data.get("plugins")
     providers: list[Provider] = []
     parts: list[KindPart] = []
+    # A tool provider named but unreadable (or no `plugins` block at all) hides the files it lists.
+    hidden = not isinstance(plugins_block, dict)
     for kind in PLUGIN_KINDS:
         entries = as_list(dig(data, "plugins", kind)) if isinstance(plugins_block, dict) else []
         for index, entry in enumerate(entries):
             relative = crawl.follow(manifest, ("plugins", kind, index), entry, f"{kind} provider")
             if relative is None:
+                hidden = hidden or kind == "tools"
                 continue
             document = crawl.read(relative, f"{kind} provider")
             if document is None:
+                hidden = hidden or kind == "tools"
                 continue
             loader = LOADERS.get(kind)
             if loader is not None:
@@ -245,6 +259,8 @@ def load_plugin(root: Path, display: str = "") -> LoadedPlugin:
             if kind == "tools":  # tools predate the kinds' loaders (load/kinds/__init__.py)
                 providers.append(_load_provider(crawl, document, relative, data))
     _report_orphans(crawl, crawl.listed)
+    if hidden:
+        _discover(crawl, data)
     return _finish(crawl, _build_plugin(crawl, manifest, tuple(providers), tuple(parts)))
 
 
@@ -257,6 +273,8 @@ def _finish(crawl: Crawl, plugin: Plugin | None) -> LoadedPlugin:
         MappingProxyType(crawl.roles),
         tuple(crawl.findings),
         crawl.reader,
+        hidden=crawl.hidden,
+        discovered=tuple(crawl.discovered),
     )
 
 
@@ -353,6 +371,71 @@ def _looks_like_tool(data: Any) -> bool:
         and isinstance(data.get("identity"), dict)
         and isinstance(data.get("description"), dict)
         and "llm" in data["description"]
+    )
+
+
+def _discover(crawl: Crawl, manifest: dict[str, Any]) -> None:
+    """Read the tool providers and tools that the references could not reach, because the
+    manifest or a provider that would name them cannot be read: their own errors are told in the
+    same pass (an author wants every problem at once, not one per attempt). Found by their shape,
+    as Dify's declarations look; they do not join the plugin's model, as Dify loads none of them."""
+    crawl.hidden = True
+    shaped: list[tuple[str, YamlDocument]] = []
+    for file in crawl.reader.tree.files[: MAX_PLUGIN_YAML_FILES * 4]:
+        relative = file.relative
+        if not relative.endswith((".yaml", ".yml")) or relative.endswith(EXAMPLES_SUFFIX):
+            continue
+        if relative in crawl.documents or file.size > MAX_FILE_BYTES:
+            continue
+        raw = crawl.reader.listed_head(file, MAX_FILE_BYTES)
+        if raw is None:
+            continue
+        document = read_yaml(raw, crawl.shown(printable(relative)))
+        if not document.ok:
+            # a YAML error is told only for a file that reads as a declaration (`identity:` at the
+            # top level), not for the workflow files or data a plugin may carry
+            if _DECLARATION.search(raw[:MAX_DOCUMENT_BYTES]):
+                crawl.findings.extend(document.findings)
+            continue
+        if _looks_like_provider(document.data) or _looks_like_declared_tool(document.data):
+            shaped.append((relative, document))
+    for relative, document in shaped:  # providers first: the tools they list are read as theirs
+        if _looks_like_provider(document.data) and relative not in crawl.documents:
+            crawl.documents[relative] = document
+            crawl.roles[relative] = "tools provider"
+            crawl.findings.extend(document.findings)
+            crawl.discovered.append(_load_provider(crawl, document, relative, manifest))
+    for relative, document in shaped:
+        if relative not in crawl.documents and not _looks_like_provider(document.data):
+            crawl.documents[relative] = document
+            crawl.roles[relative] = "tool"
+            crawl.findings.extend(document.findings)
+
+
+# Dify's declaration files (providers, tools) all open with an `identity` mapping.
+_DECLARATION = re.compile(rb"^identity[ \t]*:", re.MULTILINE)
+# Top-level keys of the providers of other kinds: such a file is not a tool provider.
+_OTHER_PROVIDERS = ("strategies", "datasources", "events", "endpoints", "models", "provider")
+
+
+def _looks_like_provider(data: Any) -> bool:
+    """A tool provider: an `identity` with a `tools:` list or `credentials_for_provider`."""
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("identity"), dict)
+        and ("tools" in data or "credentials_for_provider" in data)
+        and not any(key in data for key in _OTHER_PROVIDERS)
+    )
+
+
+def _looks_like_declared_tool(data: Any) -> bool:
+    """A tool, however incomplete: an `identity` and a `description` with `human` or `llm`."""
+    description = data.get("description") if isinstance(data, dict) else None
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("identity"), dict)
+        and isinstance(description, dict)
+        and ("human" in description or "llm" in description)
     )
 
 

@@ -1,0 +1,3 @@
+from some_library.tools import SearchTool
+
+Mixed = SearchTool

@@ -1,0 +1,5 @@
+from base.tool import BaseTool
+
+
+class Relay(BaseTool):
+    output = "relayed"

@@ -1,0 +1,3 @@
+"""An old version of the echo tool, kept for reference."""
+
+  import os

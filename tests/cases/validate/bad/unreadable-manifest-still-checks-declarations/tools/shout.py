@@ -1,0 +1,5 @@
+  import os
+
+
+def shout(text):
+    return text.upper()
