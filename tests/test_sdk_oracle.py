@@ -132,6 +132,8 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("P011", "", "start-up: the SDK looks for a ToolProvider subclass and finds none"),
     Beyond("P013", "", "start-up: the SDK executes the provider's file and finds no ToolProvider subclass"),
     Beyond("T022", "", "start-up: the SDK executes the tool's file and finds no Tool subclass"),
+    Beyond("P014", "", "start-up: the SDK runs the provider's file and finds two ToolProvider subclasses"),
+    Beyond("T023", "", "start-up: the SDK executes the tool's file and finds several Tool subclasses"),
     Beyond("T021", "", "start-up: executing the entry, a class file or what it imports raises SyntaxError"),
     Beyond("M016", "", "daemon: checkPermission refuses each call into Dify the manifest does not grant"),
     Beyond("R097", "", "run time: the tool loads, and the message's pydantic model refuses the value given"),

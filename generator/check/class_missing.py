@@ -1,5 +1,5 @@
-"""A class file that holds no class of the kind the SDK takes from it (P013, T022): the plugin
-cannot start.
+"""A class file that holds no class of the kind the SDK takes from it (P013, T022), or several
+(P014, T023): the plugin cannot start.
 
 The SDK takes a tool provider's class, and each of its tools' classes, from the file its
 `extra.python.source` names, when the plugin starts, by listing that module's namespace; a file
@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import documents, module_tree
-from generator.check.plugin_code import plugin_code
+from generator.check.plugin_code import PluginCode, imported_module, plugin_code
 from generator.check.sdk_classes import census
 from generator.check.sdk_names import OTHER_KINDS
-from generator.check.undeclared import sdk_names
+from generator.check.undeclared import is_tool_base, sdk_names
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.load.values import dig
@@ -63,14 +63,48 @@ TOOL_CLASS_MISSING = rule(
     " `_invoke(self, tool_parameters)` (`from dify_plugin import Tool`).",
     _LOADER,
 )
+_SEVERAL = """
+The same loader refuses a file whose namespace holds more than one such class: after
+`subclasses = get_subclasses_from_module(module, parent_type)`, `case _: msg = f"Multiple subclasses
+of {parent_type.__name__} in {script_path}"; raise Exception(msg)`. Every class bound in the module
+counts, imported ones included: `from tools.base import BaseTool` (a `Tool` subclass of the plugin)
+beside `class Search(BaseTool)` makes two, and the plugin stops while it starts, for every user.
+Tried with the SDK 0.10.2: exactly that pair gives "Multiple subclasses of Tool in tools/search.py".
+Found without running: the top-level classes of the file that derive from the SDK's class, directly
+or through another class the file defines or imports from the plugin's own modules, and the names
+it imports from those modules that are such classes there (followed across the plugin's modules).
+Only classes known for certain are counted: a base from another package counts for nothing.
+"""
+PROVIDER_CLASS_SEVERAL = rule(
+    "P014",
+    "provider-class-ambiguous",
+    Severity.ERROR,
+    "{path} binds {count} subclasses of dify_plugin's ToolProvider ({names}), and it is the class file of"
+    ' tool provider {provider}: the SDK raises "Multiple subclasses of ToolProvider" and the plugin'
+    " does not start",
+    "Keep one ToolProvider subclass in {path}: import a shared base class's module (`import"
+    " provider.base as base`, `class X(base.Base)`) instead of the class itself, or move the others out.",
+    _SEVERAL,
+)
+TOOL_CLASS_SEVERAL = rule(
+    "T023",
+    "tool-class-ambiguous",
+    Severity.ERROR,
+    "{path} binds {count} subclasses of dify_plugin's Tool ({names}), and it is the class file of tool"
+    ' {tool}: the SDK raises "Multiple subclasses of Tool" and the plugin does not start',
+    "Keep one Tool subclass in {path}: import a shared base class's module (`import tools.base as"
+    " base`, `class X(base.Base)`) instead of the class itself, or move the others out.",
+    _SEVERAL,
+)
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """P013 and T022, once per class file, for every provider and tool declaration read."""
+    """P013 and T022 (no class), P014 and T023 (several), once per class file, for every provider
+    and tool declaration read."""
     done: set[str] = set()
-    for role, base, missing in (
-        ("tools provider", "ToolProvider", PROVIDER_CLASS_MISSING),
-        ("tool", "Tool", TOOL_CLASS_MISSING),
+    for role, base, missing, several in (
+        ("tools provider", "ToolProvider", PROVIDER_CLASS_MISSING, PROVIDER_CLASS_SEVERAL),
+        ("tool", "Tool", TOOL_CLASS_MISSING, TOOL_CLASS_SEVERAL),
     ):
         for _relative, document in documents(loaded, role):
             source = dig(document.data, "extra", "python", "source")
@@ -79,10 +113,21 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 continue  # no file to read, or one that does not parse: the source rules and T009 say so
             file, tree = found
             done.add(file)
-            if not _lacks(loaded, tree, base):
-                continue
             name = dig(document.data, "identity", "name")
             shown = str(name) if isinstance(name, str) and name else file
+            bound = _subclasses(plugin_code(loaded), file, base, set())
+            if len(bound) > 1:
+                yield several.at(
+                    Location(loaded.display_path(file), 1, 1),
+                    path=file,
+                    provider=shown,
+                    tool=shown,
+                    count=len(bound),
+                    names=", ".join(bound),
+                )
+                continue
+            if not _lacks(loaded, tree, base):
+                continue
             yield missing.at(
                 Location(loaded.display_path(file), 1, 1),
                 path=file,
@@ -90,6 +135,31 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 tool=shown,
                 suggested=_class_name(shown, base),
             )
+
+
+def _subclasses(code: PluginCode, file: str, base: str, seen: set[str]) -> list[str]:
+    """The names the module `file` binds at its top level that are, for certain, subclasses of
+    dify_plugin's `base`: classes it defines on such a class, and such classes it imports from the
+    plugin's own modules."""
+    by_file = {relative: (module, tree) for module, (relative, tree) in code.modules.items()}
+    if file not in by_file or file in seen:
+        return []
+    _module, tree = by_file[file]
+    sdk = sdk_names(tree, base)
+    found: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            source = imported_module(file, node)
+            imported = code.modules.get(source) if source else None
+            if imported is None:
+                continue
+            there = _subclasses(code, imported[0], base, seen | {file})
+            found += [alias.asname or alias.name for alias in node.names if alias.name in there]
+        elif isinstance(node, ast.ClassDef) and any(
+            is_tool_base(b, sdk, base) or (isinstance(b, ast.Name) and b.id in found) for b in node.bases
+        ):
+            found.append(node.name)
+    return found
 
 
 def _lacks(loaded: LoadedPlugin, tree: ast.Module, base: str) -> bool:

@@ -3,10 +3,11 @@ from typing import Any
 
 from dify_plugin.entities.tool import ToolInvokeMessage
 
-from utils.base import SavingTool
+# The module, not the class: a second Tool subclass in this namespace would make the SDK refuse it.
+from utils import base
 
 
-class Echo(SavingTool):
+class Echo(base.SavingTool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage]:
         text = tool_parameters["text"]
         data = text.encode()

@@ -1,0 +1,5 @@
+from provider.base import KeyedProvider
+
+
+class DemoProvider(KeyedProvider):
+    pass
