@@ -70,7 +70,8 @@ inside it) reads that variable again. Dify hands the value over (`ToolNode._gene
 the tool binds it and drops it: a template's placeholder body that answers a fixed text, or a
 feature left half done. The check reads `_invoke`'s assignments of a plain read of its parameters'
 dictionary (`d.get("k")`, `d.get("k", default)`, `d["k"]`) to one name that no other statement
-binds (a name starting with `_` is discarded on purpose), and is silent when the function calls
+binds (a name starting with `_` is discarded on purpose; a read or a binding that only normalises the
+name itself, `if x == "": x = False` or `x = x.strip()`, is no use), and is silent when the function calls
 `locals()`, `vars()` or `eval`, which may read any variable. One finding per tool, at the first
 such line. A warning: the tool works, the parameter does not.
 """,
@@ -98,10 +99,20 @@ def unused_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Findin
             for n in nodes
         ):
             continue
-        loads = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
+        # A name read only to normalise itself (`if x == "": x = False`, `x = x.strip()`) is unused too.
+        loads = {
+            n.id
+            for n in nodes
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not _self_use(n, parents)
+        }
         binds: dict[str, int] = {}
         for node in nodes:
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            if (
+                isinstance(node, ast.Name)
+                and not isinstance(node.ctx, ast.Load)
+                and not _self_use(node, parents)
+            ):
                 binds[node.id] = binds.get(node.id, 0) + 1
         unused = [
             (statement, target.id, key)
@@ -123,6 +134,32 @@ def unused_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Findin
                 them=Phrase("them" if len(unused) > 1 else "it"),
                 into=Phrase("variables" if len(unused) > 1 else "a variable"),
             )
+
+
+def _self_use(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    """True when the name only takes part in rebinding itself: inside `x = <expr of x>` (the value
+    reads x), or in the test of an `if` whose branches only rebind x."""
+    node: ast.AST = name
+    while (parent := parents.get(id(node))) is not None and not isinstance(parent, ast.stmt):
+        node = parent
+    if isinstance(parent, ast.Assign | ast.AugAssign):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        rebinds = all(isinstance(t, ast.Name) and t.id == name.id for t in targets)
+        reads_itself = isinstance(parent, ast.AugAssign) or any(
+            isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(parent.value)
+        )
+        return rebinds and (reads_itself or isinstance(parents.get(id(parent)), ast.If))
+    if isinstance(parent, ast.If) and node is parent.test:
+        branch = [*parent.body, *parent.orelse]
+        return all(
+            isinstance(s, ast.Pass)
+            or (
+                isinstance(s, ast.Assign)
+                and all(isinstance(t, ast.Name) and t.id == name.id for t in s.targets)
+            )
+            for s in branch
+        )
+    return False
 
 
 def _plain_read(value: ast.expr, dictionary: str) -> str | None:

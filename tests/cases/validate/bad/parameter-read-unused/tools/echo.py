@@ -10,4 +10,7 @@ class Echo(Tool):
         text = str(tool_parameters["text"])
         times = tool_parameters.get("times", 1)  # read, then never used
         upper = tool_parameters.get("upperCase")  # read, then never used
+        trim = tool_parameters.get("trim", False)
+        if trim == "":
+            trim = False  # normalised, then never used either
         yield self.create_text_message(text)
