@@ -12,6 +12,7 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
+from generator.check.own_attributes import named_in_call
 from generator.check.sdk_file import PYDANTIC_API, own_nodes
 from generator.check.undeclared import Function, tool_invokes
 from generator.findings import Finding, Location, Severity
@@ -81,7 +82,8 @@ a richer runtime (`self.runtime.tenant_id`, `invoke_from`, `runtime_parameters`.
 that keeps those reads fails with AttributeError each time the line runs. The check reads the
 methods of each tool's class for `self.runtime.<name>` and reports a name that is none of the
 fields nor pydantic's model API; silent when the plugin assigns `self.runtime` or one of its
-attributes itself.
+attributes itself, and for a name the method tests with `hasattr` or reads with `getattr` (the code
+expects it may be missing).
 """,
 )
 RUNTIME_FIELDS = frozenset({"credentials", "user_id", "session_id", "credential_type"})
@@ -177,11 +179,14 @@ def _runtime_reads(cls: ast.ClassDef) -> Iterator[ast.Attribute]:
         if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.args.args:
             continue
         me = method.args.args[0].arg
-        for node in own_nodes(method):
+        nodes = own_nodes(method)
+        # `hasattr(self.runtime, "get_file")` first: the code expects the name may be missing
+        probed = {named for n in nodes if (named := named_in_call(n, ("hasattr", "getattr")))}
+        for node in nodes:
             if isinstance(node, ast.Attribute) and _is_runtime(node.value, me):
                 if not isinstance(node.ctx, ast.Load):
                     return
-                if node.attr not in RUNTIME_FIELDS | PYDANTIC_API and not node.attr.startswith(
+                if node.attr not in RUNTIME_FIELDS | PYDANTIC_API | probed and not node.attr.startswith(
                     ("model_", "_")
                 ):
                     found.append(node)

@@ -19,7 +19,7 @@ from generator.check.dead_code import unreached_functions
 from generator.check.plugin_code import PluginCode, imported_module, plugin_code, reachable_modules
 from generator.check.sdk_api_index import PACKAGE, tool_attributes
 from generator.check.sdk_file import own_nodes
-from generator.check.undeclared import class_members, constant
+from generator.check.undeclared import Parents, always_evaluates, class_members, constant
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Listing, rule
@@ -57,6 +57,10 @@ A lookup in a private helper (`_name`) that the plugin's code never runs is not 
 that nothing calls, or that only a branch no caller can take calls (`self._format(result,
 "text")` is the only call of `_format`, so its `if fmt == "json": self._as_json(...)` never runs).
 Nobody meets such a line; the SDK calls only public names and those of its `Tool`.
+
+An error when the lookup runs on every call of its function (no branch, loop, handler or
+short-circuit before it; a `try` body counts as run); a warning when it sits in a branch, which
+only the calls that take it meet.
 
 The message lists the names the class has; the hint names the closest one.
 """,
@@ -115,17 +119,20 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         display = loaded.display_path(relative)
         for function in every_node(tree):
             if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) and id(function) not in unreached:
+                parents = {child: parent for parent in own_nodes(function) for child in children(parent)}
                 for node, receiver, own in _misses(function, visible, derived, stored, tree):
-                    yield _finding(loaded, display, node, receiver, own)
+                    straight = _on_every_call(node, function, parents)
+                    yield _finding(loaded, display, node, receiver, own, straight)
 
 
 def _finding(
-    loaded: LoadedPlugin, display: str, node: ast.Attribute, receiver: str, own: OwnClass
+    loaded: LoadedPlugin, display: str, node: ast.Attribute, receiver: str, own: OwnClass, straight: bool
 ) -> Finding:
     names = sorted(name for name in own.attributes or () if not name.startswith("__"))
     close = closest_name(node.attr, names)
     return NO_ATTRIBUTE.at(
         Location(display, node.lineno, node.col_offset + 1),
+        Severity.ERROR if straight else Severity.WARNING,
         hint=CLOSE_HINT if close else None,
         receiver=receiver,
         attribute=node.attr,
@@ -134,6 +141,24 @@ def _finding(
         names=Listing(names, most=12) if names else "no attributes of its own",
         close=close or "",
     )
+
+
+def _on_every_call(node: ast.AST, function: ast.FunctionDef | ast.AsyncFunctionDef, parents: Parents) -> bool:
+    """True when every call of `function` reaches `node`: no branch, loop, handler or short-circuit
+    between them (a `try` or `with` body counts as run: a failure there still answers every call
+    with the handler's error), and no `return` or `raise` before it in the function's body."""
+    child, parent = node, parents.get(node)
+    while parent is not None and parent is not function:
+        in_body = isinstance(parent, ast.Try | ast.TryStar | ast.With | ast.AsyncWith) and any(
+            child is statement for statement in parent.body
+        )
+        if not (in_body or always_evaluates(parent, child)):
+            return False
+        child, parent = parent, parents.get(parent)
+    if not isinstance(child, ast.stmt) or all(child is not s for s in function.body):
+        return False  # a default value or a decorator, not the body
+    earlier = function.body[: [id(s) for s in function.body].index(id(child))]
+    return not any(isinstance(statement, ast.Return | ast.Raise) for statement in earlier)
 
 
 def _stored_attributes(code: PluginCode) -> frozenset[str]:

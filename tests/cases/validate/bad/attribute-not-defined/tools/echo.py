@@ -37,7 +37,12 @@ class Echo(Tool):
         return self.dumps(text)  # missing, but nothing reaches this line: not reported
 
     def _as_plain(self, text: str) -> str:
-        return self.plain_text(text)  # missing and reached on every call
+        return self.plain_text(text) + self._shout(text, text.isupper())  # missing, reached on every call
 
     def _unused(self) -> str:
         return self.nowhere  # missing, but no code calls this helper: not reported
+
+    def _shout(self, text: str, loud: bool) -> str:
+        if loud:
+            return self.upper_case(text)  # missing, but only loud calls meet it: a warning
+        return text
