@@ -102,6 +102,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """P013 and T022 (no class), P014 and T023 (several), once per class file, for every provider
     and tool declaration read."""
     done: set[str] = set()
+    code = plugin_code(loaded)
+    trees = dict(code.modules.values())  # once per plugin: every class file's search reads it
     for role, base, missing, several in (
         ("tools provider", "ToolProvider", PROVIDER_CLASS_MISSING, PROVIDER_CLASS_SEVERAL),
         ("tool", "Tool", TOOL_CLASS_MISSING, TOOL_CLASS_SEVERAL),
@@ -115,7 +117,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             done.add(file)
             name = dig(document.data, "identity", "name")
             shown = str(name) if isinstance(name, str) and name else file
-            bound = _subclasses(plugin_code(loaded), file, base, set())
+            bound = _subclasses(code, trees, file, base, set())
             if len(bound) > 1:
                 yield several.at(
                     Location(loaded.display_path(file), 1, 1),
@@ -137,14 +139,15 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             )
 
 
-def _subclasses(code: PluginCode, file: str, base: str, seen: set[str]) -> list[str]:
+def _subclasses(
+    code: PluginCode, trees: dict[str, ast.Module], file: str, base: str, seen: set[str]
+) -> list[str]:
     """The names the module `file` binds at its top level that are, for certain, subclasses of
     dify_plugin's `base`: classes it defines on such a class, and such classes it imports from the
-    plugin's own modules."""
-    by_file = {relative: (module, tree) for module, (relative, tree) in code.modules.items()}
-    if file not in by_file or file in seen:
+    plugin's own modules (`trees`: the plugin's syntax trees by file)."""
+    tree = trees.get(file)
+    if tree is None or file in seen:
         return []
-    _module, tree = by_file[file]
     sdk = sdk_names(tree, base)
     found: list[str] = []
     for node in tree.body:
@@ -153,7 +156,7 @@ def _subclasses(code: PluginCode, file: str, base: str, seen: set[str]) -> list[
             imported = code.modules.get(source) if source else None
             if imported is None:
                 continue
-            there = _subclasses(code, imported[0], base, seen | {file})
+            there = _subclasses(code, trees, imported[0], base, seen | {file})
             found += [alias.asname or alias.name for alias in node.names if alias.name in there]
         elif isinstance(node, ast.ClassDef) and any(
             is_tool_base(b, sdk, base) or (isinstance(b, ast.Name) and b.id in found) for b in node.bases
