@@ -30,6 +30,7 @@ import generator.run.dependencies
 import generator.run.event_runs
 import generator.run.indexes
 import generator.run.judge
+import generator.run.library_calls
 import generator.run.lockfile
 import generator.run.native
 import generator.run.pyversion
@@ -70,6 +71,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.run.indexes,
     generator.run.native,
     generator.run.judge,
+    generator.run.library_calls,
     generator.run.replay,
     generator.run.reqfile,
     generator.run.verdict,

@@ -59,6 +59,10 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ('(entry / "stat").read_text()', "/proc, to find the build's processes"),
         ('Path("/proc", str(pid), "io").read_text()', "/proc, the build's bytes read and written"),
     ),
+    "generator/run/library_calls.py": (
+        ("ast.parse(path.read_bytes())", "a library's source in a built environment"),
+        ('path.open("rb") as stream', "a library's metadata in a built environment"),
+    ),
     "generator/run/native.py": (("archive.open(info)", "a member of a wheel the reader read (in memory)"),),
     "generator/run/child/zygote.py": (("os.open(os.devnull", "/dev/null, as the child's stdin"),),
     "generator/run/child/view.py": (

@@ -64,7 +64,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     for file in reader.tree.files:
         if file.relative.endswith(".py") and reader.python_tree(file) is None:
             named.append(file.relative)
-    sources = _class_sources(loaded)
+    sources = class_sources(loaded)
     for module in sources.values():
         if reader.source_tree(module) is None:
             named.append(module)
@@ -80,7 +80,7 @@ def start_failures(loaded: LoadedPlugin) -> frozenset[str]:
     return frozenset(finding.file for finding in found if finding.rule == NOT_COMPILED.code)
 
 
-def _class_sources(loaded: LoadedPlugin) -> dict[str, str]:
+def class_sources(loaded: LoadedPlugin) -> dict[str, str]:
     """The files the SDK runs while the plugin starts, each with why: the entry module, and the
     class files of the declarations read (its tool providers and their tools)."""
     found: dict[str, str] = {}

@@ -14,6 +14,7 @@ from generator.findings import Finding, Location, Severity, sort_findings
 from generator.load.crawl import LoadedPlugin
 from generator.load.examples import SMOKE_RUN, Example, InputFile, examples_path, load_examples
 from generator.load.recordings import Recording, load_recording
+from generator.load.values import dig
 from generator.plugin_model import Tool, ToolKey
 from generator.progress import Stage
 from generator.rules import Phrase, rule
@@ -25,6 +26,7 @@ from generator.run.environment import Environment, build_environment, describe_e
 from generator.run.event_runs import EventJob, event_jobs, execute_event, plan_events, run_places
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
+from generator.run.library_calls import CALL_MISFITS, misfit_calls
 from generator.run.outcome import read_outcome
 from generator.run.overlay import ensure_overlay
 from generator.run.own_code import run_code_digest
@@ -52,6 +54,7 @@ from generator.run.verdict import (
     one_per_place,
     reached_invoke,
     run_result,
+    told_without_running,
     weigh,
 )
 from generator.run.worker import Access, Workers
@@ -332,7 +335,7 @@ def plan(
         findings.extend(events.findings)
         plugin = loaded.plugin
         if plugin is None or not (tools or events.examples):
-            findings.extend(nothing_ran(loaded) if options.tool is None else ())
+            findings.extend(_none_runs(loaded, options, isolation))
             continue
         built.advance(loaded.display)
         environment = describe_environment(
@@ -383,6 +386,8 @@ def plan(
             findings.extend(_environment_findings(environment, manifest_where))
             if not environment.built:
                 continue
+        if environment.python.exists():  # a complete cache may run nothing without one
+            findings.extend(misfit_calls(loaded, environment.python))
         for job in planned:
             recorded, problems = _recorded(replace(job, environment=environment), options, not complete)
             findings.extend(problems)
@@ -390,6 +395,40 @@ def plan(
         deliveries.extend(replace(job, environment=environment) for job in delivered)
     built.close()
     return jobs, deliveries, found, notes
+
+
+def _none_runs(loaded: LoadedPlugin, options: RunOptions, isolation: Isolation) -> list[Finding]:
+    """Why no tool of the plugin runs and, when it is meant to run tools, what its code would
+    break once it does (`_masked`)."""
+    stopped = nothing_ran(loaded) if options.tool is None else []
+    return [*stopped, *_masked(loaded, options, isolation)] if stopped else []
+
+
+def _masked(loaded: LoadedPlugin, options: RunOptions, isolation: Isolation) -> list[Finding]:
+    """For a plugin none of whose tools can run (it does not load, or its tools name no code):
+    its environment's findings and the library calls that do not fit, so that an author who
+    mends what stops it does not meet those next, one at a time."""
+    if not any(file.relative.endswith(".py") for file in loaded.reader.tree.files):
+        return []
+    manifest = loaded.documents.get("manifest.yaml")
+    requested = dig(manifest.data if manifest is not None else None, "meta", "runner", "version")
+    environment = describe_environment(
+        loaded.reader,
+        str(requested) if isinstance(requested, str | int | float) else "",
+        options.cache_dir,
+        options.offline,
+        isolation,
+        loaded.display_path,
+        _arches(loaded),
+    )
+    where = Location(loaded.display_path("manifest.yaml"))
+    found = [*environment.warnings, *_environment_findings(environment, where)]
+    if environment.built:
+        environment = build_environment(environment, loaded.display_path)
+        found.extend(_environment_findings(environment, where))
+    if environment.built:
+        found.extend(misfit_calls(loaded, environment.python))
+    return found
 
 
 def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
@@ -533,7 +572,10 @@ def run_plugins(
         if job.example.smoke and not job.example.required_only and reached_invoke(run):
             found[job.loaded.display].extend(notes.get((job.loaded.display, job.tool.key), ()))
     for display, pairs in by_tool.items():
-        found[display].extend(one_per_place(pairs))
+        # a crash at a call R130 named while planning is that finding, not another
+        named = [f for f in found[display] if f.rule == CALL_MISFITS.code]
+        kept = {id(f) for f in told_without_running([f for _tool, f in pairs], named)}
+        found[display].extend(one_per_place([(tool, f) for tool, f in pairs if id(f) in kept]))
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
     for loaded in plugins:
