@@ -80,8 +80,9 @@ catches it (a `RequestException` or `HTTPError` of requests or httpx, `Exception
 `except`) and only passes, logs or prints, followed in `_invoke` by a yielded message; or a call,
 as a statement of `_invoke` whose value is dropped, of a plugin function (a method, a function of
 the plugin's modules, or one that returns such a call) holding such a `try`, followed by a
-yielded message. A warning: a request the author means as optional (a notification beside the
-real work) is possible, though then the answer does not depend on it.
+yielded message. Silent when the code after the `try` reads a name only its body binds (a failure
+then raises UnboundLocalError: not silent). A warning: a request the author means as optional (a
+notification beside the real work) is possible, though then the answer does not depend on it.
 """,
 )
 NO_F_PREFIX = rule(
@@ -103,9 +104,10 @@ targets), where the literal goes, on its own or joined with `+` or inside a list
 yielded or returned value, a raised exception, or an argument of a call. Silent when the literal is
 formatted later: `"...".format(...)`, `.format_map`, `%`, a call with a keyword argument or a dict
 key named like the field (a template's values), a call whose name speaks of a template, a prompt,
-a format, a translation or a log line (loguru formats `{}` with its arguments), and a literal
-assigned to a name (which may be used as a template). Double braces (`{{x}}`, a template's syntax)
-are passed over. A warning: the call works, its text is wrong.
+a format, a translation or a log line (loguru formats `{}` with its arguments), a literal looked up
+rather than shown (`text.replace("{date}", date)`, `re.sub`, `.split`, `.get`), `print` (no user
+sees it), and a literal assigned to a name (which may be used as a template). Double braces
+(`{{x}}`, a template's syntax) are passed over. A warning: the call works, its text is wrong.
 """,
 )
 UNQUOTED_PATH = rule(
@@ -226,6 +228,38 @@ FIELD = re.compile(r"(?<!\{)\{([^{}\n]{1,80})\}(?!\})")
 FORMATS_LATER = re.compile(
     r"format|template|prompt|render|substitute|translat|gettext|^_$|log|debug|info|warn|critical|exception",
     re.IGNORECASE,
+)
+# Calls that look a literal up rather than show it (`text.replace("{date}", date)`, `re.sub`), and
+# `print`, whose text no user sees.
+SEARCHES = frozenset(
+    {
+        "replace",
+        "split",
+        "rsplit",
+        "startswith",
+        "endswith",
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "count",
+        "partition",
+        "rpartition",
+        "removeprefix",
+        "removesuffix",
+        "sub",
+        "subn",
+        "search",
+        "match",
+        "fullmatch",
+        "findall",
+        "finditer",
+        "compile",
+        "get",
+        "pop",
+        "setdefault",
+        "print",
+    }
 )
 MAX_DEPTH = 4
 
@@ -444,7 +478,8 @@ def _consumer(
         return "the raised exception"
     if isinstance(parent, ast.Call) and child is not parent.func:
         name = dotted_name(parent.func)
-        if FORMATS_LATER.search(name.rsplit(".", 1)[-1]) or _names_values(parent, names):
+        last = name.rsplit(".", 1)[-1]
+        if FORMATS_LATER.search(last) or last in SEARCHES or _names_values(parent, names):
             return None
         if any(
             isinstance(p, ast.Call) and FORMATS_LATER.search(dotted_name(p.func))
@@ -767,8 +802,11 @@ def _swallowed(loaded: LoadedPlugin) -> Iterator[Finding]:
         for block in _blocks(invoke.function):
             for index, statement in enumerate(block):
                 answer = _answer_after(block[index + 1 :])
-                found = _swallowed_by(statement, invoke.function, scope) if answer is not None else None
-                if found is not None and answer is not None:
+                if answer is None:
+                    continue
+                following = block[index + 1 : block.index(answer) + 1]
+                found = _swallowed_by(statement, following, invoke.function, scope)
+                if found is not None:
                     node, request, how = found
                     yield SWALLOWED.at(
                         Location(invoke.display, node.lineno, node.col_offset + 1),
@@ -779,13 +817,13 @@ def _swallowed(loaded: LoadedPlugin) -> Iterator[Finding]:
 
 
 def _swallowed_by(
-    statement: ast.stmt, invoke: Function, scope: Scope
+    statement: ast.stmt, following: list[ast.stmt], invoke: Function, scope: Scope
 ) -> tuple[ast.stmt | ast.expr, str, str] | None:
     """Where a request of `statement` fails silently, the request as shown and how: a `try` of
     `_invoke` around it, or a plugin function called for nothing that holds one."""
     if isinstance(statement, ast.Try):
         found = _swallowing_try(statement, library_callables(scope.tree, CLIENTS))
-        if found is None:
+        if found is None or _left_unbound(statement, following, invoke):
             return None
         request, handler = found
         return (
@@ -891,10 +929,13 @@ def _helper_swallows(
         return None
     function, home = target
     callables = library_callables(home.tree, CLIENTS)
-    for statement in _blocks_of(function):
-        found = _swallowing_try(statement, callables) if isinstance(statement, ast.Try) else None
-        if found is not None:
-            return (*found, home.relative)
+    for block in _blocks(function):
+        for index, statement in enumerate(block):
+            if not isinstance(statement, ast.Try) or _left_unbound(statement, block[index + 1 :], function):
+                continue
+            found = _swallowing_try(statement, callables)
+            if found is not None:
+                return (*found, home.relative)
     for node in own_nodes(function):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Call):
             inner = _helper_swallows(node.value, function, home, depth + 1)
@@ -903,9 +944,19 @@ def _helper_swallows(
     return None
 
 
-def _blocks_of(function: Function) -> Iterator[ast.stmt]:
-    for block in _blocks(function):
-        yield from block
+def _left_unbound(node: ast.Try, following: list[ast.stmt], function: Function) -> bool:
+    """The code after the `try` reads a name only its body binds: when the request fails, that read
+    raises UnboundLocalError, and the failure is not silent (R092's concern, not this rule's)."""
+    earlier = {
+        n.id
+        for n in own_nodes(function)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.lineno < node.lineno
+    }
+    arguments = function.args
+    earlier |= {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    bound = {n.id for n in _walk(node.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    read = {n.id for n in _walk(following) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return bool((bound - earlier) & read)
 
 
 def _is_generator(function: Function) -> bool:

@@ -25,6 +25,8 @@ class Search(Tool):
         yield self.create_text_message("Shown: {query}", **{})  # silent: values by name
         yield self.create_json_message({"pattern": r"\d{3}", "shape": '{"a": 1}', "unknown": "{nothing}"})
         logging.info("searched {query}")  # silent: a log line
+        print("searched {query}")  # silent: no user sees it
+        yield self.create_text_message(API.replace("{found}", str(found)))  # silent: looked up, not shown
         yield self.create_text_message(self._about(query))
         yield self.create_text_message("{{query}} is a template field")  # silent: double braces
         if not found:

