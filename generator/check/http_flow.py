@@ -446,7 +446,7 @@ def _fields(text: str, bound: set[str]) -> Iterator[tuple[str, set[str]]]:
         expression = re.split(r"![rsa]$|![rsa]:|:(?![^\[]*\])", inner, maxsplit=1)[0].strip()
         try:
             parsed = ast.parse(expression, mode="eval")
-        except SyntaxError:
+        except (SyntaxError, ValueError):  # not an expression (null bytes raise ValueError before 3.12)
             continue
         names = {n.id for n in ast.walk(parsed) if isinstance(n, ast.Name)}
         calls = {id(n.func) for n in ast.walk(parsed) if isinstance(n, ast.Call)}
@@ -482,8 +482,8 @@ def _consumer(
         if FORMATS_LATER.search(last) or last in SEARCHES or _names_values(parent, names):
             return None
         if any(
-            isinstance(p, ast.Call) and FORMATS_LATER.search(dotted_name(p.func))
-            for p in _above(parent, parents)
+            isinstance(p, ast.Call) and FORMATS_LATER.search(dotted_name(p.func) or _method(p))
+            for p in _above(parent, parents)  # `dedent("...{x}...").format(x=x)`
         ):
             return None
         return f"`{_short(parent.func)}(...)`"
@@ -725,7 +725,7 @@ def _free_text(parameter: Parameter) -> bool:
         *parameter.human_description.texts.values(),
         *parameter.label.texts.values(),
     ]
-    path = any(PATH_WORDS.search(text) for text in texts)
+    path = any(PATH_WORDS.search(str(text)) for text in texts)
     return bool(words & FREE_TEXT) and not words & IDENTIFIER_WORDS and not path
 
 
