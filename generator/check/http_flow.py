@@ -123,7 +123,8 @@ A URL's path is split on `/`, its query starts at `?` and its fragment at `#`. `
 only what is illegal in a URL and leaves these alone: `requote_uri` (`requests/utils.py`) runs
 `quote(unquote_unreserved(uri), safe="!#$%&'()*+,/:;=?@[]~")`, so `/`, `?`, `#`, `&` and `%`
 pass as they are (checked with requests 2.34.2: `https://h/a/` + `x/y?z#w` is sent as path `/a/x/y`,
-query `z`, fragment `w`). `httpx` parses the URL the same way (`httpx.URL`). A tool parameter
+query `z`, fragment `w`). `httpx` parses the URL the same way (httpx 0.29.0: `httpx.URL("https://h/a/"
++ "x/y?z#w")` has path `/a/x/y`, query `z`, fragment `w`). A tool parameter
 of type `string` is free text a user or a model fills; a title `a/b` or a question with `?` then
 reaches another endpoint, or the server answers 404. `urllib.parse.quote(value, safe="")` keeps
 the value one segment.
@@ -157,7 +158,9 @@ casts the empty value to `""` (`cast_parameter_value`, api/core/plugin/entities/
 `if value is None: return ""`). `requests` refuses either as a URL: `prepare_url` does `url =
 str(url)` and `if not scheme: raise MissingSchema(f"Invalid URL {url!r}: No scheme supplied. ...")`
 (requests 2.34.2: `requests.post(None)` and `requests.post("")` raise `MissingSchema`); `httpx`
-raises `UnsupportedProtocol` for `""` and a TypeError for `None`. The tool then fails with that
+0.29.0 raises `UnsupportedProtocol` for `""` (httpcore's `connection_pool.py`: `"Request URL is
+missing an 'http://' or 'https://' protocol."`) and a TypeError for `None` (`httpx/_urls.py`:
+`raise TypeError("Invalid type for url.  Expected str or httpx.URL, ...")`). The tool then fails with that
 error, not with a message saying what is missing.
 
 Found without running: the URL given to an HTTP call is, or starts with, the value of a tool
