@@ -213,11 +213,12 @@ def _goes_on(code: _Code) -> Iterator[Finding]:
 
 def _answer(block: list[ast.stmt]) -> ast.stmt | None:
     """The last statement of `block` that yields a message (`yield self.create_text_message(...)`)."""
-    found = [statement for statement in block if _yields_message(statement)]
+    found = [statement for statement in block if yields_message(statement)]
     return found[-1] if found else None
 
 
-def _yields_message(statement: ast.stmt) -> bool:
+def yields_message(statement: ast.stmt) -> bool:
+    """`yield self.create_..._message(...)` as a statement, but a log message."""
     value = statement.value if isinstance(statement, ast.Expr) else None
     call = value.value if isinstance(value, ast.Yield) else None
     return (
