@@ -121,7 +121,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) and id(function) not in unreached:
                 parents = {child: parent for parent in own_nodes(function) for child in children(parent)}
                 for node, receiver, own in _misses(function, visible, derived, stored, tree):
-                    straight = _on_every_call(node, function, parents)
+                    straight = on_every_call(node, function, parents)
                     yield _finding(loaded, display, node, receiver, own, straight)
 
 
@@ -143,7 +143,7 @@ def _finding(
     )
 
 
-def _on_every_call(node: ast.AST, function: ast.FunctionDef | ast.AsyncFunctionDef, parents: Parents) -> bool:
+def on_every_call(node: ast.AST, function: ast.FunctionDef | ast.AsyncFunctionDef, parents: Parents) -> bool:
     """True when every call of `function` reaches `node`: no branch, loop, handler or short-circuit
     between them (a `try` or `with` body counts as run: a failure there still answers every call
     with the handler's error), and no `return` or `raise` before it in the function's body."""
