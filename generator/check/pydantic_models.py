@@ -206,7 +206,7 @@ def _judge(where: Location, call: ast.Call, model: _Model, straight: bool) -> It
         return
     given = {keyword.arg for keyword in call.keywords if keyword.arg}
     if model.aliased:
-        yield from _by_name(where, call, model, given, failing)
+        yield from _by_name(where, call, model, given, failing, when)
         return
     missing = sorted(model.required - given)
     for keyword in call.keywords:
@@ -233,7 +233,7 @@ def _judge(where: Location, call: ast.Call, model: _Model, straight: bool) -> It
 
 
 def _by_name(
-    where: Location, call: ast.Call, model: _Model, given: set[str], failing: Severity
+    where: Location, call: ast.Call, model: _Model, given: set[str], failing: Severity, when: Phrase
 ) -> Iterator[Finding]:
     for keyword in call.keywords:
         name = keyword.arg or ""
@@ -242,9 +242,9 @@ def _by_name(
         alias, line = model.aliased[name]
         refused = name in model.required or model.forbids
         if name in model.required:
-            outcome = f"the required `{alias}` is missing, and pydantic refuses it (ValidationError)"
+            outcome = f"the required `{alias}` is missing, and pydantic refuses it (ValidationError){when}"
         elif model.forbids:
-            outcome = "the model forbids extra keywords, and pydantic refuses it (ValidationError)"
+            outcome = f"the model forbids extra keywords, and pydantic refuses it (ValidationError){when}"
         else:
             outcome = f"`{name}` keeps its default and the value is dropped"
         yield ALIAS_BY_NAME.at(

@@ -19,7 +19,6 @@ class Lookup(Tool):
         yield self.create_json_message(search.model_dump(by_alias=True))
         yield self.create_json_message(first.model_dump(by_alias=True))
         yield self.create_json_message(named.model_dump(by_alias=True))
-        if text.isdigit():
-            # `page` is required under `pageNumber`: refused
-            page = PageRequest(page=int(text))
-            yield self.create_json_message(page.model_dump(by_alias=True))
+        # `page` is required under `pageNumber`: refused, on every call
+        page = PageRequest(page=len(text))
+        yield self.create_json_message(page.model_dump(by_alias=True))
