@@ -101,10 +101,11 @@ populate_by_name=True)`, or `validate_by_name=True` from 2.11; pydantic 1: `clas
 allow_population_by_field_name = True`). Tried with pydantic 2 as the SDK 0.10.2 installs it:
 `Model(start=5)` leaves `start` at None, the keyword dropped as an unknown one (extra="ignore", the
 default); with `extra="forbid"` it is refused; a required field given only by its name is missing
-(ValidationError). pydantic 1 behaves the same. (pydantic 2.14 warns that pydantic 1's
-`allow_population_by_field_name` "has been renamed to 'validate_by_name'" and then does not honour
-it: `Model(start=5)` still leaves None. The check is silent on a model that sets it all the same:
-the plugin may pin pydantic 1.)
+(ValidationError). pydantic 1 behaves the same (tried with the `pydantic.v1` that pydantic 2.14
+ships, where `allow_population_by_field_name = True` does let `start=5` in). (pydantic 2.14 warns
+that pydantic 1's `allow_population_by_field_name` "has been renamed to 'validate_by_name'" and
+then does not honour it: `Model(start=5)` still leaves None. The check is silent on a model that
+sets it all the same: the plugin may pin pydantic 1.)
 
 The check reads the plugin's own classes deriving directly from pydantic's `BaseModel`, whose
 fields are annotated names with `Field(..., alias="...")` (or `validation_alias`, a string),
