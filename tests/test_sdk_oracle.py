@@ -137,6 +137,9 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("T021", "", "start-up: executing the entry, a class file or what it imports raises SyntaxError"),
     Beyond("M016", "", "daemon: checkPermission refuses each call into Dify the manifest does not grant"),
     Beyond("R097", "", "run time: the tool loads, and the message's pydantic model refuses the value given"),
+    Beyond("R120", "", "run time: the SDK's pydantic message refuses positional arguments"),
+    Beyond("R121", "", "run time: the SDK's message lacks a required field (ValidationError)"),
+    Beyond("R122", "", "run time: the plugin's own pydantic model refuses the construction"),
     Beyond(
         "T018", "", "run time: the tool loads, and the SDK's `yield from` cannot iterate what `_invoke` gives"
     ),

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.own_attributes import named_in_call
+from generator.check.plugin_code import plugin_code
 from generator.check.sdk_file import PYDANTIC_API, own_nodes
-from generator.check.undeclared import Function, tool_invokes
+from generator.check.undeclared import Function, invoke_of, tool_invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Listing, Phrase, rule
@@ -64,7 +65,10 @@ the signature of the tools built into Dify before plugins, `_invoke(self, user_i
 positional argument but 2 were given") or a keyword-only dictionary. The check reads the `_invoke`
 of each tool's class: an error when its positional parameters after `self` cannot take exactly one
 argument (more than one without a default, or none and no `*args`), or a keyword-only parameter
-has no default.
+has no default. It reads too the `_invoke` of a class deriving from `Tool` in a module of the
+plugin that no tool YAML names (its YAML lacks `extra.python.source`, which the schema reports,
+or names another file): a warning there, since the SDK does not load that class yet, but each call
+will fail the day the YAML names it.
 """,
 )
 RUNTIME_ATTRIBUTE = rule(
@@ -106,7 +110,9 @@ MESSAGE_HELPERS = frozenset(
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """T018 for each tool whose `_invoke` the SDK cannot iterate."""
+    """T018 for each tool whose `_invoke` the SDK cannot iterate; T019 for a signature it cannot
+    call, in every tool's class and in the plugin's other Tool subclasses."""
+    yield from _unlinked_signatures(loaded)
     for tool, file, tree, invoke in tool_invokes(loaded):
         display = loaded.display_path(file)
         cls = next(node for node in tree.body if isinstance(node, ast.ClassDef) and invoke in node.body)
@@ -206,6 +212,31 @@ def _is_runtime(node: ast.expr, me: str) -> bool:
         and isinstance(node.value, ast.Name)
         and node.value.id == me
     )
+
+
+def _unlinked_signatures(loaded: LoadedPlugin) -> Iterator[Finding]:
+    """T019, a warning, for the `_invoke` of a Tool subclass in a module no tool YAML names: the
+    tool is not loaded yet (its YAML lacks `extra.python.source`, or names another file), and will
+    fail once it is."""
+    if loaded.plugin is None:
+        return
+    linked = {tool.source.removeprefix("./") for tool in loaded.plugin.tools}
+    for _module, (relative, tree) in sorted(plugin_code(loaded).modules.items()):
+        invoke = invoke_of(tree) if relative not in linked else None
+        problem = _signature_problem(invoke.args) if invoke is not None else None
+        if invoke is None or problem is None:
+            continue
+        cls = next(node for node in tree.body if isinstance(node, ast.ClassDef) and invoke in node.body)
+        yield SIGNATURE_REFUSED.at(
+            Location(loaded.display_path(relative), invoke.lineno, invoke.col_offset + 1),
+            Severity.WARNING,
+            f"No tool YAML names {relative} as its `extra.python.source` yet, so the SDK does not load"
+            " this class; once one does, every call fails. Write `def _invoke(self, tool_parameters:"
+            " dict[str, Any])`; the user is `self.runtime.user_id`.",
+            tool=cls.name,
+            parameters=ast.unparse(invoke.args)[:60],
+            problem=Phrase(problem),
+        )
 
 
 def _signature_problem(arguments: ast.arguments) -> str | None:

@@ -191,6 +191,10 @@ def _without_sdk(loaded: LoadedPlugin, installed: Installed, complete: bool) -> 
     suspects = [name for name in installed.unknown if "dify" in name]
     if (complete and not installed.unknown) or (placed is not None and not suspects):
         return without_sdk(source, loaded.reader, loaded.display_path)
+    if complete and placed is None:
+        # only packages the registry does not know could bring it: a misspelt SDK (`dify-plugin-sdk`)
+        # brings nothing, a package built on the SDK would
+        return without_sdk(source, loaded.reader, loaded.display_path, installed.unknown)
     return None
 
 

@@ -81,8 +81,13 @@ or with the SDK's `Session` (what `self.session` holds), or a name every binding
 function is the same path from one of these (`storage = self.session.storage`); a class with a
 base it cannot see (a mixin from another package may define the method); a helper any class of the
 plugin defines or that the plugin's code stores on an object (`self.session = ...`); a call inside
-a `try` that catches TypeError by name. Only the modules the SDK loads are read: the class files the YAML
-names (`extra.python.source`), `main.py`, and the plugin's modules they import.
+a `try` that catches TypeError by name when some release read takes it (a fallback for older or
+newer releases). When no release takes it, the `try` with its `except TypeError` is a warning
+like the handlers of every exception: `try: yield self.create_blob_message(blob, save_as=name)
+except TypeError: yield self.create_blob_message(blob)` never makes its first form, so the file
+never gets the name the keyword carries, for every call. Only the modules the SDK loads are
+read: the class files the YAML names (`extra.python.source`), `main.py`, and the plugin's
+modules they import.
 """,
 )
 # What a caller of `create_blob_message` means by a keyword the helper lacks: the file's name or
@@ -97,8 +102,9 @@ _META_KEYS = {
     "content_type": "mime_type",
 }
 _NOT_INSTANCE = frozenset({"classmethod", "staticmethod"})
-# A handler of TypeError itself says the code expects this call to fail: silent. A handler of every
-# exception answers the failure each time (an error text, or the tool's fallback): a warning.
+# A handler of TypeError itself says the code expects this call to fail on some release: silent when
+# one release takes it, else a warning (its fallback runs every time). A handler of every exception
+# answers the failure each time (an error text, or the tool's fallback): a warning.
 _CATCHES = frozenset({"TypeError"})
 _EVERYTHING = frozenset({"Exception", "BaseException", ""})
 
@@ -181,8 +187,9 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         call = found.call
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             continue
-        if any(names & _CATCHES for _handler, names in found.handlers):
-            continue
+        typed = next((handler for handler, names in found.handlers if names & _CATCHES), None)
+        if typed is not None and _some_release_takes(call, found.cls, found.path):
+            continue  # a fallback for the releases whose helper does not take it
         if not _some_release_refuses(call, found.cls, found.path):
             continue
         if not defined:
@@ -192,7 +199,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             version.append(installed_sdk(loaded.reader))
         if "*" in defined[0] or found.path.split(".")[0] in defined[0]:
             continue
-        judged = _judge(call, found.path, found.cls, version[0], found.place)
+        place = found.place if typed is None else Place(found.display, typed, found.running)
+        judged = _judge(call, found.path, found.cls, version[0], place)
         if judged is not None:
             yield judged
 
@@ -202,6 +210,15 @@ def _some_release_refuses(call: ast.Call, cls: str, path: str) -> bool:
     return any(
         _is_object(signature) or _problem(call, _parameters(signature)) is not None
         for _release, signature in signatures_anywhere(cls, path)
+    )
+
+
+def _some_release_takes(call: ast.Call, cls: str, path: str) -> bool:
+    """True when the call binds to the helper of some release read (or the check cannot tell)."""
+    found = signatures_anywhere(cls, path)
+    return not found or any(
+        not _is_object(signature) and _problem(call, _parameters(signature)) is None
+        for _release, signature in found
     )
 
 

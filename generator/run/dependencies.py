@@ -73,7 +73,11 @@ is not installed. Only a daemon with a pip mirror configured (`PipMirrorUrl`), w
 Found without running when the file the daemon installs from, the packages it lists and those they
 depend on (the shipped `uv.lock`, else the registry's index of packages) hold no `dify_plugin`, or
 when `pyproject.toml` names it only where `uv sync --no-dev` does not install from; a run that
-builds the environment finds it again, and says it once.
+builds the environment finds it again, and says it once. When the file does not list `dify_plugin`
+and only packages the registry does not know could bring it, a warning naming them: most often a
+misspelt SDK (`dify-plugin-sdk`: pip finds no package of that name, so the install fails before
+the plugin starts), though a package built on the SDK would bring it. Listing
+`dify_plugin` itself is right either way (the marketplace requires it: U012).
 """,
 )
 
@@ -195,11 +199,24 @@ def locked_versions(text: str) -> dict[str, set[str]]:
     return found
 
 
-def without_sdk(source: str, reader: PluginReader, shown: Callable[[str], str]) -> Finding:
+def without_sdk(
+    source: str, reader: PluginReader, shown: Callable[[str], str], unknown: frozenset[str] = frozenset()
+) -> Finding:
     """The error for an environment built from `source` that holds no dify_plugin: at the line
-    that names it where `uv sync` does not install from, else at the top of the file."""
+    that names it where `uv sync` does not install from, else at the top of the file. A warning
+    when packages the registry does not know (`unknown`) may bring it."""
     lock = f" and refresh {LOCK} (`uv lock`)" if source == PYPROJECT and reader.is_file(LOCK) else ""
     why = "the plugin cannot start"
+    if unknown:
+        named = Listing(sorted(unknown), most=4)
+        why = (
+            f"no package it lists is dify_plugin, and only {named}, which the registry does not know,"
+            " could bring it; unless one does (a misspelt name such as `dify-plugin-sdk` brings nothing),"
+            " `import dify_plugin` fails and the plugin cannot start"
+        )
+        return NO_SDK.at(
+            Location(shown(source), 1, 1), Severity.WARNING, source=source, why=Phrase(why), lock=Phrase(lock)
+        )
     where = Location(shown(source), 1, 1)
     if source == PYPROJECT:
         text = reader.text(PYPROJECT, MAX_REQUIREMENTS_BYTES) or ""

@@ -31,3 +31,10 @@ class Echo(SavingTool):
         except UnicodeError as error:
             # runs only when the guarded line fails: then a TypeError instead of this answer
             yield self.create_text_message("not ascii", str(error))
+
+    def _named(self, data: bytes) -> Generator[ToolInvokeMessage]:
+        try:
+            # no release takes `save_as`: the handler's form runs every time, the file never named
+            yield self.create_blob_message(data, save_as="echo.txt")
+        except TypeError:
+            yield self.create_blob_message(data)

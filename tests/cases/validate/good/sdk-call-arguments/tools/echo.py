@@ -32,6 +32,7 @@ class Echo(base.SavingTool):
         for storage in (self.session.storage, {}):  # bound to something else too: not judged
             storage.get("last", None)
         try:
-            yield self.create_text_message(text, "probe")
+            # `files` was taken up to 0.0.1b15: a fallback for an old release, one release takes it
+            self.session.app.workflow.invoke(app_id="app", inputs={}, response_mode="blocking", files=[])
         except TypeError:
-            yield self.create_text_message(text)
+            self.session.app.workflow.invoke(app_id="app", inputs={}, response_mode="blocking")
