@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from generator.catalog import Catalog, SiteData
 from generator.check import (
     CheckContext,
+    library_calls,
     lookups,
     manifest,
     missing_imports,
@@ -150,6 +151,8 @@ class Pipeline:
                 if python is not None and any(f.rule == missing_imports.NOT_INSTALLED.code for f in checked):
                     # the built environment says what the index could only guess
                     owned[loaded.display] = missing_imports.rechecked(loaded, checked, python)
+                if python is not None:  # the installed libraries' source, read (R130, R131)
+                    owned.setdefault(loaded.display, []).extend(library_calls.misfit_calls(loaded, python))
             for display, findings in report.findings.items():
                 static = owned.setdefault(display, [])
                 static.extend(told_without_running(findings, list(static)))

@@ -11,6 +11,7 @@ from functools import cache
 from types import MappingProxyType, ModuleType
 from typing import cast
 
+import generator.check.library_calls
 import generator.check.select_never
 import generator.diff.changes
 import generator.diff.events
@@ -30,7 +31,6 @@ import generator.run.dependencies
 import generator.run.event_runs
 import generator.run.indexes
 import generator.run.judge
-import generator.run.library_calls
 import generator.run.lockfile
 import generator.run.native
 import generator.run.pyversion
@@ -56,6 +56,7 @@ from generator.rules import Rule
 RULE_MODULES: tuple[ModuleType, ...] = (
     generator.load.yamlload,
     generator.check.select_never,  # R085, told by select_unhandled's check (one reading, two rules)
+    generator.check.library_calls,  # R130, R131, told by the pipeline once an environment is built
     generator.load.package,
     generator.load.crawl,
     generator.load.examples,
@@ -71,7 +72,6 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     generator.run.indexes,
     generator.run.native,
     generator.run.judge,
-    generator.run.library_calls,
     generator.run.replay,
     generator.run.reqfile,
     generator.run.verdict,

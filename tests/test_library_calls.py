@@ -4,16 +4,14 @@ files, parsed as the check parses an environment's); the plugin that does not lo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from generator.load.crawl import load_plugin
-from generator.run import RunOptions, all_findings, run_plugins
-from generator.run.library_calls import Signature, _Library
+from generator.check.library_calls import Signature, _Library
+from generator.pipeline import Pipeline, resolve_schemas
+from generator.run import RunOptions
 from tests.conftest import REPO
 
-MASKED = REPO / "tests" / "cases" / "library_calls" / "masked_plugin"
+CASES = REPO / "tests" / "cases" / "library_calls"
 
 # A library with the shapes the check follows and those it leaves alone.
 LIBRARY = {
@@ -138,13 +136,36 @@ def test_the_release_without_metadata_is_the_module_name(library: _Library) -> N
     assert library.release("other") == "other"
 
 
-def test_a_plugin_that_does_not_load_is_still_checked(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def findings(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Both case plugins validated with `--run` (one environment, built for real), as
+    "RULE severity file:line"."""
+    run = RunOptions(cache_dir=tmp_path_factory.mktemp("cache"), jobs=1)
+    roots = (CASES / "call_misfits", CASES / "masked_plugin")
+    catalog = Pipeline(roots, resolve_schemas(roots), run=run).catalog()
+    return sorted(
+        f"{f.rule} {f.severity} {f.file.split('/library_calls/')[-1]}:{f.line}" for f in catalog.findings
+    )
+
+
+def test_calls_that_do_not_fit_the_installed_httpx(findings: list[str]) -> None:
+    """An error on the path every call takes (the smoke run's TypeError there is that finding,
+    not another R001), warnings in branches; calls that fit, or unpack arguments, are silent."""
+    assert [f for f in findings if f.split()[2].startswith("call_misfits/")] == [
+        "R031 info call_misfits/tools/case.yaml:1",
+        "R130 error call_misfits/tools/case.py:17",
+        "R130 warning call_misfits/tools/case.py:14",
+        "R130 warning call_misfits/tools/case.py:25",
+        "R130 warning call_misfits/tools/case.py:31",
+        "R131 warning call_misfits/tools/case.py:28",
+    ]
+
+
+def test_a_plugin_that_does_not_load_is_still_checked(findings: list[str]) -> None:
     """A provider YAML Dify refuses stops every run; the environment is built all the same and
     the call that would break next is told now, at its line."""
-    options = RunOptions(cache_dir=tmp_path / "cache", jobs=1)
-    report = run_plugins([load_plugin(MASKED, "masked_plugin")], options)
-    found = sorted(f"{f.rule} {f.severity} {f.file}:{f.line}" for f in all_findings(report))
-    assert found == [
+    assert [f for f in findings if f.split()[2].startswith("masked_plugin/")] == [
         "R052 info masked_plugin/manifest.yaml:0",
         "R130 error masked_plugin/tools/case.py:12",
+        "Y001 error masked_plugin/provider/case.yaml:3",
     ]

@@ -59,7 +59,7 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ('(entry / "stat").read_text()', "/proc, to find the build's processes"),
         ('Path("/proc", str(pid), "io").read_text()', "/proc, the build's bytes read and written"),
     ),
-    "generator/run/library_calls.py": (
+    "generator/check/library_calls.py": (
         ("ast.parse(path.read_bytes())", "a library's source in a built environment"),
         ('path.open("rb") as stream', "a library's metadata in a built environment"),
     ),

@@ -26,7 +26,6 @@ from generator.run.environment import Environment, build_environment, describe_e
 from generator.run.event_runs import EventJob, event_jobs, execute_event, plan_events, run_places
 from generator.run.indexes import SOURCE_UNREACHABLE, no_answer
 from generator.run.invented import required_only_example, smoke_example
-from generator.run.library_calls import CALL_MISFITS, misfit_calls
 from generator.run.outcome import read_outcome
 from generator.run.overlay import ensure_overlay
 from generator.run.own_code import run_code_digest
@@ -54,7 +53,6 @@ from generator.run.verdict import (
     one_per_place,
     reached_invoke,
     run_result,
-    told_without_running,
     weigh,
 )
 from generator.run.worker import Access, Workers
@@ -309,15 +307,16 @@ def _schemas_digest(schemas: SchemaSet | None) -> str:
 
 def plan(
     plugins: Sequence[LoadedPlugin], options: RunOptions, isolation: Isolation, schemas: SchemaSet | None
-) -> tuple[list[Job], list[EventJob], Found, Notes]:
+) -> tuple[list[Job], list[EventJob], Found, Notes, dict[str, Path]]:
     """Every job to run (tools' examples, trigger events' deliveries), plus findings met while
-    planning (environments, examples, recordings), by plugin, and the smoke-run notes (R031) by
-    tool, which say that a tool ran: `run_plugins` adds each one once the run shows that the tool's
-    code did run."""
+    planning (environments, examples, recordings), by plugin, the smoke-run notes (R031) by
+    tool, which say that a tool ran (`run_plugins` adds each one once the run shows that the tool's
+    code did run), and the environments built for plugins none of whose tools can run."""
     jobs: list[Job] = []
     deliveries: list[EventJob] = []
     found: Found = {}
     notes: Notes = {}
+    masked: dict[str, Path] = {}
     common = [
         run_code_digest(),
         isolation.description,
@@ -335,7 +334,7 @@ def plan(
         findings.extend(events.findings)
         plugin = loaded.plugin
         if plugin is None or not (tools or events.examples):
-            findings.extend(_none_runs(loaded, options, isolation))
+            findings.extend(_none_runs(loaded, options, isolation, masked))
             continue
         built.advance(loaded.display)
         environment = describe_environment(
@@ -386,28 +385,31 @@ def plan(
             findings.extend(_environment_findings(environment, manifest_where))
             if not environment.built:
                 continue
-        if environment.python.exists():  # a complete cache may run nothing without one
-            findings.extend(misfit_calls(loaded, environment.python))
         for job in planned:
             recorded, problems = _recorded(replace(job, environment=environment), options, not complete)
             findings.extend(problems)
             jobs.append(recorded)
         deliveries.extend(replace(job, environment=environment) for job in delivered)
     built.close()
-    return jobs, deliveries, found, notes
+    return jobs, deliveries, found, notes, masked
 
 
-def _none_runs(loaded: LoadedPlugin, options: RunOptions, isolation: Isolation) -> list[Finding]:
-    """Why no tool of the plugin runs and, when it is meant to run tools, what its code would
-    break once it does (`_masked`)."""
+def _none_runs(
+    loaded: LoadedPlugin, options: RunOptions, isolation: Isolation, masked: dict[str, Path]
+) -> list[Finding]:
+    """Why no tool of the plugin runs and, when it is meant to run tools, what its environment
+    says (`_masked`)."""
     stopped = nothing_ran(loaded) if options.tool is None else []
-    return [*stopped, *_masked(loaded, options, isolation)] if stopped else []
+    return [*stopped, *_masked(loaded, options, isolation, masked)] if stopped else []
 
 
-def _masked(loaded: LoadedPlugin, options: RunOptions, isolation: Isolation) -> list[Finding]:
+def _masked(
+    loaded: LoadedPlugin, options: RunOptions, isolation: Isolation, masked: dict[str, Path]
+) -> list[Finding]:
     """For a plugin none of whose tools can run (it does not load, or its tools name no code):
-    its environment's findings and the library calls that do not fit, so that an author who
-    mends what stops it does not meet those next, one at a time."""
+    its environment, built all the same, and what building it found; the environment goes into
+    `masked` (by plugin), for the checks that read a built environment (the installed libraries'
+    signatures), so that an author who mends what stops the plugin does not meet those next."""
     if not any(file.relative.endswith(".py") for file in loaded.reader.tree.files):
         return []
     manifest = loaded.documents.get("manifest.yaml")
@@ -427,7 +429,7 @@ def _masked(loaded: LoadedPlugin, options: RunOptions, isolation: Isolation) -> 
         environment = build_environment(environment, loaded.display_path)
         found.extend(_environment_findings(environment, where))
     if environment.built:
-        found.extend(misfit_calls(loaded, environment.python))
+        masked[loaded.display] = environment.python
     return found
 
 
@@ -544,7 +546,7 @@ def run_plugins(
     options = replace(options, cache_dir=options.cache_dir.absolute())
     isolation = detect_isolation(options.isolate)
     plugins = in_shard(plugins, options.shard)
-    jobs, deliveries, found, notes = plan(plugins, options, isolation, schemas)
+    jobs, deliveries, found, notes, masked = plan(plugins, options, isolation, schemas)
     cached = {
         index: cache.load(options.cache_dir, job.key, job.loaded.display)
         if options.use_cache and not options.record
@@ -572,10 +574,7 @@ def run_plugins(
         if job.example.smoke and not job.example.required_only and reached_invoke(run):
             found[job.loaded.display].extend(notes.get((job.loaded.display, job.tool.key), ()))
     for display, pairs in by_tool.items():
-        # a crash at a call R130 named while planning is that finding, not another
-        named = [f for f in found[display] if f.rule == CALL_MISFITS.code]
-        kept = {id(f) for f in told_without_running([f for _tool, f in pairs], named)}
-        found[display].extend(one_per_place([(tool, f) for tool, f in pairs if id(f) in kept]))
+        found[display].extend(one_per_place(pairs))
     # The run with only the required parameters is a probe: its findings count, the run is not shown.
     runs = [run for job, run in zip(jobs, every, strict=True) if not job.example.required_only]
     for loaded in plugins:
@@ -601,6 +600,7 @@ def run_plugins(
         for display, environment in environments
         if environment.built and environment.python.exists()
     }
+    built.update(masked)
     return RunReport(tuple(runs), MappingProxyType(findings), event_runs, MappingProxyType(built))
 
 
