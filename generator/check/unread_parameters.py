@@ -302,8 +302,12 @@ def _untouched(loaded: LoadedPlugin, invoke: Invoke) -> bool:
     `Tool.invoke` hands the parameters to `_invoke` alone, so nothing reads them."""
     module = tool_module_tree(loaded, invoke.tool)
     cls = owner_class(module[1], invoke.function) if module is not None else None
-    if cls is None or len(cls.bases) != 1 or "invoke" in class_members(cls):
-        return False  # a mixin's or an own `invoke` may read them
+    base = cls.bases[0] if cls is not None and len(cls.bases) == 1 else None
+    sdk_tool = (isinstance(base, ast.Name) and base.id == "Tool") or (
+        isinstance(base, ast.Attribute) and base.attr == "Tool"
+    )
+    if cls is None or not sdk_tool or "invoke" in class_members(cls):
+        return False  # a mixin's, a base class's of the plugin or an own `invoke` may read them
     nodes = list(every_node(invoke.function))
     if not any(isinstance(node, ast.Yield | ast.YieldFrom) for node in nodes) or _stub(invoke.function):
         return False  # a stub, or the template's placeholder: its parameters are to come
