@@ -172,7 +172,8 @@ def unused_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Findin
 
 def _stub(function: Function) -> bool:
     """True when the body only yields messages of constants (`yield self.create_text_message("")`,
-    the template's `{"result": "Hello, world!"}`), besides a docstring and `pass`."""
+    the template's `{"result": "Hello, world!"}`, a module's constant), besides a docstring and
+    `pass`: fixed answers, whose parameters are still to come."""
     for statement in function.body:
         value = statement.value if isinstance(statement, ast.Expr) else None
         if isinstance(statement, ast.Pass) or isinstance(value, ast.Constant):
@@ -184,14 +185,15 @@ def _stub(function: Function) -> bool:
 
 
 def _constant_value(node: ast.expr) -> bool:
-    """A constant, or a literal dictionary, list or tuple of constants."""
+    """A constant or a name, or a literal dictionary, list or tuple of them."""
     if isinstance(node, ast.Dict):
         return all(key is not None and _constant_value(key) for key in node.keys) and all(
             _constant_value(value) for value in node.values
         )
     if isinstance(node, ast.List | ast.Tuple):
         return all(_constant_value(element) for element in node.elts)
-    return isinstance(node, ast.Constant)
+    # a bare name too: in a body of yields alone it can only be a module's constant
+    return isinstance(node, ast.Constant | ast.Name)
 
 
 def _select_holders(invoke: Invoke, function: Function) -> set[str]:
