@@ -74,6 +74,17 @@ def kept_on(node: ast.AST, name: str, make: Callable[[], T]) -> T:
     return value
 
 
+def statement_nodes(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of `statements`, not those of functions, lambdas or classes defined in them (their
+    code runs only when called)."""
+    pending: list[ast.AST] = list(statements)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            pending.extend(children(node))
+
+
 def children(node: ast.AST) -> tuple[ast.AST, ...]:
     """The child nodes of `node` in `ast.iter_child_nodes` order, listed once and kept on the node.
 

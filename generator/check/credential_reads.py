@@ -20,6 +20,8 @@ from typing import cast
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, module_tree
+from generator.check.passed_on import Scope, receiving_parameter, resolve, scope_of
+from generator.check.plugin_code import plugin_code
 from generator.check.undeclared import Function, caught, constant
 from generator.findings import Finding, Location, Severity
 from generator.load.builders import credentials_key
@@ -42,14 +44,20 @@ tool: `credentials["environment"]` raises KeyError wherever it runs, `.get("envi
 always None. No run shows it when the run stops first at a credential it has no value for, so the
 check reads the code: in the tool files and the provider's file, `self.runtime.credentials[...]`,
 `.get(...)`, a name bound to `self.runtime.credentials` in the same function, and the credentials
-parameter of `_validate_credentials`. One finding per key, at its first read, listing the others.
+parameter of `_validate_credentials`; and in the plugin's own functions these hand the credentials
+to, in any module (`auth(self.runtime.credentials)` with `def auth(credential): ...
+credential.get("environment")` in `tools/auth.py`), helpers of helpers too, when every reference to
+that function's name in the plugin is such a call (then its parameter never holds anything else).
+One finding per key, at its first read, listing the others.
 
 The declared names are read as the daemon reads them (`ToolProviderDeclaration.UnmarshalYAML`):
 `credentials_schema`, a list or a mapping, when it is not empty, else `credentials_for_provider`.
 It stays silent for a provider with `oauth_schema` (the runtime then holds what the OAuth flow
 returned), one whose credentials are not plainly named, a key the code itself
 stores, and a name bound to anything else as well. Severity: an error when a read raises
-(a subscript outside a `try` that catches KeyError), or when the key differs only in case or
+(a subscript outside a `try` that catches KeyError, or a `.get` with no default whose None meets an
+attribute at once, `.get("environment").lower()`, outside a `try` that catches Exception: an
+AttributeError), or when the key differs only in case or
 spelling from a declared credential that no code reads (the user's value is never used); a warning
 when every read is a `.get` (the value is always None; the code may treat it as optional).
 """,
@@ -85,6 +93,11 @@ class Read:
 
     def place(self) -> str:
         return f"{self.display}:{self.node.lineno}"
+
+    @property
+    def attribute_error(self) -> bool:
+        """True for a `.get` read whose None meets an attribute at once (`.get("k").lower()`)."""
+        return self.raises and self.kind is Kind.GET
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +149,7 @@ def credential_reading(loaded: LoadedPlugin, provider: Provider) -> Reading | No
     reading = Reading([], set(), {})
     files = dict.fromkeys([provider.source, *(tool.source for tool in provider.reachable_tools)])
     seen: set[str] = set()
+    pending: list[tuple[Function, Scope, int]] = []
     for source in files:
         found = module_tree(loaded, source) if source else None
         if found is None or found[0] in seen:
@@ -145,10 +159,63 @@ def credential_reading(loaded: LoadedPlugin, provider: Provider) -> Reading | No
         functions = [
             node for node in every_node(found[1]) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         ]
+        scope = scope_of(loaded, *found)
         for function in functions:
             if not _in_function(function, display, source == provider.source, reading):
                 return None
+            pending.append((function, scope, 0))
+    _helpers(loaded, pending, reading)
+    once = {id(read.node): read for read in reading.reads}  # a helper of the tool's module read twice
+    reading.reads[:] = list(once.values())
     return reading
+
+
+# How deep helpers handed the credentials are followed: helpers of helpers, and no further.
+MAX_DEPTH = 3
+
+
+def _helpers(loaded: LoadedPlugin, pending: list[tuple[Function, Scope, int]], reading: Reading) -> None:
+    """Adds to `reading` the reads of the plugin's own functions that the credentials are handed to
+    (`auth(self.runtime.credentials)`, in the tool's module or another), followed `MAX_DEPTH` deep:
+    a function only when every reference to its name in the plugin is such a call (then its
+    parameter always holds the credentials), and its parameter is bound nowhere else in it."""
+    handed: dict[int, tuple[Function, Scope, set[str], int]] = {}
+    calls: dict[int, int] = {}
+    while pending:
+        function, scope, depth = pending.pop()
+        names = reading.names.get(id(function), set())
+        for node in every_node(function) if depth < MAX_DEPTH else ():
+            if not isinstance(node, ast.Call):
+                continue
+            given: list[int | str] = [i for i, arg in enumerate(node.args) if is_credentials(arg, names)]
+            given += [k.arg for k in node.keywords if k.arg is not None and is_credentials(k.value, names)]
+            target = resolve(node, function, scope) if len(given) == 1 else None
+            parameter = receiving_parameter(node, target[0], given[0]) if target is not None else None
+            if target is None or parameter is None:
+                continue
+            helper, home = target
+            calls[id(helper)] = calls.get(id(helper), 0) + 1
+            known = handed.setdefault(id(helper), (helper, home, set(), depth + 1))
+            known[2].add(parameter)
+    for helper, home, parameters, depth in handed.values():
+        if len(parameters) != 1 or reading.names.get(id(helper)):
+            continue  # it holds the credentials under several names, or was read already
+        if calls[id(helper)] != _references(loaded, helper.name):
+            continue  # also named elsewhere: it may receive other dictionaries
+        display = loaded.display_path(home.relative)
+        if _in_function(helper, display, False, reading, next(iter(parameters))):
+            pending.append((helper, home, depth))
+    if pending:
+        _helpers(loaded, pending, reading)
+
+
+def _references(loaded: LoadedPlugin, name: str) -> int:
+    """How often the plugin's modules name `name` (bare or as an attribute), its definitions aside."""
+    code = plugin_code(loaded)
+    return sum(
+        len(scope_of(loaded, relative, tree).references.get(name, []))
+        for relative, tree in code.modules.values()
+    )
 
 
 def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[str]) -> Iterator[Finding]:
@@ -167,6 +234,7 @@ def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[
         close = closest_name(key, declared)
         dropped = close is not None and close not in read_keys
         raises = any(use.raises for use in uses)
+        attribute = all(use.attribute_error for use in uses if use.raises)
         severity = Severity.ERROR if raises or dropped else Severity.WARNING
         first = uses[0]
         places = [use.place() for use in uses]
@@ -178,27 +246,32 @@ def _provider_findings(loaded: LoadedPlugin, provider: Provider, declared: list[
             reads=Listing(places, most=8),
             provider=provider.name,
             declared=shown,
-            outcome=Phrase(_outcome(raises, close, dropped)),
+            outcome=Phrase(_outcome(raises, close, dropped, attribute)),
             close=close or "",
             file=loaded.display_path(provider.file),
         )
 
 
-def _outcome(raises: bool, close: str | None, dropped: bool) -> str:
-    said = (
-        "Dify never passes it, so the read raises KeyError for every user who reaches it"
-        if raises
-        else "Dify never passes it, so it is always None"
-    )
+def _outcome(raises: bool, close: str | None, dropped: bool, attribute: bool) -> str:
+    if raises and attribute:
+        said = "Dify never passes it, so `.get` gives None and the attribute read on it raises AttributeError"
+        said += " for every user who reaches it"
+    elif raises:
+        said = "Dify never passes it, so the read raises KeyError for every user who reaches it"
+    else:
+        said = "Dify never passes it, so it is always None"
     if dropped:
         said += f", and the `{close}` every user enters is never read"
     return said
 
 
-def _in_function(function: Function, display: str, is_provider: bool, reading: Reading) -> bool:
-    """Adds the credential reads and stores of one function to `reading`; False when the
-    credentials are updated or bound to a name that is also bound to something else."""
-    names = _aliases(function, is_provider)
+def _in_function(
+    function: Function, display: str, is_provider: bool, reading: Reading, handed: str | None = None
+) -> bool:
+    """Adds the credential reads and stores of one function to `reading` (`handed`: the parameter
+    that receives the credentials from its callers); False when the credentials are updated or
+    bound to a name that is also bound to something else."""
+    names = _aliases(function, is_provider, handed)
     if names is None:
         return False
     reading.names[id(function)] = names
@@ -220,6 +293,13 @@ def _in_function(function: Function, display: str, is_provider: bool, reading: R
                 return False
             if parent.attr == "get" and isinstance(call, ast.Call) and call.func is parent and call.args:
                 found = (call, constant(call.args[0]), Kind.GET)
+                # `.get("k").lower()`: with no default, the None meets the attribute at once
+                met = isinstance(parents.get(call), ast.Attribute) and len(call.args) == 1
+                if met and not caught(call, function, parents):
+                    key = constant(call.args[0])
+                    if key is not None:
+                        reading.reads.append(Read(display, call, key, True, Kind.GET, function, entry))
+                    continue
         elif _membership(parent, node):
             found = (cast(ast.Compare, parent), constant(cast(ast.Compare, parent).left), Kind.TEST)
         if found is not None and (key := found[1]) is not None:
@@ -239,11 +319,11 @@ def _membership(parent: ast.AST | None, node: ast.AST) -> bool:
     )
 
 
-def _aliases(function: Function, is_provider: bool) -> set[str] | None:
+def _aliases(function: Function, is_provider: bool, handed: str | None = None) -> set[str] | None:
     """Names that hold the credentials in the function: bound only to `self.runtime.credentials`
-    (or the credentials parameter of the provider's `_validate_credentials`); None when a name is
-    bound to them and to something else."""
-    bound: dict[str, list[bool]] = {}
+    (or the credentials parameter of the provider's `_validate_credentials`, or `handed`); None when
+    a name is bound to them and to something else."""
+    bound: dict[str, list[bool]] = {handed: [True]} if handed is not None else {}
     if is_provider and function.name == "_validate_credentials":
         positional = [*function.args.posonlyargs, *function.args.args]
         if len(positional) >= 2:

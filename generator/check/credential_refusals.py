@@ -53,7 +53,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         if found is None:
             continue
         file, tree = found
-        for cls, method in _validators(tree):
+        for cls, method in validators(tree):
             returns = sorted(_refusing_returns(method), key=lambda node: node.lineno)
             if not returns:
                 continue
@@ -74,7 +74,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             )
 
 
-def _validators(tree: ast.Module) -> Iterator[tuple[ast.ClassDef, ast.FunctionDef | ast.AsyncFunctionDef]]:
+def validators(tree: ast.Module) -> Iterator[tuple[ast.ClassDef, ast.FunctionDef | ast.AsyncFunctionDef]]:
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             for member in node.body:

@@ -16,7 +16,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.common import called_name, children, every_node, library_callables, tool_module_tree
+from generator.check.common import (
+    called_name,
+    children,
+    every_node,
+    library_callables,
+    statement_nodes,
+    tool_module_tree,
+)
 from generator.check.error_answers import yields_message
 from generator.check.optional_reads import looked_up
 from generator.check.passed_on import Scope, once_per_place, receiving_parameter, resolve, scope_of
@@ -328,23 +335,13 @@ def _requests_http_errors(tree: ast.Module) -> set[str]:
 def _rebinds(handler: ast.ExceptHandler, name: str) -> bool:
     return any(
         isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
-        for node in _walk(handler.body)
+        for node in statement_nodes(handler.body)
     )
-
-
-def _walk(statements: list[ast.stmt]) -> Iterator[ast.AST]:
-    """The nodes of `statements`, not those of functions or classes defined in them."""
-    pending: list[ast.AST] = list(statements)
-    while pending:
-        node = pending.pop()
-        yield node
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            pending.extend(children(node))
 
 
 def _truth_tests(handler: ast.ExceptHandler) -> Iterator[tuple[ast.expr, str]]:
     """Each expression of the handler whose truth is tested, with what always happens."""
-    for node in _walk(handler.body):
+    for node in statement_nodes(handler.body):
         if isinstance(node, ast.If | ast.While):
             yield node.test, f"the branch at line {node.lineno} never runs"
         elif isinstance(node, ast.IfExp):
@@ -778,7 +775,7 @@ def _tested(place: _Place, parameter: str) -> bool:
 def _caught(function: Function, call: ast.Call) -> bool:
     """A `try` of the function around the call has a handler that catches a failed request."""
     for node in own_nodes(function):
-        if isinstance(node, ast.Try | ast.TryStar) and any(call in _walk([s]) for s in node.body):
+        if isinstance(node, ast.Try | ast.TryStar) and any(call in statement_nodes([s]) for s in node.body):
             for handler in node.handlers:
                 types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
                 if any(
@@ -880,7 +877,7 @@ def _swallowing_try(node: ast.Try, callables: dict[str, str]) -> tuple[ast.Call,
     request = next(
         (
             n
-            for n in _walk(node.body)
+            for n in statement_nodes(node.body)
             if isinstance(n, ast.Call) and _is_http(n, callables) and _method(n) in WRITE_METHODS
         ),
         None,
@@ -957,8 +954,12 @@ def _left_unbound(node: ast.Try, following: list[ast.stmt], function: Function) 
     }
     arguments = function.args
     earlier |= {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-    bound = {n.id for n in _walk(node.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    read = {n.id for n in _walk(following) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    bound = {
+        n.id for n in statement_nodes(node.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    read = {
+        n.id for n in statement_nodes(following) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
     return bool((bound - earlier) & read)
 
 

@@ -146,9 +146,7 @@ def _dispatches(reading: Reading) -> Iterator[Dispatch]:
 def _blocks(node: ast.AST, tested: dict[int, Test]) -> Iterator[list[ast.stmt]]:
     for field in BLOCKS:
         block = getattr(node, field, None)
-        an_elif = (
-            field == "orelse" and isinstance(node, ast.If) and _letting_in(node.test, tested) is not None
-        )
+        an_elif = field == "orelse" and isinstance(node, ast.If) and letting_in(node.test, tested) is not None
         if isinstance(block, list) and not an_elif:
             yield block
 
@@ -181,7 +179,7 @@ def _chain(statement: ast.stmt, tested: dict[int, Test]) -> tuple[list[list[ast.
     literals: set[str] = set()
     current: ast.stmt | None = statement
     while isinstance(current, ast.If):
-        found = _letting_in(current.test, tested)
+        found = letting_in(current.test, tested)
         if found is None:
             return None
         branches.append(current.body)
@@ -193,13 +191,13 @@ def _chain(statement: ast.stmt, tested: dict[int, Test]) -> tuple[list[list[ast.
     return (branches, literals) if branches else None
 
 
-def _letting_in(test: ast.expr, tested: dict[int, Test]) -> set[str] | None:
+def letting_in(test: ast.expr, tested: dict[int, Test]) -> set[str] | None:
     """The literals a test of the value lets into its branch (an `or` of such tests too); None for
     any other test."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
         found: set[str] = set()
         for value in test.values:
-            part = _letting_in(value, tested)
+            part = letting_in(value, tested)
             if part is None:
                 return None
             found |= part

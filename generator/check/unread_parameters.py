@@ -14,11 +14,21 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
+from typing import TypeGuard
 
 from generator.check import CheckContext
 from generator.check.common import children, every_node, tool_module_tree
 from generator.check.passed_on import follow, owner_class
-from generator.check.undeclared import Function, Invoke, Parents, UseKind, constant, invokes, use_of
+from generator.check.undeclared import (
+    Function,
+    Invoke,
+    Parents,
+    UseKind,
+    class_members,
+    constant,
+    invokes,
+    use_of,
+)
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -28,8 +38,8 @@ UNREAD_PARAMETER = rule(
     "R090",
     "parameter-never-read",
     Severity.WARNING,
-    "tool {tool} declares parameter `{key}`, which its code never reads (it reads {dict} only as"
-    " {read}): whatever a user sets there has no effect",
+    "tool {tool} declares parameter `{key}`, which its code never reads ({read!s}): whatever a user sets"
+    " there has no effect",
     'Read it in `_invoke` ({dict}.get("{key}")), or remove it from the YAML\'s `parameters:`.',
     """
 Dify shows every parameter a tool's YAML declares: the workflow editor offers it as one of the tool
@@ -50,7 +60,12 @@ once to a name, `params = dict(tool_parameters)`, `tool_parameters.copy()` or
 dictionary is a read under a constant key, at least one (`d["k"]`, `d.get("k")`, `"k" in d`,
 `d.pop("k")`): any other use (a computed key, iteration, `**d`, the dictionary handed to other
 code or shown whole) may read the parameter, and the check is
-silent. A tool that also reads a key its YAML does not declare is left to the rules that report
+silent. It speaks too when `_invoke` never names the dictionary at all, yields messages (it is no
+stub) and calls no `locals()` or `vars()`, in a class whose only base is the SDK's Tool and that
+leaves `invoke` alone: the SDK's `Tool.invoke` is `tool_parameters =
+self._convert_parameters(tool_parameters); return self._invoke(tool_parameters)`, the parameters'
+only way in (a tool that answers a fixed feed whatever its `query` says).
+A tool that also reads a key its YAML does not declare is left to the rules that report
 such reads (R021, R070), which name the declared parameters: one cause, one finding. A warning:
 the tool works, the parameter does not.
 """,
@@ -71,9 +86,11 @@ the tool binds it and drops it: a template's placeholder body that answers a fix
 feature left half done. The check reads `_invoke`'s assignments of a plain read of its parameters'
 dictionary (`d.get("k")`, `d.get("k", default)`, `d["k"]`) to one name that no other statement
 binds (a name starting with `_` is discarded on purpose; a read or a binding that only normalises the
-name itself, `if x == "": x = False` or `x = x.strip()`, is no use), and is silent when the function calls
-`locals()`, `vars()` or `eval`, which may read any variable. One finding per tool, at the first
-such line. A warning: the tool works, the parameter does not.
+name itself, `if x == "": x = False` or `x = x.strip()`, is no use, nor, for a select parameter whose
+options are all non-empty strings, a test of whether it is set, `if ratio and "--ratio" not in
+prompt:`, since every option passes it alike and the one picked never matters), and is silent when
+the function calls `locals()`, `vars()` or `eval`, which may read any variable. One finding per tool,
+at the first such line. A warning: the tool works, the parameter does not.
 """,
 )
 # Functions that may read any local variable by its name.
@@ -100,11 +117,19 @@ def unused_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Findin
         ):
             continue
         parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
-        # A name read only to normalise itself (`if x == "": x = False`, `x = x.strip()`) is unused too.
+        selects = _select_holders(invoke, function)
+        # A name read only to normalise itself (`if x == "": x = False`, `x = x.strip()`) is unused too,
+        # as is a select's value only tested for being set (`if ratio and ...`): no option matters.
         loads = {
             n.id
             for n in nodes
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not _self_use(n, parents)
+            if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)
+            and not _self_use(n, parents)
+            and not (n.id in selects and _truth_test(n, parents))
+        }
+        truth_tested = {
+            n.id for n in nodes if isinstance(n, ast.Name) and n.id in selects and _truth_test(n, parents)
         }
         binds: dict[str, int] = {}
         for node in nodes:
@@ -127,13 +152,80 @@ def unused_reads(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[Findin
         ]
         if unused:
             first = unused[0][0]
+            tested = sorted(name for _, name, _key in unused if name in selects and name in truth_tested)
+            hint = (
+                f"{Listing([f'`{name}`' for name in tested])} is only tested for being set, and every"
+                " option of a select is a non-empty string, so which one is picked never matters:"
+                " compare with the option values, or remove the parameter from the YAML."
+                if tested
+                else None
+            )
             yield UNUSED_READ.at(
                 Location(invoke.display, first.lineno, first.col_offset + 1),
+                hint=hint,
                 tool=invoke.tool.name,
                 reads=Listing([_shown(key, name) for _, name, key in unused]),
                 them=Phrase("them" if len(unused) > 1 else "it"),
                 into=Phrase("variables" if len(unused) > 1 else "a variable"),
             )
+
+
+def _stub(function: Function) -> bool:
+    """True when the body only yields messages of constants (`yield self.create_text_message("")`,
+    the template's `{"result": "Hello, world!"}`, a module's constant), besides a docstring and
+    `pass`: fixed answers, whose parameters are still to come."""
+    for statement in function.body:
+        value = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(statement, ast.Pass) or isinstance(value, ast.Constant):
+            continue
+        call = value.value if isinstance(value, ast.Yield) else None
+        if not isinstance(call, ast.Call) or not all(_constant_value(arg) for arg in call.args):
+            return False
+    return True
+
+
+def _constant_value(node: ast.expr) -> bool:
+    """A constant or a name, or a literal dictionary, list or tuple of them."""
+    if isinstance(node, ast.Dict):
+        return all(key is not None and _constant_value(key) for key in node.keys) and all(
+            _constant_value(value) for value in node.values
+        )
+    if isinstance(node, ast.List | ast.Tuple):
+        return all(_constant_value(element) for element in node.elts)
+    # a bare name too: in a body of yields alone it can only be a module's constant
+    return isinstance(node, ast.Constant | ast.Name)
+
+
+def _select_holders(invoke: Invoke, function: Function) -> set[str]:
+    """Names a statement of `function`'s body binds to a plain read of a select parameter whose
+    every option is a non-empty string (so any picked value is true)."""
+    selects = {
+        parameter.name
+        for parameter in invoke.tool.parameters
+        if parameter.type == "select" and parameter.options and all(o.value for o in parameter.options)
+    }
+    return {
+        target.id
+        for statement in function.body
+        if isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(target := statement.targets[0], ast.Name)
+        and _plain_read(statement.value, invoke.dictionary) in selects
+    }
+
+
+def _truth_test(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    """True when the name is only tested for truth: the test of an `if`, `while` or conditional
+    expression, alone, under `not`, or as an operand of `and`/`or` there."""
+    node: ast.AST = name
+    parent = parents.get(id(node))
+    while isinstance(parent, ast.BoolOp) or _negation(parent):
+        node, parent = parent, parents.get(id(parent))
+    return isinstance(parent, ast.If | ast.While | ast.IfExp) and parent.test is node
+
+
+def _negation(node: ast.AST | None) -> TypeGuard[ast.UnaryOp]:
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
 
 
 def _self_use(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
@@ -188,17 +280,42 @@ def unread_parameters(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[F
         if not invoke.declared:
             continue
         keys = _keys_read(loaded, invoke)
-        if not keys:
+        if keys is None or (not keys and not _untouched(loaded, invoke)):
             continue  # open, or no key read at all: a stub, or parameters reached in a way not read here
         if any(key not in invoke.declared for key in keys):
             continue  # a read under an undeclared name: the misspelt-read rules name both sides
-        read = ", ".join(f"`{key}`" for key in sorted(keys))
+        listed = ", ".join(f"`{key}`" for key in sorted(keys))
+        read = Phrase(
+            f"it reads {invoke.dictionary} only as {listed}"
+            if keys
+            else f"`_invoke` never uses {invoke.dictionary}"
+        )
         for parameter in invoke.tool.parameters:
             if parameter.name in keys:
                 continue
             yield UNREAD_PARAMETER.at(
                 parameter.origin, tool=invoke.tool.name, key=parameter.name, dict=invoke.dictionary, read=read
             )
+
+
+def _untouched(loaded: LoadedPlugin, invoke: Invoke) -> bool:
+    """True when a working `_invoke` (one that yields) never names its dictionary, nor calls
+    `locals()` or the like, in a class that leaves the SDK's `invoke` as it is: the SDK's
+    `Tool.invoke` hands the parameters to `_invoke` alone, so nothing reads them."""
+    module = tool_module_tree(loaded, invoke.tool)
+    cls = owner_class(module[1], invoke.function) if module is not None else None
+    base = cls.bases[0] if cls is not None and len(cls.bases) == 1 else None
+    sdk_tool = (isinstance(base, ast.Name) and base.id == "Tool") or (
+        isinstance(base, ast.Attribute) and base.attr == "Tool"
+    )
+    if cls is None or not sdk_tool or "invoke" in class_members(cls):
+        return False  # a mixin's, a base class's of the plugin or an own `invoke` may read them
+    nodes = list(every_node(invoke.function))
+    if not any(isinstance(node, ast.Yield | ast.YieldFrom) for node in nodes) or _stub(invoke.function):
+        return False  # a stub, or the template's placeholder: its parameters are to come
+    return not any(
+        (isinstance(node, ast.Name) and node.id in (invoke.dictionary, *READS_LOCALS)) for node in nodes
+    )
 
 
 def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:

@@ -9,4 +9,4 @@ class Echo(Tool):
         if "workspace" not in credentials:
             yield self.create_text_message("Set the workspace in the provider's credentials.")
             return
-        yield self.create_variable_message("echoed", credentials["workspace"] + credentials["token"])
+        yield self.create_variable_message("echoed", credentials["workspace"] + credentials["token"] + str(len(tool_parameters)))

@@ -6,4 +6,4 @@ class Ping(Tool):
         workspace = self.runtime.credentials.get("workspace")
         if not workspace:
             raise ValueError("The workspace is required.")
-        yield self.create_variable_message("pinged", workspace)
+        yield self.create_variable_message("pinged", f"{workspace} {len(tool_parameters)}")

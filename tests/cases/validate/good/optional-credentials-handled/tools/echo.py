@@ -5,7 +5,7 @@ class Echo(Tool):
     def _invoke(self, tool_parameters):
         credentials = self.runtime.credentials
         region = credentials["region"] if "region" in credentials else "us"
-        yield self.create_text_message(f"{region} {self._host()}")
+        yield self.create_text_message(f"{region} {self._host()} {len(tool_parameters)}")
         yield self.create_variable_message("echoed", "")
 
     def _host(self) -> str:

@@ -15,4 +15,4 @@ class Echo(Tool):
         result = subprocess.run(command, capture_output=True, text=True, check=False)
         subprocess.run(["ffmpeg", "-version"], check=False)
         os.system("/usr/bin/npx other-cli")
-        yield self.create_text_message(result.stdout)
+        yield self.create_text_message(result.stdout + str(len(tool_parameters)))
