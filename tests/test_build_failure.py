@@ -8,8 +8,12 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.run.build_failure import PART, Missing, missing_library, summary
+from generator.findings import Location, Severity
+from generator.interpreters import Interpreter
+from generator.run.build_failure import PART, Missing, missing_library, out_of_space, summary
 from generator.run.envbuild import PROBLEM_HEAD, PROBLEM_TAIL, readable
+from generator.run.environment import Environment
+from generator.run.runner import _environment_findings
 
 CASES = Path(__file__).resolve().parent / "cases" / "build_failures"
 
@@ -69,3 +73,23 @@ def test_any_text_gives_a_bounded_summary(pieces: list[str]) -> None:
     said = summary(readable(text, Path("/nonexistent")))
     assert len(said) <= 2 * PART + 2
     missing_library(text)
+
+
+def test_a_full_disk_is_the_machines() -> None:
+    """uv's words for a full disk while it unpacks a wheel are found anywhere in its message; a
+    failure for another reason has none."""
+    full = (
+        "error: Failed to download `nvidia-cusolver==12.2.0.11` caused by: failed to write to file "
+        "`/cache/uv/nvidia_cusolver.whl`: No space left on device (os error 28)"
+    )
+    assert out_of_space(full) == "No space left on device"
+    assert out_of_space("error: Failed to build `pycairo==1.29.2` cause: Dependency 'cairo' not found") == ""
+
+
+def test_a_full_disk_is_a_warning_not_the_plugins_error() -> None:
+    """R132 (a warning) where the plugin would otherwise get R009 (an error) for a full disk."""
+    full = "error: Failed to download `torch==2.15.0` caused by: No space left on device (os error 28)"
+    environment = Environment("key", Path("python"), Interpreter(Path("python"), (3, 12)), "3.12", full)
+    (finding,) = _environment_findings(environment, Location("plugin/requirements.txt", 2))
+    assert (finding.rule, finding.severity, finding.line) == ("R132", Severity.WARNING, 2)
+    assert "No space left on device" in finding.message

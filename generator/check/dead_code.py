@@ -4,8 +4,12 @@ A lookup that fails in a helper nothing calls, or that only a branch no caller c
 breaks nothing for anyone: `self._fmt(result, "text")` is the only call of `_fmt`, whose
 `if fmt == "json": return self._as_json(result)` never runs, so a defect inside `_as_json` is
 dead code. The checks whose verdict is "every call that reaches this line fails" skip such
-functions. Only private names (one leading underscore, not a dunder) are judged: the SDK and other
-programs call public ones, and a name the SDK's `Tool` knows (`_invoke`...) is the SDK's to call.
+functions. Judged are private names (one leading underscore, not a dunder) and undecorated functions
+at a module's top level (`def test_sql(...)` in `tools/db_util.py`): the daemon runs the plugin's
+entry point and calls methods of its classes, never a module's function, so only the plugin's own
+code can call one. A public method is judged only in a plain class (no base, no decorator) and only
+when nothing names it anywhere (the SDK and libraries call the methods of their subclasses by name),
+nor is a name the SDK's `Tool` knows (`_invoke`...).
 """
 
 from __future__ import annotations
@@ -40,7 +44,9 @@ def _unreached(code: PluginCode) -> frozenset[int]:
     judged = {
         name: group
         for name, group in by_name.items()
-        if name.startswith("_") and not name.startswith("__") and name not in sdk and len(group) == 1
+        if len(group) == 1
+        and name not in sdk
+        and (_private(name) or _plain_module_function(group[0], parents))
     }
     mentions: dict[str, list[ast.AST]] = {name: [] for name in judged}
     for node in nodes:
@@ -57,7 +63,43 @@ def _unreached(code: PluginCode) -> frozenset[int]:
             if all(_never_runs(mention, parents, dead, judged, mentions) for mention in mentions[name]):
                 dead.add(id(function))
                 changed = True
+    # a plain class's method, or a module's function, defined maybe in several files (a copy kept
+    # as an example) and named nowhere at all: only the plugin's own code could call it
+    named = {name for node in nodes if (name := _mentioned(node)) is not None}
+    for name, group in by_name.items():
+        if name in judged or name in sdk or name.startswith("__") or name in named:
+            continue
+        if all(_plain_module_function(f, parents) or _plain_method(f, parents) for f in group):
+            dead.update(id(function) for function in group)
     return frozenset(dead)
+
+
+def _plain_method(function: Function, parents: dict[int, ast.AST]) -> bool:
+    """An undecorated method of an undecorated class that derives from nothing (or `object`): no
+    SDK class, framework or library base calls it by its name."""
+    owner = parents.get(id(function))
+    return (
+        isinstance(owner, ast.ClassDef)
+        and not owner.decorator_list
+        and not owner.keywords
+        and all(isinstance(base, ast.Name) and base.id == "object" for base in owner.bases)
+        and not function.decorator_list
+    )
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _plain_module_function(function: Function, parents: dict[int, ast.AST]) -> bool:
+    """A function defined at a module's top level, undecorated (a decorator may register it with
+    a framework that calls it by itself), other than `main`: Dify calls only the plugin's classes,
+    so only the plugin's own code can call it."""
+    return (
+        isinstance(parents.get(id(function)), ast.Module)
+        and not function.decorator_list
+        and function.name != "main"
+    )
 
 
 def _computed_lookup(node: ast.AST) -> bool:

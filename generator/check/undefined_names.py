@@ -17,6 +17,7 @@ from pyflakes import checker, messages
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node
+from generator.check.dead_code import unreached_functions
 from generator.check.plugin_code import plugin_code
 from generator.check.sdk_calls import loaded_modules
 from generator.check.undeclared import Function, Parents, handlers_around, running_handler
@@ -63,12 +64,13 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     if loaded.plugin is None:
         return
     code = plugin_code(loaded)
+    unreached = unreached_functions(loaded)
     for module in sorted(loaded_modules(loaded, code)):
         relative, tree = code.modules[module]
-        yield from _findings(tree, loaded.display_path(relative))
+        yield from _findings(tree, loaded.display_path(relative), unreached)
 
 
-def _findings(tree: ast.Module, display: str) -> Iterator[Finding]:
+def _findings(tree: ast.Module, display: str, unreached: frozenset[int]) -> Iterator[Finding]:
     names = {(node.lineno, node.col_offset): node for node in every_node(tree) if isinstance(node, ast.Name)}
     parents = {child: node for node in every_node(tree) for child in children(node)}
     bound = sorted({node.id for node in names.values() if not isinstance(node.ctx, ast.Load)})
@@ -100,10 +102,13 @@ def _findings(tree: ast.Module, display: str) -> Iterator[Finding]:
             outcome += " it caught"
         else:
             outcome = f"the line raises {failure} each time it runs, whatever the inputs that lead there"
+        dead = function.name if function is not None and id(function) in unreached else ""
+        if dead:  # a latent defect: nothing runs it yet
+            outcome += f"; nothing in the plugin's code calls `{dead}`, so no run reaches it yet"
         close = closest_name(name, [*bound, *dir(builtins)])
         yield NOT_DEFINED.at(
             Location(display, lineno, column + 1),
-            severity=Severity.WARNING if broad or clause or handling else None,
+            severity=Severity.WARNING if broad or clause or handling or dead else None,
             name=name,
             inside=Phrase(f"in {function.name}" if function is not None else "at module level"),
             outcome=Phrase(outcome),

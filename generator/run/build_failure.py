@@ -83,3 +83,14 @@ def missing_library(problem: str) -> Missing | None:
             package = _FAILED_PACKAGE.search(problem)
             return Missing(found.group(1), package.group(1) if package else "")
     return None
+
+
+# The words an operating system error prints when a disk is full (ENOSPC, errno 28).
+_NO_SPACE = re.compile(r"no space left on device|os error 28|errno 28|enospc", re.IGNORECASE)
+
+
+def out_of_space(problem: str) -> str:
+    """The words of a failed build that say this machine's disk was full, or "": the build then
+    says nothing about the plugin (the same requirements build where there is room)."""
+    found = _NO_SPACE.search(problem)
+    return found.group(0) if found else ""

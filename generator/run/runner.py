@@ -20,7 +20,7 @@ from generator.progress import Stage
 from generator.rules import Phrase, rule
 from generator.run import cache, wire
 from generator.run.assemble import assemble
-from generator.run.build_failure import Missing, missing_library, summary
+from generator.run.build_failure import Missing, missing_library, out_of_space, summary
 from generator.run.code_variables import code_variables
 from generator.run.environment import Environment, build_environment, describe_environment
 from generator.run.event_runs import EventJob, event_jobs, execute_event, plan_events, run_places
@@ -455,6 +455,9 @@ def _environment_findings(environment: Environment, where: Location) -> list[Fin
     unanswered = no_answer(environment.problem)
     if unanswered:  # this machine's network, not the plugin: Dify's daemon may reach the source
         return [*environment.findings, SOURCE_UNREACHABLE.at(place, why=unanswered)]
+    full = out_of_space(environment.problem)
+    if full:  # this machine's disk, not the plugin
+        return [*environment.findings, OUT_OF_SPACE.at(place, words=full)]
     raise_if_own(environment.problem)  # the registry's own broken build helper is not the plugin's R009
     missing = missing_library(environment.problem)
     if missing is not None:  # this machine's system libraries, not the plugin
@@ -464,6 +467,21 @@ def _environment_findings(environment: Environment, where: Location) -> list[Fin
     return [*environment.findings, BROKEN_ENVIRONMENT.at(place, problem=problem, python=python)]
 
 
+OUT_OF_SPACE = rule(
+    "R132",
+    "build-out-of-space",
+    Severity.WARNING,
+    "the plugin's environment could not be built here: this machine's disk was full ({words}); that says"
+    " nothing about the plugin, whose runs did not happen",
+    "Free disk space where the registry builds environments (the cache folder, `--cache-dir`) and run again.",
+    """
+A build that stops because the disk is full (uv's `No space left on device (os error 28)` while it
+downloads or unpacks a wheel) fails on this machine only: the same requirements build where there is
+room, as Dify's daemon builds them on its own disk. It is told as this warning, at the plugin's
+dependency file, instead of `R009` (an error of the plugin), and no tool of the plugin runs. Large
+environments (torch with its CUDA libraries is several GB) are the usual cause.
+""",
+)
 # Libraries Dify's plugin daemon image installs with their development files (dify-plugin-daemon's
 # docker/local.dockerfile: `libcairo2-dev libjpeg-dev libgif-dev`), by the names builds look them up.
 DAEMON_LIBRARIES = frozenset({"cairo", "cairo.h", "libjpeg", "jpeglib.h", "gif", "gif_lib.h"})
