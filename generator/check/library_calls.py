@@ -310,6 +310,7 @@ class _Library:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._trees: dict[str, tuple[Path, ast.Module] | None] = {}
+        self._releases: dict[str, str] = {}
 
     def module(self, dotted: str) -> tuple[Path, ast.Module] | None:
         """The parsed source of a library module, None when there is no plain `.py` for it."""
@@ -331,7 +332,13 @@ class _Library:
 
     def release(self, top: str) -> str:
         """`python-telegram-bot 22.5` for the distribution that installs the top-level module `top`
-        (by the files its RECORD lists), from its METADATA; the bare module name when none does."""
+        (by the files its RECORD lists), from its METADATA; the bare module name when none does.
+        Read once per module name (each finding names one; every RECORD is read to find it)."""
+        if top not in self._releases:
+            self._releases[top] = self._release(top)
+        return self._releases[top]
+
+    def _release(self, top: str) -> str:
         for info in sorted(self.root.glob("*.dist-info")):
             record = _head(info / "RECORD")
             if not any(line.startswith((f"{top}/", f"{top}.py,")) for line in record.splitlines()):

@@ -337,15 +337,7 @@ def plan(
             findings.extend(_none_runs(loaded, options, isolation, masked))
             continue
         built.advance(loaded.display)
-        environment = describe_environment(
-            loaded.reader,
-            plugin.runner_version,
-            options.cache_dir,
-            options.offline,
-            isolation,
-            loaded.display_path,
-            _arches(loaded),
-        )
+        environment = _described(loaded, plugin.runner_version, options, isolation)
         manifest_where = loaded.documents["manifest.yaml"].at("meta", "runner", "version")
         findings.extend([*environment.warnings, *_environment_findings(environment, manifest_where)])
         if not environment.built:
@@ -414,14 +406,8 @@ def _masked(
         return []
     manifest = loaded.documents.get("manifest.yaml")
     requested = dig(manifest.data if manifest is not None else None, "meta", "runner", "version")
-    environment = describe_environment(
-        loaded.reader,
-        str(requested) if isinstance(requested, str | int | float) else "",
-        options.cache_dir,
-        options.offline,
-        isolation,
-        loaded.display_path,
-        _arches(loaded),
+    environment = _described(
+        loaded, str(requested) if isinstance(requested, str | int | float) else "", options, isolation
     )
     where = Location(loaded.display_path("manifest.yaml"))
     found = [*environment.warnings, *_environment_findings(environment, where)]
@@ -431,6 +417,21 @@ def _masked(
     if environment.built:
         masked[loaded.display] = environment.python
     return found
+
+
+def _described(
+    loaded: LoadedPlugin, requested: str, options: RunOptions, isolation: Isolation
+) -> Environment:
+    """The environment the plugin gets, for the Python version its manifest asks for."""
+    return describe_environment(
+        loaded.reader,
+        requested,
+        options.cache_dir,
+        options.offline,
+        isolation,
+        loaded.display_path,
+        _arches(loaded),
+    )
 
 
 def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
