@@ -1,4 +1,6 @@
-"""A test for the SDK's File on a parameter the tool declares as text (R123): the branch never runs.
+"""Type tests that contradict a parameter's declared type: a test for the SDK's File on a parameter
+the tool declares as text (R123), whose branch never runs, and a file parameter sorted by
+`isinstance` into builtin types only (R139), none of which it ever is.
 
 `isinstance(image, File)` where `image = tool_parameters.get("image")` and the YAML declares `image`
 with `type: string` is never true: Dify casts a string parameter to text before the plugin gets it,
@@ -17,7 +19,7 @@ from generator.check.select_options import read_of
 from generator.check.undeclared import Function, dictionary_name, invoke_of, sdk_names
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
-from generator.rules import rule
+from generator.rules import Phrase, rule
 
 FILE_TEST_ON_TEXT = rule(
     "R123",
@@ -51,21 +53,74 @@ with a text default or `or ""`), a list or tuple of such names, or an item of a 
 `dify_plugin`.
 """,
 )
+
+FILE_NEVER_MATCHED = rule(
+    "R139",
+    "file-parameter-never-matched",
+    Severity.WARNING,
+    "{tests} never match: {name} holds the file parameter `{parameter}`, which the SDK hands the tool as"
+    " its File, so every call that gets a file {outcome!s}",
+    "Test `isinstance({name_bare}, File)` (`from dify_plugin.file.file import File`) and read the upload"
+    " with `.blob` (its bytes), `.filename` and `.mime_type`.",
+    """
+A `file` parameter never reaches the tool as bytes, text or a dictionary. Dify sends the file's
+description, and the SDK's `Tool._convert_parameters` (`dify_plugin/interfaces/tool/tool.py`) turns
+it into the SDK's `File` before `_invoke` runs:
+
+    if parameter.type == ToolParameter.ToolParameterType.FILE:
+        tool_parameters[parameter.name] = File(**tool_parameters[parameter.name])
+
+(`FILES` does the same for each item of a list). `File` is a pydantic model, no subclass of `bytes`,
+`str`, `dict` or any other builtin type, so a chain of tests such as `if isinstance(file, bytes):
+... elif isinstance(file, str): ... elif isinstance(file, dict): ... else: yield "Unsupported file
+type"` never takes one of its branches: every upload ends in the `else` (or falls past the chain
+with none of the names its branches bind). What the branches do with the content (upload it,
+decode it) never happens.
+
+A warning at the first test, when every test of an `if`/`elif` chain is `isinstance(name, T)` (or
+a tuple of such `T`) with `T` one of Python's builtin types (`bytes`, `bytearray`, `memoryview`,
+`str`, `dict`, `list`, `tuple`, `set`, `int`, `float`, `bool`), the name's every binding in
+`_invoke` is a read of a parameter the YAML declares `type: file`, and the chain's `else`, if any,
+does not use the name (an `else` that reads the File's attributes handles it). The tool may still
+answer: it is a feature, not the plugin, that never works.
+""",
+)
 _TEXT_TYPES = frozenset({"string", "secret-input", "select"})
+_FILE_TYPES = frozenset({"file"})
+_BUILTINS = frozenset(
+    {"bytes", "bytearray", "memoryview", "str", "dict", "list", "tuple", "set", "int", "float", "bool"}
+)
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
-    """R123 in every tool's `_invoke`."""
+    """R123 and R139 in every tool's `_invoke`."""
     tools = loaded.plugin.tools if loaded.plugin else ()
     for file, tree, tool in tool_modules(loaded, tools):
-        file_class = sdk_names(tree, "File")
         invoke = invoke_of(tree)
         dictionary = dictionary_name(invoke) if invoke is not None else None
-        if not file_class or invoke is None or dictionary is None:
+        if invoke is None or dictionary is None:
             continue
+        display = loaded.display_path(file)
+        files = {p.name: p.type for p in tool.parameters if p.type in _FILE_TYPES}
+        if files:
+            nodes = own_nodes(invoke)
+            held = {  # the File itself, not a list of it (a list is a `list`)
+                name: parameter
+                for name, parameter in _held_names(invoke, nodes, dictionary, files).items()
+                if all(_read(value, dictionary, files) for value in _bindings(nodes, name))
+            }
+            for chain, name, else_ in _builtin_chains(invoke, held):
+                yield FILE_NEVER_MATCHED.at(
+                    Location(display, chain[0].lineno, chain[0].col_offset + 1),
+                    tests=", ".join(ast.unparse(test) for test in chain),
+                    name=f"`{name}`",
+                    name_bare=name,
+                    parameter=held[name],
+                    outcome=Phrase("takes the `else` instead" if else_ else "runs none of its branches"),
+                )
+        file_class = sdk_names(tree, "File")
         text = {p.name: p.type for p in tool.parameters if p.type in _TEXT_TYPES}
-        if text:
-            display = loaded.display_path(file)
+        if text and file_class:
             for test, name, parameter in _tests(invoke, dictionary, text, file_class):
                 yield FILE_TEST_ON_TEXT.at(
                     Location(display, test.lineno, test.col_offset + 1),
@@ -82,7 +137,7 @@ def _tests(
 ) -> Iterator[tuple[ast.Call, str, str]]:
     """`isinstance(name, File)` calls whose name holds a text parameter, with the parameter."""
     nodes = own_nodes(invoke)
-    held = _text_names(invoke, nodes, dictionary, text)
+    held = _held_names(invoke, nodes, dictionary, text)
     for node in nodes:
         if (
             isinstance(node, ast.Call)
@@ -102,12 +157,56 @@ def _names_file(node: ast.expr, file_class: set[str]) -> bool:
     return isinstance(node, ast.Name) and node.id in file_class
 
 
-def _text_names(
+def _builtin_chains(invoke: Function, held: dict[str, str]) -> Iterator[tuple[list[ast.expr], str, bool]]:
+    """`if`/`elif` chains whose every test is `isinstance(name, builtin)` of one held name, whose
+    `else` (told by the flag) does not use that name: (the tests, the name, whether there is an else)."""
+    inner = {id(b.orelse[0]) for b in ast.walk(invoke) if isinstance(b, ast.If) and _elif(b)}
+    for node in own_nodes(invoke):
+        if not isinstance(node, ast.If) or id(node) in inner:
+            continue
+        tests: list[ast.expr] = []
+        branch = node
+        while True:
+            tests.append(branch.test)
+            if not _elif(branch) or not isinstance(following := branch.orelse[0], ast.If):
+                break
+            branch = following
+        subjects = {_builtin_test(test) for test in tests}
+        if len(subjects) != 1 or (name := subjects.pop()) is None or name not in held:
+            continue
+        named = any(isinstance(n, ast.Name) and n.id == name for s in branch.orelse for n in ast.walk(s))
+        if not named:
+            yield tests, name, bool(branch.orelse)
+
+
+def _elif(node: ast.If) -> bool:
+    """True when an `if`'s `else` is an `elif` (an `if` alone in it)."""
+    return isinstance(node, ast.If) and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
+
+
+def _builtin_test(test: ast.expr) -> str | None:
+    """The name an `isinstance(name, T)` tests, when every `T` is a builtin type."""
+    if not (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+        and not test.keywords
+        and isinstance(subject := test.args[0], ast.Name)
+    ):
+        return None
+    kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+    if all(isinstance(kind, ast.Name) and kind.id in _BUILTINS for kind in kinds):
+        return subject.id
+    return None
+
+
+def _held_names(
     invoke: Function, nodes: list[ast.AST], dictionary: str, text: dict[str, str]
 ) -> dict[str, str]:
-    """The names whose every binding in `_invoke` holds a text parameter (or a list of such, or an
-    item of one), with the parameter; found as the largest such set (a name may be bound from
-    itself: `images = [images]`)."""
+    """The names whose every binding in `_invoke` holds one of the parameters `text` names (or a
+    list of such, or an item of one), with the parameter; found as the largest such set (a name
+    may be bound from itself: `images = [images]`)."""
     bindings: dict[str, list[ast.expr | None]] = {}
     for argument in ast.walk(invoke.args):
         if isinstance(argument, ast.arg):
@@ -133,6 +232,12 @@ def _text_names(
             if parameter is not None:
                 found[name] = parameter
     return found
+
+
+def _bindings(nodes: list[ast.AST], name: str) -> Iterator[ast.expr | None]:
+    """The values bound to `name` among `nodes` (None for a binding that is not a plain one)."""
+    for node in nodes:
+        yield from (value for bound, value in _binds(node) if bound == name)
 
 
 def _binds(node: ast.AST) -> Iterator[tuple[str, ast.expr | None]]:
