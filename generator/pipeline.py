@@ -141,6 +141,8 @@ class Pipeline:
             # Imported here: `validate` without `--run` then does not pay for importing the runner
             # (a tenth of a second of every command line).
             from generator.run import run_plugins
+            from generator.run.dependencies import NO_SDK
+            from generator.run.runner import BROKEN_ENVIRONMENT
             from generator.run.verdict import told_without_running
 
             report = run_plugins(inputs.plugins, self.run, self.schemas)
@@ -148,6 +150,14 @@ class Pipeline:
             for loaded in inputs.plugins:
                 python = report.environments.get(loaded.display)
                 checked = owned.get(loaded.display, [])
+                built = report.findings.get(loaded.display, ())
+                if python is not None or any(f.rule == BROKEN_ENVIRONMENT.code for f in built):
+                    # R056's warning guesses whether packages the registry does not know bring the
+                    # SDK; the build has answered (R009 for a misspelt `dify-plugin-sdk`, R056 again
+                    # if it built without the SDK, nothing if one brought it): one cause, one finding
+                    checked[:] = [
+                        f for f in checked if not (f.rule == NO_SDK.code and f.severity is Severity.WARNING)
+                    ]
                 if python is not None and any(f.rule == missing_imports.NOT_INSTALLED.code for f in checked):
                     # the built environment says what the index could only guess
                     owned[loaded.display] = missing_imports.rechecked(loaded, checked, python)
