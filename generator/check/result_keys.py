@@ -63,10 +63,10 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
         display = loaded.display_path(relative)
-        functions = _module_shapes(tree, display)
+        functions = _shapes(tree.body, display)
         imported = _imported_shapes(loaded, code, relative, tree)
         for scope, caller in _functions(tree):
-            methods = _class_shapes(scope, display) if scope is not None else {}
+            methods = _shapes(scope.body, display) if scope is not None else {}
             yield from _reads(caller, display, {**imported, **functions}, methods)
 
 
@@ -82,25 +82,14 @@ def _functions(tree: ast.Module) -> Iterator[tuple[ast.ClassDef | None, Function
             yield None, node
 
 
-def _module_shapes(tree: ast.Module, display: str) -> dict[str, _Shape]:
-    """The module-level functions whose returns differ in their keys, by name (one definition only)."""
-    defined = [node for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+def _shapes(body: list[ast.stmt], display: str) -> dict[str, _Shape]:
+    """The functions of a module's (or a class's) body whose returns differ in their keys, by name;
+    only those defined once there (a redefinition may be the one called)."""
+    defined = [node for node in body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
     names = [node.name for node in defined]
     return {
         node.name: shape
         for node in defined
-        if names.count(node.name) == 1 and (shape := _shape(node, display)) is not None
-    }
-
-
-def _class_shapes(cls: ast.ClassDef, display: str) -> dict[str, _Shape]:
-    """A class's methods whose returns differ in their keys, by name (a class with no base of its
-    own: a subclass may override a method)."""
-    methods = [node for node in cls.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
-    names = [node.name for node in methods]
-    return {
-        node.name: shape
-        for node in methods
         if names.count(node.name) == 1 and (shape := _shape(node, display)) is not None
     }
 
@@ -117,7 +106,7 @@ def _imported_shapes(
         if source is None or source not in code.modules:
             continue
         other, other_tree = code.modules[source]
-        shapes = _module_shapes(other_tree, loaded.display_path(other))
+        shapes = _shapes(other_tree.body, loaded.display_path(other))
         for alias in node.names:
             if alias.name in shapes:
                 found[alias.asname or alias.name] = shapes[alias.name]
