@@ -17,6 +17,7 @@ from generator.load.builders import as_list, build_credentials, build_parameters
 from generator.load.kinds import LOADERS
 from generator.load.paths import display_path, printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
+from generator.load.repair import repaired
 from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.plugin_model import (
@@ -195,6 +196,12 @@ class Crawl:
                 NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=kind_of(document.data))
             )
             return None
+        if not document.ok and role == "tool":
+            # a syntax error in a help text must not hide the rest of the tool and its code
+            fixed = repaired(raw, document)
+            if fixed is not None and isinstance(fixed.data, dict):
+                self.documents[relative] = fixed
+                return fixed
         return document if document.ok else None
 
     def follow(
