@@ -89,7 +89,12 @@ ORPHAN_TOOL = rule(
     "Add it to a provider's `tools:` list, or delete it if it is no longer used.",
     """
 The file looks like a tool YAML, but no provider lists it under `tools:`. Dify loads only the tools
-that a provider lists, so this tool never appears; it is usually a leftover or a forgotten entry.
+that a provider lists (the SDK's `ToolProviderConfiguration.validate_tools` reads each path of the
+provider's `tools:` with `load_yaml_file(tool)` and nothing else), so this tool never appears; it is
+usually a leftover or a forgotten entry. A YAML file beside the listed tool YAMLs looks like a tool
+when it has an `identity` and, at the top level, a `description` with `llm`, an
+`extra.python.source` or a `parameters` list (a tool whose description is misplaced is a tool all
+the same), and is not a provider.
 """,
 )
 REFERENCE_NOT_TEXT = rule(
@@ -373,11 +378,16 @@ def _build_plugin(
 
 
 def _looks_like_tool(data: Any) -> bool:
+    """A tool YAML, however incomplete: an `identity` with a top-level `description.llm`, or with
+    the code it runs (`extra.python.source`) or a `parameters` list; a file with a `description`
+    misplaced under `identity` is still a tool its author meant to offer. Not a provider."""
+    if not isinstance(data, dict) or not isinstance(data.get("identity"), dict) or _looks_like_provider(data):
+        return False
+    description = data.get("description")
     return (
-        isinstance(data, dict)
-        and isinstance(data.get("identity"), dict)
-        and isinstance(data.get("description"), dict)
-        and "llm" in data["description"]
+        (isinstance(description, dict) and "llm" in description)
+        or isinstance(dig(data, "extra", "python", "source"), str)
+        or isinstance(data.get("parameters"), list)
     )
 
 
