@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from generator.findings import Finding, Severity
+from generator.load.crawl import load_plugin
 from generator.load.repair import repaired, told_on_repaired
 from generator.load.yamlload import read_yaml
+from generator.run.verdict import nothing_ran
+from tests.validate_cases import CASES
 
 
 def test_a_colon_in_a_help_text_is_quoted() -> None:
@@ -44,3 +47,15 @@ def test_findings_on_repaired_lines_are_dropped_and_the_others_told() -> None:
     assert on_line not in told
     assert other_file in told
     assert any(f.line == 3 and "read as quoted text" in f.hint for f in told)
+
+
+def test_a_repaired_tool_is_checked_but_never_run() -> None:
+    """The case's notes tool joins the plugin (its code is checked) but counts as a tool Dify
+    cannot load: no run, and R052 says that no tool loads."""
+    loaded = load_plugin(CASES / "bad" / "tool-yaml-syntax-error-still-checked", "")
+    assert loaded.plugin is not None
+    (tool,) = loaded.plugin.tools
+    assert tool.name == "notes"
+    assert not loaded.loads(tool)
+    (told,) = nothing_ran(loaded)
+    assert "no tool that loads" in told.message

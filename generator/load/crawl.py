@@ -146,6 +146,12 @@ class LoadedPlugin:
         """How a file of this plugin is named in findings."""
         return display_path(self.display, relative)
 
+    def loads(self, tool: Tool) -> bool:
+        """False for a tool whose YAML was read from a repaired copy (`load/repair.py`): Dify
+        cannot read its YAML, so it never runs."""
+        document = self.documents.get(tool.file)
+        return document is None or not document.repaired
+
 
 @dataclass
 class Crawl:
