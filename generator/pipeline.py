@@ -33,6 +33,7 @@ from generator.findings import Finding, Severity, sort_findings
 from generator.inputs import Inputs, is_registry, open_inputs
 from generator.load.crawl import LoadedPlugin
 from generator.load.reader import SYNTAX_TREES
+from generator.load.repair import told_on_repaired
 from generator.progress import Stage
 from generator.schemas import SchemaSet, load_schemas, shipped_schemas
 
@@ -113,7 +114,7 @@ class Pipeline:
         chosen = self.run.tool if self.run is not None else None  # `run --tool NAME`
         every = loaded.plugin.tools if loaded.plugin else ()
         tools = [tool for tool in every if chosen in (None, tool.name)]
-        return [
+        found = [
             *loaded.findings,
             *refusals(loaded, self.context),
             *unyielded.unyielded(loaded, tools),
@@ -121,6 +122,7 @@ class Pipeline:
             *lookups.undeclared_lookups(loaded, tools),
             *variables_in_code.variables_not_in_code(loaded, tools),
         ]
+        return told_on_repaired(loaded.documents.values(), found)
 
     def catalog_of(self, inputs: Inputs) -> Catalog:
         """Check, take the site's data, run, and freeze already-loaded inputs."""

@@ -84,6 +84,7 @@ from generator.check import (
 )
 from generator.findings import Finding
 from generator.load.crawl import LoadedPlugin
+from generator.load.repair import told_on_repaired
 
 
 class Check(Protocol):
@@ -171,4 +172,4 @@ def check_plugin(loaded: LoadedPlugin, context: CheckContext) -> list[Finding]:
     findings = list(loaded.findings)
     for module in CHECKS.values():
         findings.extend(module.check(loaded, context))
-    return findings
+    return told_on_repaired(loaded.documents.values(), findings)

@@ -157,6 +157,31 @@ accepts it.
 """,
 )
 
+OPTION_SENDS_OTHER = rule(
+    "R133",
+    "select-option-sends-another-value",
+    Severity.WARNING,
+    "parameter {name}: the option labelled {label} sends `{value}`, {relation!s} the option labelled"
+    " {other}: a user who picks {label} gets {other}",
+    "Give the option the value its label names (and check which values the code handles), or correct"
+    " the label.",
+    """
+A select parameter shows each option's label and sends its value: Dify's forms build their items as
+`{ value: option.value, name: option.label[language] || option.label.en_US }`, store `item.value`
+on `onSelect` and show the first item whose value is the stored one; the SDK's `ParameterOption` is
+`value: str` ("The value of the option") and `label: I18nObject` ("The label of the option"), and the
+tool receives the value. So two options with the same value are one choice under two labels: a user
+who picks the second gets the first's value, and the form shows the first's label. Told for an
+option whose value is another option's value, or the same but for case, spaces, `-` and `_` when
+that other option's English label names it (`MongoDB` labelled MongoDB), and whose own English label
+names something else: an option labelled MySQL with the value `mongodb` makes every user who picks
+MySQL run MongoDB's branch of the code, and no choice reaches MySQL's (a copied option whose value
+was not changed). Options whose values differ only in case and whose labels name neither value (`Mb`
+Megabit, `MB` Megabyte) are silent, as are distinct values (`ga` labelled Irish beside `gaa`
+labelled Ga). A warning at the option's value: Dify accepts it.
+""",
+)
+
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Findings for every parameter of every tool."""
@@ -194,6 +219,8 @@ def _parameter(tool: YamlDocument, index: int, spec: dict[str, Any], source: _So
     if multiple and isinstance(kind, str) and kind not in SELECTS:
         yield MULTIPLE_NOT_SELECT.at(tool.at("parameters", index, "multiple"), type=kind)
     values = yield from _options(tool, index, spec.get("options"), source)
+    if kind == "select":
+        yield from _sending_others(tool, index, spec)
     if default is None or not isinstance(kind, str):
         return
     if kind in SELECTS and isinstance(default, list) != multiple:
@@ -231,6 +258,47 @@ def _options(
             where = tool.at("parameters", index, "options", position, "value")
             yield _option_not_string(where, raw, source.written(where) or yaml_spelling(raw))
     return values
+
+
+def _sending_others(tool: YamlDocument, index: int, spec: dict[str, Any]) -> Iterator[Finding]:
+    """R133 for each option that sends another option's value (or that value in another case, when
+    the other option's label names it) while its own label names something else."""
+    options = spec.get("options")
+    labelled = [
+        (position, option["value"], _english(option.get("label")))
+        for position, option in enumerate(options if isinstance(options, list) else [])
+        if isinstance(option, dict) and isinstance(option.get("value"), str)
+    ]
+    for position, value, label in labelled:
+        if not label or _folded(label) == _folded(value):
+            continue
+        for other_position, other_value, other_label in labelled:
+            if other_position == position or not other_label or _folded(other_label) == _folded(label):
+                continue
+            same = other_value == value
+            if same or (_folded(other_value) == _folded(value) and _folded(other_label) == _folded(value)):
+                relation = "the value of" if same else f"which differs only in case from `{other_value}` of"
+                yield OPTION_SENDS_OTHER.at(
+                    tool.at("parameters", index, "options", position, "value"),
+                    name=spec.get("name"),
+                    label=shorten(label, 40),
+                    value=shorten(value, 40),
+                    relation=Phrase(shorten(relation, 80)),
+                    other=shorten(other_label, 40),
+                )
+                break
+
+
+def _english(label: Any) -> str:
+    """An option's English label (`label.en_US`, or a label written as plain text)."""
+    if isinstance(label, dict):
+        label = label.get("en_US")
+    return label.strip() if isinstance(label, str) else ""
+
+
+def _folded(text: str) -> str:
+    """Text compared as a reader does: without case, spaces, `-` and `_`."""
+    return re.sub(r"[\s_-]+", "", text).casefold()
 
 
 def _option_not_string(where: Location, raw: Any, written: str) -> Finding:

@@ -37,7 +37,11 @@ lists `output_schema.properties` as the node's outputs, beside the fixed `text`,
 helpers; Dify's `ToolNode` collects `VariableMessage`s into the node's outputs). The check reads
 every call of these helpers in the plugin's Python files, except the modules of the plugin's other
 tools that this tool does not import, and speaks only when each call names its variable with a
-literal (a computed name, or a message class built by hand, may set anything: silent). A declared
+literal, or with the variable of a loop it sits in that runs over literal names (`for key in
+mapping:` or `for key, value in mapping.items():`, where `mapping` is a dict, list or tuple written
+in the same function, bound once and only read: its keys or strings are the names); a computed
+name, a literal changed after it is written (`mapping[k] = ...`, `.update(...)`, handed to other
+code), or a message class built by hand, may set anything: silent. A declared
 variable no call names is never set on any input: the next node that reads it gets None, without
 an error. A warning, at the tool's `output_schema`; runs add, as R016, the variables the code can
 set but no example run set.

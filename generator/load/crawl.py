@@ -17,6 +17,7 @@ from generator.load.builders import as_list, build_credentials, build_parameters
 from generator.load.kinds import LOADERS
 from generator.load.paths import display_path, printable
 from generator.load.reader import MAX_DOCUMENT_BYTES, PluginFile, PluginReader
+from generator.load.repair import repaired
 from generator.load.values import dig, kind_of
 from generator.load.yamlload import MAX_FILE_BYTES, YamlDocument, oversized, pointer_of, read_yaml
 from generator.plugin_model import (
@@ -88,7 +89,12 @@ ORPHAN_TOOL = rule(
     "Add it to a provider's `tools:` list, or delete it if it is no longer used.",
     """
 The file looks like a tool YAML, but no provider lists it under `tools:`. Dify loads only the tools
-that a provider lists, so this tool never appears; it is usually a leftover or a forgotten entry.
+that a provider lists (the SDK's `ToolProviderConfiguration.validate_tools` reads each path of the
+provider's `tools:` with `load_yaml_file(tool)` and nothing else), so this tool never appears; it is
+usually a leftover or a forgotten entry. A YAML file beside the listed tool YAMLs looks like a tool
+when it has an `identity` and, at the top level, a `description` with `llm`, an
+`extra.python.source` or a `parameters` list (a tool whose description is misplaced is a tool all
+the same), and is not a provider.
 """,
 )
 REFERENCE_NOT_TEXT = rule(
@@ -139,6 +145,12 @@ class LoadedPlugin:
     def display_path(self, relative: str) -> str:
         """How a file of this plugin is named in findings."""
         return display_path(self.display, relative)
+
+    def loads(self, tool: Tool) -> bool:
+        """False for a tool whose YAML was read from a repaired copy (`load/repair.py`): Dify
+        cannot read its YAML, so it never runs."""
+        document = self.documents.get(tool.file)
+        return document is None or not document.repaired
 
 
 @dataclass
@@ -195,6 +207,12 @@ class Crawl:
                 NOT_A_MAPPING.at(document.at(), what=f"a {role}", kind=kind_of(document.data))
             )
             return None
+        if not document.ok and role == "tool":
+            # a syntax error in a help text must not hide the rest of the tool and its code
+            fixed = repaired(raw, document)
+            if fixed is not None and isinstance(fixed.data, dict):
+                self.documents[relative] = fixed
+                return fixed
         return document if document.ok else None
 
     def follow(
@@ -366,11 +384,16 @@ def _build_plugin(
 
 
 def _looks_like_tool(data: Any) -> bool:
+    """A tool YAML, however incomplete: an `identity` with a top-level `description.llm`, or with
+    the code it runs (`extra.python.source`) or a `parameters` list; a file with a `description`
+    misplaced under `identity` is still a tool its author meant to offer. Not a provider."""
+    if not isinstance(data, dict) or not isinstance(data.get("identity"), dict) or _looks_like_provider(data):
+        return False
+    description = data.get("description")
     return (
-        isinstance(data, dict)
-        and isinstance(data.get("identity"), dict)
-        and isinstance(data.get("description"), dict)
-        and "llm" in data["description"]
+        (isinstance(description, dict) and "llm" in description)
+        or isinstance(dig(data, "extra", "python", "source"), str)
+        or isinstance(data.get("parameters"), list)
     )
 
 

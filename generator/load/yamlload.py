@@ -36,7 +36,21 @@ YAML_SYNTAX = rule(
     "Fix the YAML at this position; a YAML linter or editor with YAML support shows the exact cause.",
     """
 The file could not be parsed as YAML. Dify parses every YAML file a plugin references when it
-packages and installs the plugin, so a syntax error stops the plugin from being installed.
+packages and installs the plugin, so a syntax error stops the plugin from being installed; the SDK
+too reads each tool YAML a provider lists with `load_yaml_file(tool)` (`ToolProviderConfiguration.
+validate_tools`), whose `yaml.safe_load` error is raised again as `yaml.YAMLError("Failed to load
+YAML file ...")`, so the plugin does not start.
+
+The usual cause is free text: an unquoted help text holding `: ` (`en_US: e.g. {"id": 1}`). So
+that one such line does not hide the rest of a tool, a tool YAML whose error lies in the value of a
+text field (a locale key such as `en_US`, `llm` or `llm_description`) is read again with that value
+in single quotes (its continuation lines folded in, a ` #` comment cut off), up to 20 such lines.
+The repaired copy is checked like any tool YAML and its code is linked as its
+`extra.python.source` says, so the tool's structure and code are checked in the same round; its
+tools are not run. A finding on a repaired line is not told (its value was guessed), and every
+other finding on that file says in its hint that the file does not parse and which lines were read
+as quoted text. An error anywhere else (indentation, an unclosed bracket, a tab) leaves the file
+unread, as before.
 """,
 )
 YAML_DUPLICATE_KEY = rule(
@@ -183,6 +197,8 @@ class YamlDocument:
     positions: dict[str, Position] = field(repr=False)
     key_positions: dict[str, Position] = field(repr=False)
     findings: tuple[Finding, ...] = ()
+    # The lines read as quoted text in a file that does not parse as it stands (`load/repair.py`).
+    repaired: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:

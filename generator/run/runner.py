@@ -445,7 +445,7 @@ def _arches(loaded: LoadedPlugin) -> tuple[str, ...]:
 def _tools_to_run(loaded: LoadedPlugin, options: RunOptions) -> list[Tool]:
     """The tools of a plugin that run (all, or the one `--tool` names), those with code."""
     every = loaded.plugin.tools if loaded.plugin else ()
-    return [t for t in every if options.tool in (None, t.name) and t.source]
+    return [t for t in every if options.tool in (None, t.name) and t.source and loaded.loads(t)]
 
 
 def _environment_findings(environment: Environment, where: Location) -> list[Finding]:

@@ -715,7 +715,7 @@ def nothing_ran(loaded: LoadedPlugin) -> list[Finding]:
         return []  # not a tool plugin: nothing was meant to run
     if not plugin.providers:
         why = "no tool provider was found (the files `plugins.tools` names did not load)"
-    elif not plugin.tools:
+    elif not any(loaded.loads(tool) for tool in plugin.tools):
         why = "its providers list no tool that loads"
     else:
         why = "its tools name no Python source (`extra.python.source`)"
