@@ -40,10 +40,12 @@ The check reads `_invoke` as R021 does, and the plugin's own functions `_invoke`
 dictionary to (`self.settings_of(tool_parameters)`, `options_of(params=tool_parameters)`, a function
 imported from another of the plugin's modules, `from .utils import options_of` or `utils.options_of(
 tool_parameters)`, and theirs in turn, `check/passed_on.py`) when every reference to such a function
-hands it that dictionary; it names each such key once per tool, at its first lookup, in whichever of
-those functions it stands (R075 and R078 follow the same functions). A function of another module
-may serve several tools: there a key that another tool of the plugin declares is that tool's, and
-not reported;
+hands it that dictionary (a function that reads only the key its caller names, `required(
+tool_parameters, "ticker")` doing `if name not in parameters: raise ...; return parameters[name]`,
+reads "ticker", so the tool's other lookups are still read); it names each such key once per tool,
+at its first lookup, in whichever of those functions it stands (R075 and R078 follow the same
+functions). A function of another module may serve several tools: there a key that another tool of
+the plugin declares is that tool's, and not reported;
 it stays silent for a key `_invoke` stores itself (`tool_parameters["x"] = ...`,
 `setdefault("x", ...)`) and whenever the dictionary is rebound, stored under a computed key, or
 handed to code that could add keys.
