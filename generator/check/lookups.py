@@ -8,13 +8,13 @@ silence when the code may add keys we cannot name; a key the code stores itself 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, tool_module_tree
 from generator.check.passed_on import Followed, follow, once_per_place
-from generator.check.undeclared import Invoke, Parents, caught, constant, guarded_keys, invokes
+from generator.check.undeclared import Function, Invoke, Parents, caught, constant, guarded_keys, invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -173,7 +173,27 @@ def _judged(invoke: Invoke, followed: Followed | None, anywhere: frozenset[str])
         yield lookup, close, severity, files.get(id(function), invoke.display)
 
 
-def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: list[str]) -> bool:
+def alternative_keys(scopes: Iterable[tuple[Function, str]], declared: Collection[str]) -> frozenset[str]:
+    """The undeclared keys every lookup of which, in `scopes` (functions with the name their
+    dictionary has there), is an alternative beside a declared one (`get("language_code") or
+    get("hl")`): names an agent's model may send, which R070 leaves alone, and no read of another
+    parameter under a wrong name."""
+    beside: set[str] = set()
+    alone: set[str] = set()
+    for function, name in scopes:
+        parents: Parents = {child: node for node in every_node(function) for child in children(node)}
+        for node in every_node(function):
+            lookup = _lookup(node, name)
+            if lookup is None or lookup.key in declared:
+                continue
+            aside = isinstance(lookup.node, ast.expr) and _alias_of_declared(
+                lookup.node, parents, name, declared
+            )
+            (beside if aside else alone).add(lookup.key)
+    return frozenset(beside - alone)
+
+
+def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: Collection[str]) -> bool:
     """True when the lookup is an alternative in an `or` beside a lookup of a declared name. An
     agent passes on whatever keys its model sends (Dify converts the declared ones and keeps the
     rest), so such aliases are a deliberate tolerance, not a feature that never works."""

@@ -18,6 +18,7 @@ from typing import TypeGuard
 
 from generator.check import CheckContext
 from generator.check.common import children, every_node, tool_module_tree
+from generator.check.lookups import alternative_keys
 from generator.check.passed_on import follow, owner_class
 from generator.check.undeclared import (
     Function,
@@ -67,7 +68,10 @@ leaves `invoke` alone: the SDK's `Tool.invoke` is `tool_parameters =
 self._convert_parameters(tool_parameters); return self._invoke(tool_parameters)`, the parameters'
 only way in (a tool that answers a fixed feed whatever its `query` says).
 A tool that also reads a key its YAML does not declare is left to the rules that report
-such reads (R021, R070), which name the declared parameters: one cause, one finding. A warning:
+such reads (R021, R070), which name the declared parameters: one cause, one finding; but not for a
+key only ever looked up as an alternative beside a declared one (`tool_parameters.get("language_code")
+or tool_parameters.get("hl")`), a name an agent's model may send that R070 leaves alone and no
+misspelt read of another parameter. A warning:
 the tool works, the parameter does not.
 """,
 )
@@ -280,13 +284,14 @@ def unread_parameters(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[F
     for invoke in invokes(loaded, tools):
         if not invoke.declared:
             continue
-        keys = _keys_read(loaded, invoke)
-        if keys is None or (not keys and not _untouched(loaded, invoke)):
+        read = _keys_read(loaded, invoke)
+        if read is None or (not read[0] and not _untouched(loaded, invoke)):
             continue  # open, or no key read at all: a stub, or parameters reached in a way not read here
-        if any(key not in invoke.declared for key in keys):
+        keys, alternatives = read
+        if any(key not in invoke.declared and key not in alternatives for key in keys):
             continue  # a read under an undeclared name: the misspelt-read rules name both sides
         listed = ", ".join(f"`{key}`" for key in sorted(keys))
-        read = Phrase(
+        shown = Phrase(
             f"it reads {invoke.dictionary} only as {listed}"
             if keys
             else f"`_invoke` never uses {invoke.dictionary}"
@@ -295,7 +300,11 @@ def unread_parameters(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[F
             if parameter.name in keys:
                 continue
             yield UNREAD_PARAMETER.at(
-                parameter.origin, tool=invoke.tool.name, key=parameter.name, dict=invoke.dictionary, read=read
+                parameter.origin,
+                tool=invoke.tool.name,
+                key=parameter.name,
+                dict=invoke.dictionary,
+                read=shown,
             )
 
 
@@ -319,9 +328,10 @@ def _untouched(loaded: LoadedPlugin, invoke: Invoke) -> bool:
     )
 
 
-def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
-    """Every key the tool's code reads of its dictionary, or None when it may read keys we cannot
-    name."""
+def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> tuple[set[str], frozenset[str]] | None:
+    """Every key the tool's code reads of its dictionary, with those of them that are only ever
+    looked up as an alternative beside a declared one (`alternative_keys`), or None when it may
+    read keys we cannot name."""
     module = tool_module_tree(loaded, invoke.tool)
     if module is None:
         return None
@@ -332,9 +342,11 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
     ]
     stores = _self_stores(invoke.function, invoke.dictionary)
     keys: set[str] = set()
+    looked: list[tuple[Function, str]] = []  # every function with a name of the dictionary in it
     for function, name, named in scopes:
         kept = set(stores) if function is invoke.function else set()
         copies = _copies(function, name)
+        looked += [(function, name), *((function, copy) for copy in copies)]
         holders = [holder for holder, _binding in copies.values()]
         found = constant_reads(function, name, [*followed.passed.keys(), *kept, *holders], named)
         for copy, (_holder, binding) in copies.items():
@@ -344,6 +356,7 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
             return None
         keys |= found
     cls = owner_class(module[1], invoke.function) if stores else None
+    kept_keys: set[str] = set()
     for attribute in set(stores.values()):
         # only the SDK's Tool besides: a mixin's methods could read the attribute where we do not look
         alone = cls is not None and len(cls.bases) == 1
@@ -351,7 +364,9 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
         if found is None:
             return None
         keys |= found
-    return keys
+        kept_keys |= found
+    # a key also read through `self.x` is read there alone: no alternative
+    return keys, alternative_keys(looked, invoke.declared) - kept_keys
 
 
 def _copies(function: Function, name: str) -> dict[str, tuple[int, int]]:
