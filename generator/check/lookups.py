@@ -129,7 +129,7 @@ def _judged(invoke: Invoke, followed: Followed | None, anywhere: frozenset[str])
         (lookup, scope)
         for scope in scopes
         for node in every_node(scope[0])
-        if (lookup := _lookup(node, scope[1])) is not None
+        if (lookup := key_lookup(node, scope[1])) is not None
     ]
     if not any(lookup.key not in declared for lookup, _scope in found):
         return  # most tools look up only what they declare: nothing more to read
@@ -183,7 +183,7 @@ def alternative_keys(scopes: Iterable[tuple[Function, str]], declared: Collectio
     for function, name in scopes:
         parents: Parents = {child: node for node in every_node(function) for child in children(node)}
         for node in every_node(function):
-            lookup = _lookup(node, name)
+            lookup = key_lookup(node, name)
             if lookup is None or lookup.key in declared:
                 continue
             aside = isinstance(lookup.node, ast.expr) and _alias_of_declared(
@@ -201,7 +201,7 @@ def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: Co
     if not (isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.Or)):
         return False
     return any(
-        (other := _lookup(value, name)) is not None and other.key in declared for value in parent.values
+        (other := key_lookup(value, name)) is not None and other.key in declared for value in parent.values
     )
 
 
@@ -215,7 +215,7 @@ def _outcome(lookup: Lookup, close: str | None) -> str:
     )
 
 
-def _lookup(node: ast.AST, name: str) -> Lookup | None:
+def key_lookup(node: ast.AST, name: str) -> Lookup | None:
     """`name.get("k")`, `"k" in name` (or `in name.keys()`, `not in`), or a `name["k"]` read."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
         key = constant(node.args[0]) if node.args and _is(node.func.value, name) else None
@@ -240,7 +240,7 @@ def _lookup(node: ast.AST, name: str) -> Lookup | None:
 
 
 def _named_key(node: ast.AST, name: str) -> str | None:
-    lookup = _lookup(node, name)
+    lookup = key_lookup(node, name)
     return lookup.key if lookup is not None else None
 
 
