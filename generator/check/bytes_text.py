@@ -24,8 +24,8 @@ BYTES_AS_TEXT = rule(
     "bytes-shown-as-text",
     Severity.WARNING,
     "the text message shows {shown}, which holds bytes ({source}): `str()` of bytes, and of a"
-    " dictionary or list holding them, is their Python representation (`b'PK\\x03...'`), so the"
-    " user reads escape codes, not the content",
+    " dictionary or list holding them, is their Python representation (`b'...'`, an escape code for"
+    " every byte that is not printable ASCII), so the user reads that, not the content",
     "Send the bytes with create_blob_message (a file), decode them if they are text"
     ' (`.decode("utf-8")`), or show only the fields that are text.',
     """
@@ -43,8 +43,10 @@ dictionary, list or tuple written in the code that holds bytes, directly or nest
 itself, a name the function binds once to it, or a name bound once to a call of the plugin's own
 function (of the module, or imported from another of the plugin's modules) one of whose `return`s
 is such a value. Bytes are what the code makes bytes without doubt: a `b"..."` literal, `bytes(...)`,
-`bytearray(...)`, `base64.b64encode/b64decode(...)`, `zlib`/`gzip` `compress(...)`, and `.read()` or
-`.getvalue()` of a name bound to `io.BytesIO(...)`. A warning: the tool works, its text does not.
+`bytearray(...)`, `base64.b64encode/b64decode(...)`, `zlib`/`gzip` `compress(...)`, `.read()` or
+`.getvalue()` of a name bound to `io.BytesIO(...)`, and `.content` of a name bound to a call of
+requests or httpx (`response = requests.get(...)`: "Content of the response, in bytes", requests'
+`Response.content`; `.text` is the decoded text). A warning: the tool works, its text does not.
 """,
 )
 # Functions whose result is bytes, whatever their arguments.
@@ -61,6 +63,12 @@ BYTES_CALLS = frozenset(
         "zlib.compress",
         "gzip.compress",
     }
+)
+# Calls of requests and httpx whose response's `.content` is the body as bytes.
+HTTP_CALLS = frozenset(
+    f"{library}.{method}"
+    for library in ("requests", "httpx")
+    for method in ("get", "post", "put", "patch", "delete", "head", "request")
 )
 # The SDK's helper whose one argument becomes the message's text.
 TEXT_MESSAGE = "create_text_message"
@@ -163,6 +171,11 @@ def _bytes_source(
             held = bound.get(func.value.id) if isinstance(func.value, ast.Name) else None
             if isinstance(held, ast.Call) and called_name(held.func) in ("io.BytesIO", "BytesIO"):
                 return f"`{ast.unparse(node)}` of a BytesIO, line {node.lineno}"
+    if isinstance(node, ast.Attribute) and node.attr == "content" and isinstance(node.value, ast.Name):
+        # `response.content` of requests or httpx: the body as bytes (`.text` is the decoded one)
+        held = bound.get(node.value.id)
+        if isinstance(held, ast.Call) and called_name(held.func) in HTTP_CALLS:
+            return f"the body of the `{called_name(held.func)}(...)` response, line {node.lineno}"
     return None
 
 

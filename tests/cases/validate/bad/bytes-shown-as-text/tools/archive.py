@@ -4,6 +4,7 @@ import zipfile
 from collections.abc import Generator
 from typing import Any
 
+import httpx
 from dify_plugin import Tool
 from dify_plugin.entities.tool import ToolInvokeMessage
 
@@ -31,3 +32,6 @@ class Archive(Tool):
             yield self.create_text_message(f"Digest: {digest}")  # b'...'
             yield self.create_text_message(f"Digest: {digest.decode()}")  # decoded: not told
             yield self.create_blob_message(blob=data, meta={"mime_type": "application/zip", "filename": "files.zip"})
+        reply = httpx.post("https://archive.example.com/notify", json={"summary": result.get("summary")})
+        yield self.create_text_message(f"Notified: {reply.content}")  # the body as bytes
+        yield self.create_text_message(f"Notified: {reply.text}")  # decoded: not told
