@@ -8,13 +8,13 @@ silence when the code may add keys we cannot name; a key the code stores itself 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, tool_module_tree
 from generator.check.passed_on import Followed, follow, once_per_place
-from generator.check.undeclared import Invoke, Parents, caught, constant, guarded_keys, invokes
+from generator.check.undeclared import Function, Invoke, Parents, caught, constant, guarded_keys, invokes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.plugin_model import Tool
@@ -40,10 +40,12 @@ The check reads `_invoke` as R021 does, and the plugin's own functions `_invoke`
 dictionary to (`self.settings_of(tool_parameters)`, `options_of(params=tool_parameters)`, a function
 imported from another of the plugin's modules, `from .utils import options_of` or `utils.options_of(
 tool_parameters)`, and theirs in turn, `check/passed_on.py`) when every reference to such a function
-hands it that dictionary; it names each such key once per tool, at its first lookup, in whichever of
-those functions it stands (R075 and R078 follow the same functions). A function of another module
-may serve several tools: there a key that another tool of the plugin declares is that tool's, and
-not reported;
+hands it that dictionary (a function that reads only the key its caller names, `required(
+tool_parameters, "ticker")` doing `if name not in parameters: raise ...; return parameters[name]`,
+reads "ticker", so the tool's other lookups are still read); it names each such key once per tool,
+at its first lookup, in whichever of those functions it stands (R075 and R078 follow the same
+functions). A function of another module may serve several tools: there a key that another tool of
+the plugin declares is that tool's, and not reported;
 it stays silent for a key `_invoke` stores itself (`tool_parameters["x"] = ...`,
 `setdefault("x", ...)`) and whenever the dictionary is rebound, stored under a computed key, or
 handed to code that could add keys.
@@ -127,7 +129,7 @@ def _judged(invoke: Invoke, followed: Followed | None, anywhere: frozenset[str])
         (lookup, scope)
         for scope in scopes
         for node in every_node(scope[0])
-        if (lookup := _lookup(node, scope[1])) is not None
+        if (lookup := key_lookup(node, scope[1])) is not None
     ]
     if not any(lookup.key not in declared for lookup, _scope in found):
         return  # most tools look up only what they declare: nothing more to read
@@ -171,7 +173,27 @@ def _judged(invoke: Invoke, followed: Followed | None, anywhere: frozenset[str])
         yield lookup, close, severity, files.get(id(function), invoke.display)
 
 
-def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: list[str]) -> bool:
+def alternative_keys(scopes: Iterable[tuple[Function, str]], declared: Collection[str]) -> frozenset[str]:
+    """The undeclared keys every lookup of which, in `scopes` (functions with the name their
+    dictionary has there), is an alternative beside a declared one (`get("language_code") or
+    get("hl")`): names an agent's model may send, which R070 leaves alone, and no read of another
+    parameter under a wrong name."""
+    beside: set[str] = set()
+    alone: set[str] = set()
+    for function, name in scopes:
+        parents: Parents = {child: node for node in every_node(function) for child in children(node)}
+        for node in every_node(function):
+            lookup = key_lookup(node, name)
+            if lookup is None or lookup.key in declared:
+                continue
+            aside = isinstance(lookup.node, ast.expr) and _alias_of_declared(
+                lookup.node, parents, name, declared
+            )
+            (beside if aside else alone).add(lookup.key)
+    return frozenset(beside - alone)
+
+
+def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: Collection[str]) -> bool:
     """True when the lookup is an alternative in an `or` beside a lookup of a declared name. An
     agent passes on whatever keys its model sends (Dify converts the declared ones and keeps the
     rest), so such aliases are a deliberate tolerance, not a feature that never works."""
@@ -179,7 +201,7 @@ def _alias_of_declared(node: ast.expr, parents: Parents, name: str, declared: li
     if not (isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.Or)):
         return False
     return any(
-        (other := _lookup(value, name)) is not None and other.key in declared for value in parent.values
+        (other := key_lookup(value, name)) is not None and other.key in declared for value in parent.values
     )
 
 
@@ -193,7 +215,7 @@ def _outcome(lookup: Lookup, close: str | None) -> str:
     )
 
 
-def _lookup(node: ast.AST, name: str) -> Lookup | None:
+def key_lookup(node: ast.AST, name: str) -> Lookup | None:
     """`name.get("k")`, `"k" in name` (or `in name.keys()`, `not in`), or a `name["k"]` read."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
         key = constant(node.args[0]) if node.args and _is(node.func.value, name) else None
@@ -218,7 +240,7 @@ def _lookup(node: ast.AST, name: str) -> Lookup | None:
 
 
 def _named_key(node: ast.AST, name: str) -> str | None:
-    lookup = _lookup(node, name)
+    lookup = key_lookup(node, name)
     return lookup.key if lookup is not None else None
 
 

@@ -5,13 +5,14 @@ from the plugin's own modules: `from .utils import helper`, `from tools.utils im
 method of a class of the module, `client = Client(...)` bound once in the caller), followed to any depth
 up to `MAX_DEPTH`, so that the parameters they look up are read as `_invoke`'s own.
 
-A function is followed only when every reference to it in the calling module is a call that hands
-it the dictionary (or, inside a followed function, the parameter that received it), at a place that
+A function is followed only when every reference to it in the calling module is a call that hands it
+the dictionary (or, inside a followed function, the parameter that received it), at a place that
 binds one plain parameter, and, for a function of another module, when its own module never names
 it: then its parameter is always a tool's dictionary, and what it looks up there is what the tool
-looks up. Anything else (a function also called with other dictionaries, `*args`, a decorator
-other than `staticmethod` and `classmethod`, a name bound twice) leaves it unfollowed, and the
-readers stay silent as they do for any other code the dictionary is handed to.
+looks up (also under a parameter that every call gives a string constant, `required(params,
+"ticker")`: `Helper.named`). Anything else (a function also called with other dictionaries, `*args`,
+a decorator other than `staticmethod` and `classmethod`, a name bound twice) leaves it unfollowed,
+and the readers stay silent as they do for any other code the dictionary is handed to.
 
 `Scope` and `target` (which function a call runs) serve the checks that follow a value rather than
 the dictionary, too (`select_options.py`).
@@ -40,12 +41,15 @@ PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
 class Helper:
     """A function that receives the tool's dictionary as its parameter `name`; `display` is its
     file as findings name it, `shared` says it is a function of another module (which other tools
-    may call with their own dictionaries)."""
+    may call with their own dictionaries); `named` maps each of its parameters that every call
+    gives a string constant (`required(params, "ticker")`) to those strings: a key it names by
+    that parameter (`params[key]`, `key in params`) is one of them."""
 
     function: Function
     name: str
     display: str
     shared: bool
+    named: Mapping[str, frozenset[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,13 +153,14 @@ def _follow(
         if any(found.function is helper for found in helpers):
             continue  # called twice (or recursively): its keys are known once
         before = len(helpers)
-        helpers.append(Helper(helper, parameter, inside.display, inside.relative != scope.relative))
+        calls = _calls_of(function, name, helper, scope)
+        named = _named_keys(helper, calls)
+        helpers.append(Helper(helper, parameter, inside.display, inside.relative != scope.relative, named))
         _follow(helper, parameter, inside, passed, helpers, depth + 1)
         parents: Parents = {
             child: node for node in every_node(helper) for child in ast.iter_child_nodes(node)
         }
-        calls = _calls_of(function, name, helper, scope)
-        keys = guarded_keys(helper, parameter, parents, passed, _listed_keys(helper, calls))
+        keys = guarded_keys(helper, parameter, parents, passed, _listed_keys(helper, calls), named)
         if keys is None:
             del helpers[before:]  # it may add keys: neither it nor what it calls is read as the tool's
             continue
@@ -321,6 +326,35 @@ def _listed_keys(helper: Function, calls: list[ast.Call]) -> Mapping[str, frozen
             if parameter is not None and strings is not None:
                 found.setdefault(parameter, set()).update(strings)
     return {parameter: frozenset(keys) for parameter, keys in found.items()}
+
+
+def _named_keys(helper: Function, calls: list[ast.Call]) -> Mapping[str, frozenset[str]]:
+    """For each parameter of `helper` that every one of `calls` gives a string constant
+    (`required(params, "ticker")`, `required(params, name="year")`) and that the helper never
+    rebinds, those strings, together: the helper's `params[name]`, `params.get(name)` or `name in
+    params` names one of them, which is the key the caller reads."""
+    found: dict[str, set[str]] | None = None
+    for call in calls:
+        given: dict[str, str] = {}
+        arguments: list[tuple[int | str, ast.expr]] = [*enumerate(call.args)]
+        arguments += [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg]
+        for argument, value in arguments:
+            parameter = receiving_parameter(call, helper, argument)
+            if parameter is not None and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                given[parameter] = value.value
+        # a parameter stays a key name only while every call gives it a string constant
+        found = {
+            parameter: (found[parameter] if found is not None else set()) | {value}
+            for parameter, value in given.items()
+            if found is None or parameter in found
+        }
+    rebound = {
+        node.id
+        for node in every_node(helper)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+    }
+    kept = (found or {}).items()
+    return {parameter: frozenset(keys) for parameter, keys in kept if parameter not in rebound}
 
 
 def literal_strings(node: ast.expr) -> frozenset[str] | None:

@@ -110,7 +110,7 @@ def _closed(
     followed = follow(loaded, module, invoke.function, invoke.dictionary)
     handed = set(followed.passed)
     for helper in followed.helpers:
-        keys = constant_reads(helper.function, helper.name, handed)
+        keys = constant_reads(helper.function, helper.name, handed, helper.named)
         if keys is None or key in keys:
             return False
     return constant_reads(invoke.function, invoke.dictionary, handed) is not None

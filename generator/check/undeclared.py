@@ -304,17 +304,19 @@ def guarded_keys(
     parents: Parents,
     passed: Mapping[int, Keys] | None = None,
     listed: Mapping[str, frozenset[str]] | None = None,
+    named: Mapping[str, frozenset[str]] | None = None,
 ) -> Keys | None:
     """Keys `_invoke` stores, tests or reads safely; None when it may add keys we cannot name
     (the name rebound, shadowed or handed to other code, a store under a computed key). `passed`
     gives, by the `id` of a call that hands the dictionary to one of the plugin's own functions,
     the keys that function names (see `passed_on.py`); `listed`, for a parameter of a followed
     helper, the literal strings every call gives it: a key tested while looping over it is one of
-    those."""
+    those; `named`, for a parameter of a followed helper that every call gives a string constant,
+    those constants: a key tested under that parameter's name is one of them."""
     keys: set[str] = set()
     stored: set[str] = set()
     own = set(map(id, [*invoke.args.posonlyargs, *invoke.args.args, *invoke.args.kwonlyargs]))
-    looped = _looped_over(invoke, listed or {})
+    looped = {**_looped_over(invoke, listed or {}), **(named or {})}
     for node in every_node(invoke):
         if shadows(node, name) and id(node) not in own:
             return None

@@ -13,11 +13,12 @@ follow may read any parameter. A copy bound once to a name (`params = dict(d)`, 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TypeGuard
 
 from generator.check import CheckContext
 from generator.check.common import children, every_node, tool_module_tree
+from generator.check.lookups import alternative_keys
 from generator.check.passed_on import follow, owner_class
 from generator.check.undeclared import (
     Function,
@@ -58,7 +59,8 @@ or the class has a base besides the SDK's Tool (a mixin), which may read it ther
 once to a name, `params = dict(tool_parameters)`, `tool_parameters.copy()` or
 `{**tool_parameters}`, is read as the dictionary), and speaks only when every use of the
 dictionary is a read under a constant key, at least one (`d["k"]`, `d.get("k")`, `"k" in d`,
-`d.pop("k")`): any other use (a computed key, iteration, `**d`, the dictionary handed to other
+`d.pop("k")`, or `d[name]` in a function every call of which names the key, `required(d,
+"k")`): any other use (a computed key, iteration, `**d`, the dictionary handed to other
 code or shown whole) may read the parameter, and the check is
 silent. It speaks too when `_invoke` never names the dictionary at all, yields messages (it is no
 stub) and calls no `locals()` or `vars()`, in a class whose only base is the SDK's Tool and that
@@ -66,7 +68,10 @@ leaves `invoke` alone: the SDK's `Tool.invoke` is `tool_parameters =
 self._convert_parameters(tool_parameters); return self._invoke(tool_parameters)`, the parameters'
 only way in (a tool that answers a fixed feed whatever its `query` says).
 A tool that also reads a key its YAML does not declare is left to the rules that report
-such reads (R021, R070), which name the declared parameters: one cause, one finding. A warning:
+such reads (R021, R070), which name the declared parameters: one cause, one finding; but not for a
+key only ever looked up as an alternative beside a declared one (`tool_parameters.get("language_code")
+or tool_parameters.get("hl")`), a name an agent's model may send that R070 leaves alone and no
+misspelt read of another parameter. A warning:
 the tool works, the parameter does not.
 """,
 )
@@ -279,13 +284,14 @@ def unread_parameters(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[F
     for invoke in invokes(loaded, tools):
         if not invoke.declared:
             continue
-        keys = _keys_read(loaded, invoke)
-        if keys is None or (not keys and not _untouched(loaded, invoke)):
+        read = _keys_read(loaded, invoke)
+        if read is None or (not read[0] and not _untouched(loaded, invoke)):
             continue  # open, or no key read at all: a stub, or parameters reached in a way not read here
-        if any(key not in invoke.declared for key in keys):
+        keys, alternatives = read
+        if any(key not in invoke.declared and key not in alternatives for key in keys):
             continue  # a read under an undeclared name: the misspelt-read rules name both sides
         listed = ", ".join(f"`{key}`" for key in sorted(keys))
-        read = Phrase(
+        shown = Phrase(
             f"it reads {invoke.dictionary} only as {listed}"
             if keys
             else f"`_invoke` never uses {invoke.dictionary}"
@@ -294,7 +300,11 @@ def unread_parameters(loaded: LoadedPlugin, tools: Iterable[Tool]) -> Iterator[F
             if parameter.name in keys:
                 continue
             yield UNREAD_PARAMETER.at(
-                parameter.origin, tool=invoke.tool.name, key=parameter.name, dict=invoke.dictionary, read=read
+                parameter.origin,
+                tool=invoke.tool.name,
+                key=parameter.name,
+                dict=invoke.dictionary,
+                read=shown,
             )
 
 
@@ -318,21 +328,27 @@ def _untouched(loaded: LoadedPlugin, invoke: Invoke) -> bool:
     )
 
 
-def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
-    """Every key the tool's code reads of its dictionary, or None when it may read keys we cannot
-    name."""
+def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> tuple[set[str], frozenset[str]] | None:
+    """Every key the tool's code reads of its dictionary, with those of them that are only ever
+    looked up as an alternative beside a declared one (`alternative_keys`), or None when it may
+    read keys we cannot name."""
     module = tool_module_tree(loaded, invoke.tool)
     if module is None:
         return None
     followed = follow(loaded, module, invoke.function, invoke.dictionary)
-    scopes = [(invoke.function, invoke.dictionary), *((h.function, h.name) for h in followed.helpers)]
+    scopes = [
+        (invoke.function, invoke.dictionary, {}),
+        *((h.function, h.name, h.named) for h in followed.helpers),
+    ]
     stores = _self_stores(invoke.function, invoke.dictionary)
     keys: set[str] = set()
-    for function, name in scopes:
+    looked: list[tuple[Function, str]] = []  # every function with a name of the dictionary in it
+    for function, name, named in scopes:
         kept = set(stores) if function is invoke.function else set()
         copies = _copies(function, name)
+        looked += [(function, name), *((function, copy) for copy in copies)]
         holders = [holder for holder, _binding in copies.values()]
-        found = constant_reads(function, name, [*followed.passed.keys(), *kept, *holders])
+        found = constant_reads(function, name, [*followed.passed.keys(), *kept, *holders], named)
         for copy, (_holder, binding) in copies.items():
             read = constant_reads(function, copy, [binding]) if found is not None else None
             found = found | read if found is not None and read is not None else None
@@ -340,6 +356,7 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
             return None
         keys |= found
     cls = owner_class(module[1], invoke.function) if stores else None
+    kept_keys: set[str] = set()
     for attribute in set(stores.values()):
         # only the SDK's Tool besides: a mixin's methods could read the attribute where we do not look
         alone = cls is not None and len(cls.bases) == 1
@@ -347,7 +364,9 @@ def _keys_read(loaded: LoadedPlugin, invoke: Invoke) -> set[str] | None:
         if found is None:
             return None
         keys |= found
-    return keys
+        kept_keys |= found
+    # a key also read through `self.x` is read there alone: no alternative
+    return keys, alternative_keys(looked, invoke.declared) - kept_keys
 
 
 def _copies(function: Function, name: str) -> dict[str, tuple[int, int]]:
@@ -420,14 +439,20 @@ def _attribute_reads(cls: ast.ClassDef, attribute: str, stores: set[int]) -> set
         key = _read_key(node, parents, set())
         if key is None:
             return None
-        keys |= {key} if key else set()
+        keys |= key
     return keys
 
 
-def constant_reads(function: Function, name: str, followed_calls: Iterable[int]) -> set[str] | None:
+def constant_reads(
+    function: Function,
+    name: str,
+    followed_calls: Iterable[int],
+    named: Mapping[str, frozenset[str]] | None = None,
+) -> set[str] | None:
     """The constant keys `function` reads of its dictionary `name`, or None for any other use
     (calls handing it to a followed function are read where that function reads it, and so are
-    the statements in `followed_calls` that keep it on `self` or copy it, `_copies`)."""
+    the statements in `followed_calls` that keep it on `self` or copy it, `_copies`; a key named by
+    a parameter in `named`, a followed helper's key name, is each string its callers give it)."""
     handed = set(followed_calls)
     parents: Parents = {child: node for node in every_node(function) for child in children(node)}
     own = {id(arg) for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]}
@@ -441,27 +466,49 @@ def constant_reads(function: Function, name: str, followed_calls: Iterable[int])
             if id(node) in handed:
                 continue  # the one binding of a copy of the dictionary (`_copies`)
             return None  # rebound: later reads may be of another dictionary
-        key = _read_key(node, parents, handed)
+        key = _read_key(node, parents, handed, named)
         if key is None:
             return None
-        if key:
-            keys.add(key)
+        keys |= key
     return keys
 
 
-def _read_key(node: ast.Name | ast.Attribute, parents: Parents, handed: set[int]) -> str | None:
-    """The constant key one load of the dictionary reads; "" for a use that reads no key (a call
-    handing it to a followed function, a truth test); None for a use that may read any key."""
+def _read_key(
+    node: ast.Name | ast.Attribute,
+    parents: Parents,
+    handed: set[int],
+    named: Mapping[str, frozenset[str]] | None = None,
+) -> frozenset[str] | None:
+    """The constant keys one load of the dictionary reads: one, or those a key-name parameter of a
+    followed helper holds (`named`, `params[name]` in `required(params, name)`); none for a use
+    that reads no key (a call handing it to a followed function, a truth test); None for a use that
+    may read any key."""
     if id(parents.get(node)) in handed:
-        return ""  # `self.x = params`: read where the class reads `self.x`
+        return frozenset()  # `self.x = params`: read where the class reads `self.x`
     use = use_of(node, parents, handed)
     if use.kind in (UseKind.PASSED, UseKind.TESTED):
-        return ""
-    if use.kind in (UseKind.SUBSCRIPT_READ, UseKind.MEMBERSHIP):
-        return use.key
-    if use.kind is UseKind.METHOD and use.method in KEY_READERS:
-        return use.key
-    return None
+        return frozenset()
+    reads = use.kind in (UseKind.SUBSCRIPT_READ, UseKind.MEMBERSHIP) or (
+        use.kind is UseKind.METHOD and use.method in KEY_READERS
+    )
+    if not reads:
+        return None
+    if use.key is not None:
+        return frozenset({use.key})
+    key = _key_expression(node, parents)
+    return (named or {}).get(key.id) if isinstance(key, ast.Name) else None
+
+
+def _key_expression(node: ast.Name | ast.Attribute, parents: Parents) -> ast.expr | None:
+    """The expression naming the key a read of the dictionary `node` looks up: `d[key]`, `key in
+    d`, `d.get(key)`."""
+    parent = parents.get(node)
+    if isinstance(parent, ast.Subscript):
+        return parent.slice
+    if isinstance(parent, ast.Compare):
+        return parent.left
+    call = parents.get(parent) if isinstance(parent, ast.Attribute) else None
+    return call.args[0] if isinstance(call, ast.Call) and call.args else None
 
 
 def _is_name(node: ast.AST, name: str) -> bool:
