@@ -7,7 +7,8 @@ the attributes of the SDK's `Plugin` (what `main.py` calls) and of its `Tool` (w
 with those of its base classes found in the wheel, and what its methods store on `self`), and the
 signatures of what a plugin's `self` calls on the SDK's base classes (`sdk_signatures.py`), and
 under "modules" every module of the package with the names it binds (`sdk_modules.py`):
-`python -m generator.check.sdk_api_index WHEEL...` writes it again from the wheels (the committed
+`python -m generator.check.sdk_api_index WHEEL...` (run by Python 3.12 or later: the wheels from
+0.8 on use its syntax) writes it again from the wheels (the committed
 index was read from 17 releases, 0.0.1b15 to 0.10.2). Releases between two read ones are not
 known name by name: a check takes the releases up to the first read one at or after the version
 the plugin installs.
