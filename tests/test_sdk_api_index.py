@@ -56,7 +56,18 @@ def test_derive_reads_a_wheel(tmp_path: Path) -> None:
                 "env": None,
                 "signatures": {"Tool": {"create_text_message": ""}},
             }
-        ]
+        ],
+        "modules": {
+            "dify_plugin": {"since": "9.9.9", "names": {"9.9.9": ["Plugin", "VERSION"]}},
+            "dify_plugin.base": {"since": "9.9.9", "names": {"9.9.9": ["Server"]}},
+            "dify_plugin.entities": {"since": "9.9.9", "names": {}},
+            "dify_plugin.interfaces": {"since": "9.9.9", "names": {}},
+            "dify_plugin.interfaces.tool": {
+                "since": "9.9.9",
+                "names": {"9.9.9": ["ABC", "Tool", "ToolLike"]},
+            },
+            "dify_plugin.plugin": {"since": "9.9.9", "names": {"9.9.9": ["Plugin", "Server"]}},
+        },
     }
 
 

@@ -3,7 +3,8 @@ enters, found without running it (no run validates credentials).
 
 Two shapes: the method catches every exception around its test and neither raises nor returns in
 the handler; or it only iterates one of the plugin's tools (`Tool.from_credentials(credentials)
-.invoke(...)`) whose class never raises and whose `_invoke` answers its failures as text.
+.invoke(...)`) whose `_invoke` answers a failed request as text and raises nowhere a wrong key
+can reach.
 """
 
 from __future__ import annotations
@@ -44,10 +45,19 @@ declares credentials):
   (bare, `Exception`, `BaseException`), none of them raising or returning, and no `raise` in its
   `else` or `finally`: every failure of the test is swallowed;
 - or its body only iterates the messages of one of the plugin's tools made by
-  `from_credentials(...)` (`for _ in T.from_credentials(credentials).invoke(...): pass`, in a `try`
-  or not), without looking at them, where the tool's class holds no `raise` at all and its
-  `_invoke` has an `except` that yields a message: an HTTP 401 for a wrong key becomes a text
-  message, which the loop drops.
+  `from_credentials(...)` (`for _ in T.from_credentials(credentials).invoke(...): pass`, or `tool =
+  T.from_credentials(credentials)` then `for _ in tool.invoke(...): pass`; in a `try` whose `else`
+  and `finally` do not raise, or not; after plain statements such as `if not
+  credentials.get("key"): return`), without looking at them, where the tool's `_invoke` has a
+  `try` around its request whose `except` yields a message (one catching every exception, or
+  request failures when the body calls `raise_for_status()`), calls nothing outside that `try`
+  but its own methods, builtins, the methods of strings and dictionaries and `json`, `re`,
+  `time`... (nothing else can send the request), and the tool's module holds no `raise` but those
+  in `_invoke` before that `try` (they check the inputs, before any request) and those inside it
+  that a handler catching every exception swallows: an HTTP 401 for a wrong key becomes a text
+  message, which the loop drops. Run with the SDK (0.10.2), such a check returns for a key the
+  service refuses with 401; one whose tool raises after its `try` when the answer is 401 refuses
+  it.
 A warning: the check may be meant as a formality, but then it should not pretend to test the key.
 """,
 )
@@ -62,6 +72,10 @@ BUILTINS = frozenset(
 PLAIN_METHODS = frozenset(
     {"get", "strip", "lower", "upper", "split", "join", "format", "items", "keys", "values", "append"}
     | {"update", "replace", "startswith", "endswith", "rstrip", "lstrip", "extend", "pop", "setdefault"}
+)
+# Modules whose functions compute and send nothing (and a logger's methods).
+PLAIN_MODULES = frozenset(
+    {"json", "re", "math", "time", "datetime", "base64", "hashlib", "uuid", "logging", "logger"}
 )
 REQUEST_FAILURES = EVERYTHING | frozenset(
     {"HTTPError", "RequestException", "HTTPStatusError", "RequestError"}
@@ -118,33 +132,99 @@ def _tool_answers(
 ) -> tuple[str, str] | None:
     """(why, where to raise) when the body only drops the messages of a plugin tool that answers
     its failures as text and never raises."""
-    body = _body(method)
-    if len(body) == 1 and isinstance(body[0], ast.Try) and not body[0].orelse and not body[0].finalbody:
-        body = body[0].body
-    loops = [statement for statement in body if isinstance(statement, ast.For)]
-    if len(loops) != 1 or len(body) != 1 or not _drops(loops[0]):
-        return None
-    made = _made_tool(loops[0].iter)
+    made = _tool_loop(_body(method))
     found = _tool_class(loaded, file, tree, made) if made is not None else None
     if found is None:
         return None
     cls, display, module = found
-    if any(isinstance(node, ast.Raise) for node in ast.walk(module)):
-        return None  # the tool's module raises somewhere: a wrong key may fail the run
     methods = [m for m in cls.body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)]
     invoke = next((m for m in methods if m.name == "_invoke"), None)
     answer = _answering(invoke) if invoke is not None else None
-    if answer is None:
-        return None
+    if answer is None or invoke is None or _escaping_raise(module, invoke, answer):
+        return None  # the tool's module raises where a wrong key may reach: the run may fail
     return (
-        f"it only runs tool {cls.name} and drops its messages, and {cls.name} never raises: its `except` at"
-        f" {display}:{answer.lineno} answers a failed request (a wrong key) with a message",
+        f"it only runs tool {cls.name} and drops its messages, and {cls.name} never raises on a failed"
+        f" request: its `except` at {display}:{answer[1].lineno} answers it (a wrong key) with a message",
         "where a failed request shows the key is wrong (test the API directly in `_validate_credentials`,"
         f" or look at the messages {cls.name} yields)",
     )
 
 
-def _answering(invoke: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.ExceptHandler | None:
+def _tool_loop(body: list[ast.stmt]) -> str | None:
+    """`T` when, but for plain statements before it (reading credentials, returning when one is
+    empty) and a `try` around it whose `else` and `finally` cannot raise, the check only makes tool
+    `T` and iterates its messages without looking at them (`tool = T.from_credentials(credentials)`
+    before the loop, or in its head)."""
+    while body and _plain_statement(body[0]):
+        body = body[1:]
+    if len(body) == 1 and isinstance(body[0], ast.Try):
+        ends = [*body[0].orelse, *body[0].finalbody]
+        if any(isinstance(node, ast.Raise) for statement in ends for node in _walk(statement)):
+            return None
+        body = body[0].body
+    loop = body[-1] if body and isinstance(body[-1], ast.For) and _drops(body[-1]) else None
+    if loop is None or len(body) > 2:
+        return None
+    if len(body) == 1:
+        return _made_tool(loop)
+    made = body[0]
+    named = made.targets[0] if isinstance(made, ast.Assign) and len(made.targets) == 1 else None
+    iterated = _called_on(loop.iter, "invoke")
+    if isinstance(made, ast.Assign) and isinstance(named, ast.Name) and iterated == named.id:
+        return _called_on(made.value, "from_credentials")
+    return None
+
+
+def _plain_statement(statement: ast.stmt) -> bool:
+    """An assignment, or an `if` that returns, with no raise and only plain calls (`.get`, builtins)."""
+    if not isinstance(statement, ast.Assign | ast.If | ast.Return):
+        return False
+    for node in _walk(statement):
+        if isinstance(node, ast.Raise):
+            return False
+        if isinstance(node, ast.Call) and not _plain_call(node.func):
+            return False
+    return True
+
+
+def _called_on(node: ast.expr, method: str) -> str | None:
+    """`X` of `X.method(...)`, for a name `X`."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == method
+        and isinstance(node.func.value, ast.Name)
+    ):
+        return node.func.value.id
+    return None
+
+
+def _escaping_raise(
+    module: ast.Module,
+    invoke: ast.FunctionDef | ast.AsyncFunctionDef,
+    answer: tuple[ast.Try, ast.ExceptHandler],
+) -> bool:
+    """True when the tool's module has a `raise` a wrong key could reach: any but those in
+    `_invoke` before the answering `try` (they check the inputs, before any request) and those in
+    that `try`'s body when its handler catches every exception."""
+    attempt, _handler = answer
+    swallows = any(
+        _catches(other.type, EVERYTHING) and not any(isinstance(node, ast.Raise) for node in _walk(other))
+        for other in attempt.handlers
+    )
+    caught = {id(node) for node in _walk(attempt)} if swallows else set()
+    for statement in attempt.handlers:
+        caught -= {id(node) for node in _walk(statement)}
+    before = {
+        id(node) for node in own_nodes(invoke) if isinstance(node, ast.Raise) and node.lineno < attempt.lineno
+    }
+    return any(
+        isinstance(node, ast.Raise) and id(node) not in caught and id(node) not in before
+        for node in ast.walk(module)
+    )
+
+
+def _answering(invoke: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.Try, ast.ExceptHandler] | None:
     """The handler of a `try` in `_invoke` that answers a failed request with a message and does
     not raise, when the request can only fail there: it catches every exception, or request
     failures of a body that calls `raise_for_status()`; and before the `try` (after it too, unless
@@ -169,7 +249,7 @@ def _answering(invoke: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.ExceptHand
                 continue
             returns = bool(handler.body) and isinstance(handler.body[-1], ast.Return)
             if _plain_elsewhere(invoke, attempt, returns):
-                return handler
+                return attempt, handler
     return None
 
 
@@ -183,15 +263,23 @@ def _plain_elsewhere(invoke: ast.FunctionDef | ast.AsyncFunctionDef, attempt: as
             continue
         if returns and node.lineno > (attempt.end_lineno or attempt.lineno):
             continue  # after the `try`: a failed request has returned by then
-        func = node.func
-        if isinstance(func, ast.Name) and func.id in BUILTINS:
-            continue
-        if isinstance(func, ast.Attribute) and (
-            (isinstance(func.value, ast.Name) and func.value.id == "self") or func.attr in PLAIN_METHODS
-        ):
-            continue
-        return False
+        if not _plain_call(node.func) and not _own_method(node.func):
+            return False
     return True
+
+
+def _plain_call(func: ast.expr) -> bool:
+    """A call that cannot reach an API: a builtin, a method of strings, lists and dictionaries, a
+    function of a module of `PLAIN_MODULES` (`json.loads`)."""
+    if isinstance(func, ast.Name):  # a builtin, or an exception being made for a `raise`
+        return func.id in BUILTINS or func.id.endswith(("Error", "Exception"))
+    return isinstance(func, ast.Attribute) and (
+        func.attr in PLAIN_METHODS or (isinstance(func.value, ast.Name) and func.value.id in PLAIN_MODULES)
+    )
+
+
+def _own_method(func: ast.expr) -> bool:
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
 
 
 def _drops(loop: ast.For) -> bool:
@@ -206,21 +294,14 @@ def _drops(loop: ast.For) -> bool:
     )
 
 
-def _made_tool(node: ast.expr) -> str | None:
-    """`T` of `T.from_credentials(...).invoke(...)`."""
+def _made_tool(loop: ast.For) -> str | None:
+    """`T` of the loop's `T.from_credentials(...).invoke(...)`."""
+    node = loop.iter
     if not (
         isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "invoke"
     ):
         return None
-    made = node.func.value
-    if (
-        isinstance(made, ast.Call)
-        and isinstance(made.func, ast.Attribute)
-        and made.func.attr == "from_credentials"
-        and isinstance(made.func.value, ast.Name)
-    ):
-        return made.func.value.id
-    return None
+    return _called_on(node.func.value, "from_credentials")
 
 
 def _tool_class(

@@ -128,7 +128,7 @@ def not_installed(loaded: LoadedPlugin, present: frozenset[str] = frozenset()) -
     found: dict[str, list[tuple[str, Imported]]] = {}
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
-        for imported in _imports(tree):
+        for imported in absolute_imports(tree):
             if not _provided(imported.module, code, provided, sorted(installed.distributions)):
                 top = imported.module.split(".")[0]
                 found.setdefault(top, []).append((loaded.display_path(relative), imported))
@@ -278,7 +278,7 @@ class Imported:
     fallback: int
 
 
-def _imports(tree: ast.Module) -> Iterator[Imported]:
+def absolute_imports(tree: ast.Module) -> Iterator[Imported]:
     """Each absolute import, but those under `if TYPE_CHECKING:` (never run)."""
     parents = {child: node for node in every_node(tree) for child in children(node)}
     for node in every_node(tree):

@@ -5,8 +5,10 @@ the attributes of the SDK's `Plugin` (what `main.py` calls) and of its `Tool` (w
 `sdk_api_index.json` (beside this module) holds, for each release read, the names the package's
 `__init__.py` binds with its submodules, and the attributes of `Plugin` (`dify_plugin/plugin.py`,
 with those of its base classes found in the wheel, and what its methods store on `self`), and the
-signatures of what a plugin's `self` calls on the SDK's base classes (`sdk_signatures.py`):
-`python -m generator.check.sdk_api_index WHEEL...` writes it again from the wheels (the committed
+signatures of what a plugin's `self` calls on the SDK's base classes (`sdk_signatures.py`), and
+under "modules" every module of the package with the names it binds (`sdk_modules.py`):
+`python -m generator.check.sdk_api_index WHEEL...` (run by Python 3.12 or later: the wheels from
+0.8 on use its syntax) writes it again from the wheels (the committed
 index was read from 17 releases, 0.0.1b15 to 0.10.2). Releases between two read ones are not
 known name by name: a check takes the releases up to the first read one at or after the version
 the plugin installs.
@@ -25,6 +27,7 @@ from typing import Any
 
 from packaging.version import Version
 
+from generator.check.sdk_modules import derive_modules, merge_modules, modules_upto
 from generator.check.sdk_signatures import Signature, derive_signatures, in_releases, window
 from generator.check.undeclared import class_members
 
@@ -55,9 +58,14 @@ _PLAIN_BASES = frozenset({"object", "ABC", "Generic"})
 
 
 @cache
-def _releases() -> tuple[dict[str, Any], ...]:
+def _data() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(INDEX.read_text(encoding="utf-8"))
-    return tuple(data["releases"])
+    return data
+
+
+@cache
+def _releases() -> tuple[dict[str, Any], ...]:
+    return tuple(_data()["releases"])
 
 
 def _upto(version: Version | None) -> tuple[dict[str, Any], ...]:
@@ -81,6 +89,28 @@ def package_names(version: Version | None = None) -> frozenset[str]:
     """Every name `from dify_plugin import NAME` imports in some release read (up to `version`,
     see `_upto`)."""
     return frozenset(name for release in _upto(version) for name in release["package"])
+
+
+@cache
+def sdk_modules(version: Version | None = None) -> dict[str, frozenset[str] | None]:
+    """Every module of dify_plugin (dotted, `dify_plugin` itself among them) in some release read
+    up to `version` (see `_upto`), with every name one of those releases binds in it; None for a
+    module whose names are unknown (see `sdk_modules.py`)."""
+    releases = _upto(version)
+    return modules_upto(_data()["modules"], Version(releases[-1]["version"]) if version else None)
+
+
+def first_release(module: str, name: str | None = None) -> str | None:
+    """The first release read whose `module` exists (binds `name`, or has it as a submodule, when
+    one is given); None when no release read has it."""
+    entries = _data()["modules"]
+    if name is not None and f"{module}.{name}" in entries:
+        return str(entries[f"{module}.{name}"]["since"])
+    entry = entries.get(module)
+    if entry is None or name is None:
+        return None if entry is None else str(entry["since"])
+    names = entry["names"] or {}
+    return next((since for since, added in names.items() if name in added), None)
 
 
 def plugin_attributes(version: Version | None = None) -> frozenset[str] | None:
@@ -152,6 +182,7 @@ def signatures_anywhere(cls: str, path: str) -> list[tuple[str, Signature]]:
 def derive(wheels: list[Path]) -> dict[str, object]:
     """The index, one entry per wheel, oldest release first."""
     releases = []
+    modules = []
     for wheel in sorted(wheels, key=lambda path: Version(path.name.split("-")[1])):
         with zipfile.ZipFile(wheel) as archive:
             members = set(archive.namelist())
@@ -165,6 +196,7 @@ def derive(wheels: list[Path]) -> dict[str, object]:
             tool_init = _tool_init(members, read)
             env = _env_fields(members, read)
             signatures = derive_signatures(members, read)
+            modules.append((wheel.name.split("-")[1], derive_modules(members, read)))
         releases.append(
             {
                 "version": wheel.name.split("-")[1],
@@ -176,7 +208,7 @@ def derive(wheels: list[Path]) -> dict[str, object]:
                 "signatures": signatures,
             }
         )
-    return {"releases": releases}
+    return {"releases": releases, "modules": merge_modules(modules)}
 
 
 def _package_names(members: set[str], init_source: str) -> set[str]:

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from packaging.version import Version
 
 from generator.check import CheckContext
 from generator.check.common import children, closest_name, every_node, module_tree
+from generator.check.missing_imports import absolute_imports
 from generator.check.plugin_code import PluginCode, plugin_code, reachable_modules
 from generator.check.sdk_api_index import (
     PACKAGE,
     env_attributes,
+    first_release,
     oldest_release,
-    package_names,
     plugin_attributes,
+    sdk_modules,
 )
 from generator.check.sdk_index import installed_sdk
 from generator.findings import Finding, Location, Severity
@@ -33,19 +36,27 @@ NO_SUCH_NAME = rule(
     "T013",
     "sdk-name-missing",
     Severity.ERROR,
-    "`from dify_plugin import {name}`: {name} is not in {releases!s}, so the import fails and {outcome!s}",
-    "Import a name the SDK has ({names}){close!s}.{start!s}",
+    "`{statement}`: {name} is not in {releases!s}, so the import fails and {outcome!s}",
+    "Import a name the SDK has ({names}).{start!s}",
     """
 `from dify_plugin import X` works only for what the package's `__init__.py` binds and for its
-submodules. The check compares each such import, in the modules the SDK loads (the entry point,
-the tool and provider classes, and the plugin's modules they import), with those names in every
-release read from the published wheels (`generator/check/sdk_api_index.json`, 0.0.1b15 to 0.10.2),
-for the version the plugin's dependency files install (the pin of `uv.lock`, else the newest
-release the requirement allows; every release when none can be told): the releases read up to the
-first one at or after that version, so a name added later than the installed version is reported
-and one that only a release between two read ones could have is not. Such a name
-(`DifyPluginRunner`) raises ImportError: in `main.py` the plugin cannot start; in a tool's module
-the tool cannot load.
+submodules; `from dify_plugin.a.b import X` and `import dify_plugin.a.b` only when `dify_plugin/a/b`
+is a module (or package) of the release, and `X` a name that module binds at its top level or one
+of its submodules. The check compares each such import, in the modules the SDK loads (the entry
+point, the tool and provider classes, and the plugin's modules they import), with the names and
+modules of every release read from the published wheels (`generator/check/sdk_api_index.json`,
+0.0.1b15 to 0.10.2; `sdk_modules.py` says what counts as bound), for the version the plugin's
+dependency files install (the pin of `uv.lock`, else the newest release the requirement allows;
+every release when none can be told, as when the plugin does not list dify_plugin at all): the
+releases read up to the first one at or after that version, so a name added later than the
+installed version is reported and one that only a release between two read ones could have is
+not. Such a name (`DifyPluginRunner`) raises ImportError, such a module ModuleNotFoundError (the
+SDK's tool base is `dify_plugin.interfaces.tool`, `dify_plugin/interfaces/tool/__init__.py`; with
+0.10.2, `from dify_plugin.interface.tool import Tool` raises "No module named
+'dify_plugin.interface'"): in `main.py` the plugin cannot start; in a tool's module the tool
+cannot load. An import under `if TYPE_CHECKING:` or inside a `try` whose handler catches
+ImportError and carries on is not reported; one inside a function is a warning (only the calls
+that reach it fail).
 """,
 )
 # Said where the entry module fails: what it should do instead (T015 is then not told apart).
@@ -120,10 +131,10 @@ def _may_lack(loaded: LoadedPlugin, code: PluginCode) -> bool:
     then is that release told: reading it parses the plugin's uv.lock, hundreds of kilobytes of
     TOML, which for plugins that use nothing unusual cost more than the rest of this check."""
     oldest = oldest_release()
-    names, classes = package_names(oldest), _class_attributes(oldest)
+    modules, classes = sdk_modules(oldest), _class_attributes(oldest)
     for module in reachable_modules(loaded, code):
         tree = code.modules[module][1]
-        if next(_missing_imports(tree, names), None) is not None:
+        if next(_missing_imports(tree, modules), None) is not None:
             return True
         if next(_missing_attributes(tree, classes), None) is not None:
             return True
@@ -152,10 +163,10 @@ def entry_module(loaded: LoadedPlugin) -> str:
 
 
 def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[tuple[str, Finding]]:
-    """The names and Plugin attributes the release the plugin installs lacks, each with the module
-    where it is used."""
+    """The names, modules and Plugin attributes the release the plugin installs lacks, each with
+    the module whose loading fails on it ("" for an import that runs only inside a function)."""
     version = installed_sdk(loaded.reader)
-    names = package_names(version)
+    modules = sdk_modules(version)
     classes = _class_attributes(version)
     releases = Phrase(
         f"dify_plugin {version} (the version the plugin installs)"
@@ -163,22 +174,24 @@ def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[tuple[str, Find
         else "any release of dify_plugin"
     )
     entry = entry_module(loaded)
+    dependency_file = "pyproject.toml" if loaded.reader.is_file("pyproject.toml") else "requirements.txt"
     for module in reachable_modules(loaded, code):
         relative, tree = code.modules[module]
         display = loaded.display_path(relative)
         outcome = "the plugin cannot start" if module == entry else "the module cannot load"
-        for node, name in _missing_imports(tree, names):
-            close = closest_name(name, names)
+        for missing in _missing_imports(tree, modules):
             yield (
-                module,
+                module if missing.top_level else "",
                 NO_SUCH_NAME.at(
-                    Location(display, node.lineno, node.col_offset + 1),
-                    name=name,
+                    Location(display, missing.node.lineno, missing.node.col_offset + 1),
+                    severity=None if missing.top_level else Severity.WARNING,
+                    hint=_hint(missing, version, dependency_file),
+                    statement=missing.statement,
+                    name=missing.name,
                     releases=releases,
-                    outcome=Phrase(outcome),
-                    names=Listing(sorted(n for n in names if n[:1].isupper()), most=8),
-                    close=Phrase(f"; `{close}` is the closest" if close else ""),
-                    start=Phrase(STARTS_WITH if module == entry else ""),
+                    outcome=Phrase(outcome if missing.top_level else "each call that reaches it fails"),
+                    names=Listing(missing.choices, most=8),
+                    start=Phrase(STARTS_WITH if module == entry and missing.top_level else ""),
                 ),
             )
         for attribute, cls in _missing_attributes(tree, classes):
@@ -195,12 +208,98 @@ def _lacking(loaded: LoadedPlugin, code: PluginCode) -> Iterator[tuple[str, Find
             )
 
 
-def _missing_imports(tree: ast.Module, names: frozenset[str]) -> Iterator[tuple[ast.ImportFrom, str]]:
-    for node in every_node(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == PACKAGE and not node.level:
-            for alias in node.names:
-                if alias.name != "*" and alias.name not in names:
-                    yield node, alias.name
+def _hint(missing: _Missing, version: Version | None, dependency_file: str) -> str:
+    """What to do: require a newer release when a later one has what is missing, else write the
+    closest name, else pick one of the SDK's (`{names}`, `{start}` filled by the finding)."""
+    kind = "module" if missing.module else "name"
+    if missing.since and version:
+        return (
+            f"dify_plugin {missing.since} has {missing.name}: require a release that has it in"
+            f" {dependency_file} (`dify_plugin>={missing.since}`), or import what {version} has."
+        )
+    if missing.close:
+        closest = f"`{missing.close}` instead of `{missing.wrong}`"
+        return f"Write {closest}, the closest {kind} the SDK has.{{start!s}}"
+    return f"Import a {kind} the SDK has ({{names}}).{{start!s}}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Missing:
+    """An import of a module or name no release read has: the statement (one name of it), what is
+    missing, what the SDK has instead (the closest first when one is close), and whether the import
+    runs when its module loads (else only inside a function)."""
+
+    node: ast.stmt
+    statement: str
+    name: str
+    wrong: str
+    module: bool
+    choices: list[str]
+    close: str | None
+    top_level: bool
+    since: str | None = None
+
+
+def _missing_imports(tree: ast.Module, modules: dict[str, frozenset[str] | None]) -> Iterator[_Missing]:
+    """The imports of dify_plugin's modules and names that `modules` lacks; an import under `if
+    TYPE_CHECKING:` or inside a `try` whose handler catches ImportError and carries on is not one
+    (the plugin keeps working without it)."""
+    for imported in absolute_imports(tree):
+        node, dotted = imported.node, imported.module
+        if dotted.split(".")[0] != PACKAGE or imported.fallback:
+            continue
+        gap = _missing_module(dotted, modules)
+        if gap is not None:
+            parent = gap.rsplit(".", 1)[0]
+            siblings = sorted(
+                m for m in modules if m.rsplit(".", 1)[0] == parent and m != parent and "._" not in m
+            )
+            close = closest_name(gap.rsplit(".", 1)[1], [m.rsplit(".", 1)[1] for m in siblings])
+            yield _Missing(
+                node,
+                _from(node, dotted) if isinstance(node, ast.ImportFrom) else f"import {dotted}",
+                f"module {gap}",
+                gap,
+                True,
+                siblings,
+                f"{parent}.{close}" if close else None,
+                imported.top_level,
+                first_release(gap),
+            )
+            continue
+        names = modules.get(dotted)
+        if not isinstance(node, ast.ImportFrom) or names is None:
+            continue
+        for alias in node.names:
+            if alias.name == "*" or alias.name in names or f"{dotted}.{alias.name}" in modules:
+                continue
+            close = closest_name(alias.name, names)
+            yield _Missing(
+                node,
+                f"from {dotted} import {alias.name}",
+                alias.name if dotted == PACKAGE else f"{dotted}.{alias.name}",
+                alias.name,
+                False,
+                sorted(n for n in names if n[:1].isupper() and n != n.upper()),
+                close,
+                imported.top_level,
+                first_release(dotted, alias.name),
+            )
+
+
+def _missing_module(dotted: str, modules: dict[str, frozenset[str] | None]) -> str | None:
+    """The shortest prefix of the dotted module name that is no module of the SDK, None when it is one."""
+    parts = dotted.split(".")
+    for depth in range(2, len(parts) + 1):
+        prefix = ".".join(parts[:depth])
+        if prefix not in modules:
+            return prefix
+    return None
+
+
+def _from(node: ast.ImportFrom, dotted: str) -> str:
+    names = ", ".join(alias.name for alias in node.names)
+    return f"from {dotted} import {names if len(names) <= 40 else names[:37] + '...'}"
 
 
 def _missing_attributes(
