@@ -75,8 +75,8 @@ definition or `*`/`**` in the call, a metaclass or class keywords, `__new__` in 
 a class without an `__init__` of its own, a class with a base other than the plugin's own classes,
 `object` and Python's exception classes (a dataclass, a pydantic model, a NamedTuple, an Enum: their
 `__init__` is made for them), a name bound more than once in the module, a name stored on any object
-in the plugin's code (`helpers.run = ...`, `self.run = ...`), and functions the plugin's code never
-runs.
+in the plugin's code (`helpers.run = ...`, `self.run = ...`; any, after a `setattr` with a computed
+name), and functions the plugin's code never runs.
 
 An error where the call runs on every call of its function (T012's policy: a `try` or `with` body
 counts as run); a warning where it sits in a branch, loop, handler or short-circuit, or in a method
@@ -106,7 +106,8 @@ Found without running anything, for the plugin's own `async def` functions and m
 of the plugin's modules, or `self.name(...)` on a class of the plugin no class derives from), when
 the call is an expression statement: not awaited, not returned, not stored, not passed to anything
 (an argument of `asyncio.run`, `gather`, `create_task`, `run_until_complete`, `ensure_future` is not
-a statement of its own). Decorated functions are left alone (a decorator may run the coroutine).
+a statement of its own). Decorated functions (a decorator may run the coroutine) and async
+generators are left alone.
 
 An error where the statement runs on every call of its function (a `try` or `with` body counts as
 run); a warning where it sits in a branch, loop, handler or short-circuit, or in a method whose name
@@ -216,6 +217,7 @@ def _findings(
         isinstance(definition, ast.AsyncFunctionDef)
         and not definition.decorator_list
         and isinstance(parents.get(call), ast.Expr)
+        and not _yields(definition)
     ):
         yield NEVER_AWAITED.at(
             location,
@@ -237,6 +239,8 @@ def _called(
     stored: frozenset[str],
 ) -> Called | None:
     """The plugin's definition a call names, when that is certain; None otherwise."""
+    if "" in stored:
+        return None  # `setattr(x, name, ...)` with a computed name: any function may be replaced
     callee = call.func
     if isinstance(callee, ast.Name) and callee.id in names:
         found = own.definition(*names[callee.id], coroutines=True)
@@ -279,6 +283,11 @@ def _owner(
                 return None
             return bound[0], statement
     return None
+
+
+def _yields(function: Function) -> bool:
+    """True for an async generator (its call makes no coroutine; R137's words do not fit it)."""
+    return any(isinstance(node, ast.Yield | ast.YieldFrom) for node in own_nodes(function))
 
 
 def _in_class(function: Function, tree: ast.Module) -> bool:

@@ -4,7 +4,7 @@ from typing import Any
 from dify_plugin import Tool
 from dify_plugin.entities.tool import ToolInvokeMessage
 
-from utils.client import Client, Options, PlainRenderer, joined
+from utils.client import ApiError, Client, Options, PlainRenderer, joined
 
 
 class Echo(Tool):
@@ -15,6 +15,8 @@ class Echo(Tool):
         if path.startswith("#"):
             yield self.create_text_message(self._label(path, "md"))  # only calls that take the branch
         item = client.fetch(joined("items", path))  # `*parts`: any number fits
+        if not item:
+            raise ApiError(404)  # an exception class's own `__init__`: `detail` left out
         yield self.create_json_message({"item": item, "limit": options.limit})
         yield self.create_text_message(PlainRenderer().show(path))
 

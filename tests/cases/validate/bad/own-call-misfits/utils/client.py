@@ -46,3 +46,9 @@ class Renderer:
 class PlainRenderer(Renderer):
     def render(self, value: str, style: str = "") -> str:
         return f"{style}:{value}"
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"{status}: {detail}")
+        self.status = status
