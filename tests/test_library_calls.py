@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.check.library_calls import Signature, _Library
+from generator.check.call_signatures import Signature
+from generator.check.library_calls import _Library
 from generator.pipeline import Pipeline, resolve_schemas
 from generator.run import RunOptions
 from tests.conftest import REPO

@@ -140,6 +140,8 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("R120", "", "run time: the SDK's pydantic message refuses positional arguments"),
     Beyond("R121", "", "run time: the SDK's message lacks a required field (ValidationError)"),
     Beyond("R122", "", "run time: the plugin's own pydantic model refuses the construction"),
+    Beyond("R136", "", "run time: the plugin's call of its own function binds no signature (TypeError)"),
+    Beyond("R137", "", "run time: the plugin's own coroutine is made and dropped, its body never runs"),
     Beyond(
         "T018", "", "run time: the tool loads, and the SDK's `yield from` cannot iterate what `_invoke` gives"
     ),

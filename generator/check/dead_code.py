@@ -9,7 +9,8 @@ at a module's top level (`def test_sql(...)` in `tools/db_util.py`): the daemon 
 entry point and calls methods of its classes, never a module's function, so only the plugin's own
 code can call one. A public method is judged only in a plain class (no base, no decorator) and only
 when nothing names it anywhere (the SDK and libraries call the methods of their subclasses by name),
-nor is a name the SDK's `Tool` knows (`_invoke`...).
+nor is a name the SDK's `Tool` knows (`_invoke`...), nor a private method name of the SDK's other
+base classes (a provider's `_validate_credentials`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,79 @@ from generator.check.plugin_code import Function, PluginCode, plugin_code
 from generator.check.sdk_api_index import tool_attributes
 from generator.load.crawl import LoadedPlugin
 
+# The private methods the SDK's base classes define (every `def _name` in `dify_plugin/interfaces/`
+# of dify_plugin 0.10.2): a plugin's method of that name overrides one the SDK calls itself
+# (`ToolProvider.validate_credentials` returns `self._validate_credentials(credentials)`), so no
+# mention in the plugin's code is needed for it to run.
+SDK_PRIVATE = frozenset(
+    {
+        "_browse_files",
+        "_calc_response_usage",
+        "_check_polling",
+        "_code_block_mode_stream_processor",
+        "_code_block_mode_stream_processor_with_backtick",
+        "_code_block_mode_wrapper",
+        "_convert_parameters",
+        "_convert_prompt_message_to_dict",
+        "_convert_tool_to_prompt_message_tool",
+        "_create_final_llm_result_chunk",
+        "_create_subscription",
+        "_delete_subscription",
+        "_dispatch_event",
+        "_download_file",
+        "_extract_response_function_call",
+        "_extract_response_tool_calls",
+        "_fetch_parameter_options",
+        "_generate",
+        "_get_content",
+        "_get_context_size",
+        "_get_customizable_model_schema",
+        "_get_default_parameter_rule_variable_map",
+        "_get_demo_file_path",
+        "_get_file_name",
+        "_get_max_chunks",
+        "_get_model_audio_type",
+        "_get_model_default_voice",
+        "_get_model_word_limit",
+        "_get_model_workers_limit",
+        "_get_num_tokens_by_gpt2",
+        "_get_pages",
+        "_get_runtime_parameters",
+        "_get_website_crawl",
+        "_handle_generate_response",
+        "_handle_generate_stream_response",
+        "_init_prompt_tools",
+        "_invoke",
+        "_invoke_error_mapping",
+        "_invoke_multimodal",
+        "_is_get_runtime_parameters_overridden",
+        "_join_endpoint_url",
+        "_num_tokens_for_enum_field",
+        "_num_tokens_for_function_call",
+        "_num_tokens_for_message_value",
+        "_num_tokens_for_tool_call",
+        "_num_tokens_for_tool_parameters",
+        "_num_tokens_for_tool_property",
+        "_num_tokens_for_tools",
+        "_num_tokens_from_messages",
+        "_num_tokens_from_string",
+        "_oauth_get_authorization_url",
+        "_oauth_get_credentials",
+        "_oauth_refresh_credentials",
+        "_on_event",
+        "_refresh_subscription",
+        "_request_credentials_validation",
+        "_set_prompt_tool_parameter",
+        "_split_text_into_sentences",
+        "_start_polling",
+        "_text_from_message_value",
+        "_transform_invoke_error",
+        "_validate_and_filter_model_parameters",
+        "_validate_api_key",
+        "_validate_credentials",
+        "_wrap_thinking_by_reasoning_content",
+    }
+)
 # What a literal argument can decide: the parameter's possible values, or None when unknown.
 Values = frozenset[object] | None
 
@@ -40,7 +114,7 @@ def _unreached(code: PluginCode) -> frozenset[int]:
     by_name: dict[str, list[Function]] = {}
     for function in functions:
         by_name.setdefault(function.name, []).append(function)
-    sdk = tool_attributes() or frozenset()
+    sdk = (tool_attributes() or frozenset()) | SDK_PRIVATE
     judged = {
         name: group
         for name, group in by_name.items()
@@ -72,6 +146,22 @@ def _unreached(code: PluginCode) -> frozenset[int]:
         if all(_plain_module_function(f, parents) or _plain_method(f, parents) for f in group):
             dead.update(id(function) for function in group)
     return frozenset(dead)
+
+
+def mentioned_names(loaded: LoadedPlugin) -> frozenset[str]:
+    """Every name the plugin's code mentions anywhere (a name, an attribute, a string constant),
+    with the names the SDK calls by itself: a method named nowhere else only a framework calls."""
+    return loaded.reader.derived("mentioned-names", "", lambda: _mentioned_names(plugin_code(loaded)))
+
+
+def _mentioned_names(code: PluginCode) -> frozenset[str]:
+    names = {
+        name
+        for _relative, tree in code.modules.values()
+        for node in every_node(tree)
+        if (name := _mentioned(node)) is not None
+    }
+    return frozenset(names) | (tool_attributes() or frozenset()) | SDK_PRIVATE
 
 
 def _plain_method(function: Function, parents: dict[int, ast.AST]) -> bool:

@@ -21,19 +21,19 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 
+from generator.check.call_signatures import Definitions, absolute, misfits, top_binding
 from generator.check.common import children, every_node
 from generator.check.dead_code import unreached_functions
 from generator.check.own_attributes import on_every_call
 from generator.check.plugin_code import (
     Function,
     PluginCode,
-    imported_module,
     plugin_code,
     reachable_from,
     reachable_modules,
+    single_bindings,
 )
 from generator.check.sdk_file import own_nodes
 from generator.check.unparsed import class_sources
@@ -96,39 +96,10 @@ a warning in a branch, loop, handler or short-circuit.
 """,
 )
 _SDK = frozenset({"dify_plugin"})
-# How many parameters a message shows.
-_SHOWN = 8
 # The largest library module read (the biggest plain modules of common libraries are under 1 MB).
 _SOURCE_BYTES = 4 * 1024 * 1024
 # How much of a `.dist-info` file is read (a RECORD lists its top-level folders early).
 _METADATA_BYTES = 256 * 1024
-# How far re-exports are followed (`pkg/__init__.py` -> `pkg/_sub.py` -> ...).
-_HOPS = 8
-
-
-@dataclass(frozen=True, slots=True)
-class Signature:
-    """How a library definition is called: its parameters, where it is written, its distribution."""
-
-    target: str
-    positional: tuple[str, ...]  # in order, `self` left out
-    keywords: tuple[str, ...]  # those a keyword may name (not the positional-only ones)
-    required: tuple[str, ...]  # those with no default
-    any_positional: bool  # `*args`
-    any_keyword: bool  # `**kwargs`
-    file: str
-    line: int
-    distribution: str
-
-    def shown(self) -> str:
-        """The parameters as a signature shows them: `(url, params=..., *, timeout=...)`."""
-        names = [n if n in self.required else f"{n}=..." for n in self.positional]
-        only = [n if n in self.required else f"{n}=..." for n in self.keywords if n not in self.positional]
-        stars = ["*args"] if self.any_positional else (["*"] if only else [])
-        shown = [*names, *stars, *only, *(["**kwargs"] if self.any_keyword else [])]
-        if len(shown) > _SHOWN:  # the parameters the message needs come first; the rest is its file's
-            shown = [*shown[:_SHOWN], f"... {len(shown) - _SHOWN} more"]
-        return "(" + ", ".join(shown) + ")" if shown else "no arguments"
 
 
 def site_folders(python: Path) -> list[Path]:
@@ -174,27 +145,8 @@ def _loaded_modules(loaded: LoadedPlugin, code: PluginCode) -> list[str]:
 def _imported(code: PluginCode, relative: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
     """Local name -> (library module, attribute or "" for the module itself), for names bound only
     by one top-level import of a library in the module."""
-    bindings: dict[str, list[tuple[str, str]]] = {}
-    for node in every_node(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                local = alias.asname or alias.name.split(".")[0]
-                bindings.setdefault(local, []).append((alias.name if alias.asname else local, ""))
-        elif isinstance(node, ast.ImportFrom):
-            source = imported_module(relative, node)
-            for alias in node.names:
-                bindings.setdefault(alias.asname or alias.name, []).append((source or "", alias.name))
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            bindings.setdefault(node.name, []).append(("", ""))
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            bindings.setdefault(node.id, []).append(("", ""))
-        elif isinstance(node, ast.arg):
-            bindings.setdefault(node.arg, []).append(("", ""))
     imported: dict[str, tuple[str, str]] = {}
-    for local, bound in bindings.items():
-        if len(bound) != 1 or not bound[0][0]:
-            continue
-        module, attribute = bound[0]
+    for local, (module, attribute) in single_bindings(relative, tree).items():
         top = module.split(".")[0]
         # the plugin's root comes first on `sys.path`: only a module or folder there shadows a library
         if top in code.modules or top in code.packages or top in sys.stdlib_module_names or top in _SDK:
@@ -231,7 +183,7 @@ def _calls(
             continue
         named = _callee(node.func, imported)
         signature = library.signature(*named) if named else None
-        problems = _misfits(node, signature) if signature else []
+        problems = misfits(node, signature) if signature else []
         if not signature or not problems:
             continue
         straight = on_every_call(node, function, parents)
@@ -260,31 +212,6 @@ def _missing(
     return None if path is None else (*named, path)
 
 
-def _misfits(call: ast.Call, signature: Signature) -> list[str]:
-    """How the call does not fit the signature, in words; empty when it fits or may fit."""
-    unpacks = any(isinstance(a, ast.Starred) for a in call.args)
-    spreads = any(k.arg is None for k in call.keywords)
-    given = [] if unpacks else list(signature.positional[: len(call.args)])
-    problems = [
-        f"passes `{k.arg}`, which it does not take"
-        for k in call.keywords
-        if k.arg is not None and not signature.any_keyword and k.arg not in signature.keywords
-    ]
-    problems += [f"gives `{k.arg}` twice" for k in call.keywords if k.arg in given]
-    if not unpacks and not signature.any_positional and len(call.args) > len(signature.positional):
-        problems.append(
-            f"passes {len(call.args)} positional arguments where it takes {len(signature.positional)}"
-        )
-    if not unpacks and not spreads:
-        named = {k.arg for k in call.keywords}
-        problems += [
-            f"leaves out `{name}`, which it requires"
-            for name in signature.required
-            if name not in given and name not in named
-        ]
-    return problems
-
-
 def _callee(func: ast.expr, imported: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
     """(module, name) a call's callee names: an imported name, or an attribute path on an imported
     module (`telegram.ChatPermissions`, `pkg.sub.f`)."""
@@ -304,7 +231,7 @@ def _callee(func: ast.expr, imported: dict[str, tuple[str, str]]) -> tuple[str, 
     return ".".join([module, *path[:-1]]), path[-1]
 
 
-class _Library:
+class _Library(Definitions):
     """The library source of one `site-packages` folder, parsed on demand, never imported."""
 
     def __init__(self, root: Path) -> None:
@@ -317,6 +244,10 @@ class _Library:
         if dotted not in self._trees:
             self._trees[dotted] = self._parse(dotted)
         return self._trees[dotted]
+
+    def file(self, path: PurePath) -> str:
+        """The module's file relative to `site-packages`."""
+        return path.relative_to(self.root).as_posix()
 
     def _parse(self, dotted: str) -> tuple[Path, ast.Module] | None:
         base = self.root.joinpath(*dotted.split("."))
@@ -350,41 +281,13 @@ class _Library:
             return f"{name} {version}" if name and version else top
         return top
 
-    def exports(self, module: str | None, name: str) -> bool | None:
-        """Whether `from module import *` binds `name`, by the module's literal `__all__`; None when
-        unsure (no such module here, or no literal `__all__`)."""
-        parsed = self.module(module) if module else None
-        if parsed is None:
-            return None
-        for statement in parsed[1].body:
-            if (
-                isinstance(statement, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in statement.targets)
-                and isinstance(statement.value, ast.List | ast.Tuple)
-            ):
-                return any(isinstance(e, ast.Constant) and e.value == name for e in statement.value.elts)
-        return None
-
-    def _star_binding(self, module: str, path: Path, stars: list[ast.ImportFrom], name: str) -> str | None:
-        """The module whose star import binds `name` last ("" when none does); None when unsure (a
-        star import after the last known binding has no literal `__all__`)."""
-        last = ""
-        for star in stars:
-            source = _absolute(module, path, star)
-            exported = self.exports(source, name)
-            if exported is None:
-                return None
-            if exported and source:
-                last = source
-        return last
-
     def lacks(self, module: str, name: str) -> Path | None:
         """The module's file when its source surely binds no `name`; None when it may."""
         parsed = self.module(module)
         if parsed is None or name.startswith("__"):
             return None  # every module has its dunders (`__name__`, `__file__`...) without binding them
         path, tree = parsed
-        bound = _defined(tree, name)
+        bound = top_binding(tree, name)
         if bound is None or bound[0] is not None:
             return None
         package = path.parent if path.name == "__init__.py" else None
@@ -393,74 +296,11 @@ class _Library:
         stars = [
             n for n in tree.body if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
         ]
-        if any(self.exports(_absolute(module, path, star), name) is not False for star in stars):
+        if any(self.exports(absolute(module, path, star), name) is not False for star in stars):
             return None  # a star import that may bind it
         if _binds_dynamically(tree, name, stars):
             return None
         return path
-
-    def signature(self, module: str, name: str) -> Signature | None:
-        """The keyword names `module.name` takes, following re-exports; None when unsure."""
-        for _hop in range(_HOPS):
-            parsed = self.module(module)
-            if parsed is None:
-                # `from pkg import sub` where `sub` is a module, then `sub.f`: handled by the caller's path
-                return None
-            path, tree = parsed
-            bound = _defined(tree, name)
-            if bound is None:
-                return None
-            found, stars = bound
-            star = self._star_binding(module, path, stars, name)
-            if star is None:
-                return None
-            if star:  # a star import after any other binding binds it last
-                module = star
-                continue
-            if found is None:
-                return None
-            if isinstance(found, ast.ImportFrom):
-                source = _absolute(module, path, found)
-                alias = next(a for a in found.names if (a.asname or a.name) == name)
-                if source is None:
-                    return None
-                module, name = source, alias.name
-                continue
-            return signature_of(
-                found,
-                f"{module}.{name}",
-                path.relative_to(self.root).as_posix(),
-                self.release(module.split(".")[0]),
-            )
-        return None
-
-
-def _defined(
-    tree: ast.Module, name: str
-) -> tuple[ast.FunctionDef | ast.ClassDef | ast.ImportFrom | None, list[ast.ImportFrom]] | None:
-    """The one top-level def, class or import binding `name` (None when none does), and the star
-    imports after it, which may bind it again; None when anything else binds it (an assignment, a
-    conditional or guarded binding, a second definition, an async def)."""
-    found: ast.stmt | None = None
-    stars: list[ast.ImportFrom] = []
-    for statement in tree.body:
-        if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
-            stars.append(statement)
-        elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.ImportFrom):
-            named = (
-                [statement.name]
-                if not isinstance(statement, ast.ImportFrom)
-                else [alias.asname or alias.name for alias in statement.names]
-            )
-            if name in named:
-                if found is not None:
-                    return None
-                found, stars = statement, []
-        elif _binds_elsewhere(statement, name):
-            return None
-    if isinstance(found, ast.AsyncFunctionDef):
-        return None
-    return (found if isinstance(found, ast.FunctionDef | ast.ClassDef | ast.ImportFrom) else None), stars
 
 
 def _binds_dynamically(tree: ast.Module, name: str, stars: list[ast.ImportFrom]) -> bool:
@@ -518,79 +358,3 @@ def _head(path: Path) -> str:
             return stream.read(_METADATA_BYTES).decode("utf-8", "replace")
     except OSError:
         return ""
-
-
-def _binds_elsewhere(statement: ast.stmt, name: str) -> bool:
-    """True when a statement other than a plain top-level def, class or import binds `name`."""
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store | ast.Del):
-            return True
-        if isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
-            return True
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == name:
-            return True
-    return False
-
-
-def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str | None:
-    """The module a library's `from ... import` names, relative imports resolved."""
-    if not node.level:
-        return node.module
-    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    if node.level - 1 > len(package) - 1:
-        return None
-    base = package[: len(package) - (node.level - 1)]
-    return ".".join([*base, *([node.module] if node.module else [])])
-
-
-def _parameters(found: ast.FunctionDef | ast.ClassDef) -> ast.arguments | None:
-    """The parameters of a plain definition (a class's `__init__`'s, `self` still in); None when
-    how it is called is not written plainly (a decorator, a metaclass, `__new__`, no own `__init__`)."""
-    if found.decorator_list:
-        return None
-    if isinstance(found, ast.FunctionDef):
-        return found.args
-    if found.keywords:
-        return None  # a metaclass or class keywords may change how it is called
-    special = [s for s in found.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)]
-    inits = [s for s in special if s.name == "__init__"]
-    if len(inits) != 1 or inits[0].decorator_list or any(s.name == "__new__" for s in special):
-        return None
-    if any(
-        isinstance(s, ast.Assign | ast.AnnAssign) and "__signature__" in ast.unparse(s) for s in found.body
-    ):
-        return None
-    arguments = inits[0].args
-    if not (arguments.posonlyargs or arguments.args):
-        return None  # no `self`: not a plain method
-    return arguments
-
-
-def signature_of(
-    found: ast.FunctionDef | ast.ClassDef, target: str, file: str, distribution: str
-) -> Signature | None:
-    """How `found` is called; None when that is not written plainly."""
-    arguments = _parameters(found)
-    if arguments is None:
-        return None
-    ordered = [*arguments.posonlyargs, *arguments.args]
-    defaulted = (
-        {a.arg for a in ordered[len(ordered) - len(arguments.defaults) :]} if arguments.defaults else set()
-    )
-    if isinstance(found, ast.ClassDef):
-        ordered = ordered[1:]
-    keyword_only = arguments.kwonlyargs
-    required = [a.arg for a in ordered if a.arg not in defaulted]
-    required += [a.arg for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is None]
-    positional_only = {a.arg for a in arguments.posonlyargs}
-    return Signature(
-        target,
-        tuple(a.arg for a in ordered),
-        tuple(a.arg for a in [*ordered, *keyword_only] if a.arg not in positional_only),
-        tuple(required),
-        arguments.vararg is not None,
-        arguments.kwarg is not None,
-        file,
-        found.lineno,
-        distribution,
-    )

@@ -107,8 +107,8 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     reachable = reachable_modules(loaded, code)
     if not reachable:
         return
-    stored = _stored_attributes(code)
-    derived = {_base_name(base) for _name, (_file, tree) in code.modules.items() for base in _bases(tree)}
+    stored = stored_attributes(code)
+    derived = derived_names(code)
     known = _classes(code)
     unreached = unreached_functions(loaded)
     for module in reachable:
@@ -161,7 +161,7 @@ def on_every_call(node: ast.AST, function: ast.FunctionDef | ast.AsyncFunctionDe
     return not any(isinstance(statement, ast.Return | ast.Raise) for statement in earlier)
 
 
-def _stored_attributes(code: PluginCode) -> frozenset[str]:
+def stored_attributes(code: PluginCode) -> frozenset[str]:
     """Every attribute name the plugin's code stores or deletes on any object, or names in
     `setattr`/`delattr`."""
     names: set[str] = set()
@@ -180,6 +180,12 @@ def named_in_call(node: ast.AST, names: tuple[str, ...]) -> str | None:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names):
         return None
     return (constant(node.args[1]) or "") if len(node.args) >= 2 else None
+
+
+def derived_names(code: PluginCode) -> set[str]:
+    """The names of the classes some class of the plugin derives from (`Base`, or `mod.Base`'s
+    `Base`): a subclass may override what such a class defines."""
+    return {_base_name(base) for _name, (_file, tree) in code.modules.items() for base in _bases(tree)}
 
 
 def _bases(tree: ast.Module) -> Iterator[ast.expr]:

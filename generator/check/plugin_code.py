@@ -138,3 +138,29 @@ def imported_names(relative: str, node: ast.AST) -> list[str]:
             return []
         return [base, *(f"{base}.{alias.name}" for alias in node.names)]
     return []
+
+
+def single_bindings(relative: str, tree: ast.Module, module: str = "") -> dict[str, tuple[str, str]]:
+    """Local name -> (module, attribute or "" for the module itself) for the names the module in
+    the file `relative` binds once in all its code (a parameter, an assignment or a nested `def`
+    anywhere counts), by an import or, given the module's own name `module`, by a top-level `def`
+    or `class` (then (module, name))."""
+    bindings: dict[str, list[tuple[str, str]]] = {}
+    top_level = {id(statement) for statement in tree.body}
+    for node in every_node(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                bindings.setdefault(local, []).append((alias.name if alias.asname else local, ""))
+        elif isinstance(node, ast.ImportFrom):
+            source = imported_module(relative, node)
+            for alias in node.names:
+                bindings.setdefault(alias.asname or alias.name, []).append((source or "", alias.name))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            own = module and id(node) in top_level
+            bindings.setdefault(node.name, []).append((module, node.name) if own else ("", ""))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            bindings.setdefault(node.id, []).append(("", ""))
+        elif isinstance(node, ast.arg):
+            bindings.setdefault(node.arg, []).append(("", ""))
+    return {local: bound[0] for local, bound in bindings.items() if len(bound) == 1 and bound[0][0]}
