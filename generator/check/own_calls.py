@@ -1,4 +1,5 @@
-"""Calls of the plugin's own functions that fail whatever the inputs (R136, R137).
+"""Calls of the plugin's own functions that fail whatever the inputs (R136, R137), or whenever the
+tool's parameters spread into them miss or add one (R145).
 
 A plugin's modules call each other's functions, and when one changes (a parameter added to a
 helper, a sync helper made `async def`) the callers that were not updated break on every call:
@@ -27,8 +28,9 @@ from pathlib import PurePath, PurePosixPath
 
 from generator.check import CheckContext
 from generator.check.call_signatures import Definition, Definitions, binds_elsewhere, misfits, signature_of
-from generator.check.common import children, every_node
+from generator.check.common import children, every_node, tool_modules
 from generator.check.dead_code import mentioned_names, unreached_functions
+from generator.check.optional_reads import FORM, LEFT_OUT_FORMS
 from generator.check.own_attributes import derived_names, on_every_call, stored_attributes
 from generator.check.plugin_code import (
     Function,
@@ -38,9 +40,10 @@ from generator.check.plugin_code import (
     single_bindings,
 )
 from generator.check.sdk_file import own_nodes
-from generator.check.undeclared import class_members
+from generator.check.undeclared import class_members, dictionary_name, invoke_of
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
+from generator.plugin_model import Tool
 from generator.rules import Phrase, rule
 
 OWN_MISFITS = rule(
@@ -82,6 +85,35 @@ An error where the call runs on every call of its function (T012's policy: a `tr
 counts as run); a warning where it sits in a branch, loop, handler or short-circuit, or in a method
 whose name neither the plugin's code nor the SDK mentions (a tool's `validate_credentials`, which
 the SDK's `Tool` does not have: nothing may ever call it).
+""",
+)
+SPREAD_MISFITS = rule(
+    "R145",
+    "parameters-spread-misfit",
+    Severity.WARNING,
+    "`{call}(**{dict})` hands the tool's parameters to the plugin's `{target}` ({file}:{line}), which"
+    " takes {takes}: {problem!s}, and then the call raises TypeError",
+    'Pass the parameters by name ({dict}.get("...")), or give `{target}` a default (`=None`) for each'
+    " optional parameter and `**kwargs` for those it does not use.",
+    """
+`f(**tool_parameters)` binds the dictionary Dify hands `_invoke` to `f`'s parameters by name, so
+what that dictionary holds decides whether the call fits. It holds (`required_only_example` in the
+runner says the same): each required parameter; each `form: form` parameter (the configured value,
+its default, or None, always present); and an optional `form: llm` or `schema` parameter only when
+the workflow node or the agent set it: Dify's tool node passes only the parameters the node
+configures (`ToolNode._generate_parameters` iterates `node_data.tool_parameters`). So:
+
+- a parameter `f` requires (no default) that the YAML declares optional with `form: llm` or
+  `schema` is missing whenever a user leaves it empty: TypeError "missing 1 required positional
+  argument";
+- a parameter `f` requires that the YAML does not declare at all is never passed: TypeError on
+  every call;
+- a declared parameter `f` does not take (and `f` has no `**kwargs`) is an unexpected keyword
+  whenever it is present: on every call when it is required or a form field, else whenever it is set.
+
+Found without running, at `_invoke`'s calls that spread its dictionary (`**tool_parameters`, the
+only `**` of the call, no `*args`), of the plugin's own definitions as R136 resolves them. A
+warning: the rule does not tell which of these paths every user takes.
 """,
 )
 NEVER_AWAITED = rule(
@@ -158,6 +190,11 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     named = mentioned_names(loaded)
     modules = {id(tree): (module, relative) for module, (relative, tree) in code.modules.items()}
     by_module: dict[int, dict[str, tuple[str, str]]] = {}
+    invokes = {  # each tool's `_invoke`, by node: the calls that spread its parameters
+        id(invoke): tool
+        for _file, tree, tool in tool_modules(loaded, loaded.plugin.tools if loaded.plugin else ())
+        if (invoke := invoke_of(tree)) is not None
+    }
     for display, tree, function in reachable_functions(loaded):
         if id(function) in unreached:
             continue
@@ -174,11 +211,14 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         # SDK, which calls its own methods' names): it may never run, a warning at most
         called_by_name = function.name in named or not _in_class(function, tree)
         parents = {child: parent for parent in own_nodes(function) for child in children(parent)}
+        tool = invokes.get(id(function))
         for node in own_nodes(function):
             if isinstance(node, ast.Call):
                 called = _called(node, function, owner, names, own, stored)
                 if called is not None:
                     yield from _findings(node, function, parents, display, called, own, called_by_name)
+                    if tool is not None:
+                        yield from _spread(node, function, tool, display, called, own)
 
 
 # What a call names: the definition as a message names it, its file and node, and whether it is
@@ -227,6 +267,57 @@ def _findings(
             target=target,
             file=own.file(path),
             line=definition.lineno,
+        )
+
+
+def _spread(
+    call: ast.Call, function: Function, tool: Tool, display: str, called: Called, own: _OwnCode
+) -> Iterator[Finding]:
+    """R145 at a call of `_invoke` that spreads its parameters' dictionary into the plugin's own
+    definition."""
+    dictionary = dictionary_name(function)
+    spread = [k.value for k in call.keywords if k.arg is None]
+    if (
+        dictionary is None
+        or len(spread) != 1
+        or not isinstance(spread[0], ast.Name)
+        or spread[0].id != dictionary
+        or any(isinstance(a, ast.Starred) for a in call.args)
+        or _rebinds(function, dictionary)
+    ):
+        return
+    target, path, definition, bound = called
+    signature = signature_of(definition, definition.name, own.file(path), "", bound)
+    if signature is None:
+        return
+    given = set(signature.positional[: len(call.args)]) | {k.arg for k in call.keywords if k.arg}
+    declared = {p.name: p for p in tool.parameters if p.name}
+    problems: list[str] = []
+    for name in signature.required:
+        parameter = declared.get(name)
+        if name in given or (parameter is not None and (parameter.required or parameter.form == FORM)):
+            continue
+        if parameter is None:
+            problems.append(f"it requires `{name}`, which the tool does not declare, so it is never passed")
+        elif parameter.form in LEFT_OUT_FORMS:
+            problems.append(f"it requires `{name}`, absent whenever that optional parameter is left empty")
+    if not signature.any_keyword:
+        for name, parameter in declared.items():
+            if name not in signature.keywords and name not in given:
+                when = (
+                    "on every call" if parameter.required or parameter.form == FORM else "whenever it is set"
+                )
+                problems.append(f"it does not take `{name}`, which the dictionary holds {when}")
+    if problems:
+        yield SPREAD_MISFITS.at(
+            Location(display, call.lineno, call.col_offset + 1),
+            call=ast.unparse(call.func),
+            dict=dictionary,
+            target=target,
+            file=signature.file,
+            line=signature.line,
+            takes=Phrase(signature.shown()),
+            problem=Phrase("; ".join(problems)),
         )
 
 
