@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import tool_modules
-from generator.check.sdk_file import own_nodes
+from generator.check.sdk_file import own_nodes, plain_bindings
 from generator.check.select_options import read_of
 from generator.check.undeclared import Function, dictionary_name, invoke_of, sdk_names
 from generator.findings import Finding, Location, Severity
@@ -107,7 +107,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
             held = {  # the File itself, not a list of it (a list is a `list`)
                 name: parameter
                 for name, parameter in _held_names(invoke, nodes, dictionary, files).items()
-                if all(_read(value, dictionary, files) for value in _bindings(nodes, name))
+                if all(_read(value, dictionary, files) for value in plain_bindings(invoke, name))
             }
             for chain, name, else_ in _builtin_chains(invoke, held):
                 yield FILE_NEVER_MATCHED.at(
@@ -232,12 +232,6 @@ def _held_names(
             if parameter is not None:
                 found[name] = parameter
     return found
-
-
-def _bindings(nodes: list[ast.AST], name: str) -> Iterator[ast.expr | None]:
-    """The values bound to `name` among `nodes` (None for a binding that is not a plain one)."""
-    for node in nodes:
-        yield from (value for bound, value in _binds(node) if bound == name)
 
 
 def _binds(node: ast.AST) -> Iterator[tuple[str, ast.expr | None]]:
