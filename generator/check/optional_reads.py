@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
 from generator.check.common import every_node, tool_module_tree
+from generator.check.none_uses import NoneUse, none_uses
 from generator.check.passed_on import follow, once_per_place
 from generator.check.undeclared import (
     Function,
@@ -67,6 +68,12 @@ form field only when its schema has a default (web `generateFormValue`: `if (for
 configuration holds no value (`if not (config and isinstance(config, dict) and config.get("value")
 is not None): continue`). An agent passes "" for it (`init_frontend_parameter`), so such a read is
 a warning wherever it stands.
+
+The same holds for what `.get` gives for such a key (None), used where None fails: at once
+(`D.get("k").strip()`, `json.loads(D.get("k"))`, `int(...)`) or through a name bound once to it and
+never tested (`desc = D.get("desc")`, then `len(desc)`, `desc.split(",")`, `desc[0]`, `title + desc`,
+`for c in desc`; a test such as `if desc`, `desc or ""`, `desc is None` or `hasattr(desc, "x")`
+anywhere in the function is taken as handling the empty value).
 
 Found without running: the check reads `_invoke` as R021 does (and the plugin's own functions it
 hands the dictionary to, in its module or imported from another of the plugin's modules, as R070
@@ -205,23 +212,35 @@ def _none_dereferences(
     found: set[str] = set()
     for function, name in scopes:
         tested = _tested_keys(function, name) | _membership_keys(function, name)
-        calls = [node for node in every_node(function) if isinstance(node, ast.Call)]
-        for node in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
-            key = looked_up(node, name) if len(node.args) == 1 and not node.keywords else None
-            failure = _none_failure(node, parents.get(node), (name, key)) if key in optional else None
-            if failure is None or key is None or key in told or key in tested or key in found:
+        keys_left = {key for key in optional if key not in told | tested}
+        for use in _none_failures(function, name, keys_left, parents):
+            if use.key in found:
                 continue
-            found.add(key)
-            read, error, what = failure
-            handler = read_handler(node, function, parents)
-            if handler < 0 or (error == "TypeError" and _handles(node, function, parents, TYPE_ERRORS)):
+            found.add(use.key)
+            handler = read_handler(use.node, function, parents)
+            handled = use.error == "TypeError" and _handles(use.node, function, parents, TYPE_ERRORS)
+            if handler < 0 or handled:
                 continue
-            certain = function is invoke.function and not handler and always_runs(node, function, parents)
-            certain = certain and key not in unset
-            outcome = _outcome(handler, certain).replace("KeyError", error)
-            said = f"{_left_out(key in unset)}, so `.get` gives None, {what}: {outcome}"
+            certain = function is invoke.function and not handler and always_runs(use.node, function, parents)
+            certain = certain and use.key not in unset
+            outcome = _outcome(handler, certain).replace("KeyError", use.error)
+            said = f"{_left_out(use.key in unset)}, so `.get` gives None, {use.what}: {outcome}"
             file = files.get(id(function), invoke.display)
-            yield _finding(invoke, (file, node), certain, (name, key, optional[key]), read, said)
+            named = (name, use.key, optional[use.key])
+            yield _finding(invoke, (file, use.node), certain, named, use.read, said)
+
+
+def _none_failures(function: Function, name: str, keys: set[str], parents: Parents) -> Iterator[NoneUse]:
+    """What fails on the None that `name.get("k")` gives for one of `keys`: used at once
+    (`D.get("k").strip()`, `int(D.get("k"))`), then through a name bound to it (`none_uses`)."""
+    calls = [node for node in every_node(function) if isinstance(node, ast.Call)]
+    for node in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
+        key = looked_up(node, name) if len(node.args) == 1 and not node.keywords else None
+        failure = _none_failure(node, parents.get(node), (name, key)) if key in keys else None
+        if failure is not None and key is not None:
+            read, error, what = failure
+            yield NoneUse(node, key, read, error, what)
+    yield from none_uses(function, name, keys, parents)
 
 
 def _none_failure(
