@@ -22,6 +22,7 @@ from generator.check import (
     lookups,
     manifest,
     missing_imports,
+    optional_packages,
     provider,
     schema,
     tool,
@@ -40,6 +41,12 @@ from generator.schemas import SchemaSet, load_schemas, shipped_schemas
 if TYPE_CHECKING:
     from generator.run import ExampleRun, RunOptions
     from generator.run.runtypes import EventRun
+
+# Static findings about what a plugin installs, made again against the environment a run built.
+RECHECKED = (
+    (missing_imports.NOT_INSTALLED.code, missing_imports.rechecked),
+    (optional_packages.FEATURE_NEEDS_PACKAGE.code, optional_packages.rechecked),
+)
 
 
 def resolve_schemas(paths: Sequence[Path] = (), root: Path | None = None) -> SchemaSet:
@@ -160,9 +167,10 @@ class Pipeline:
                     checked[:] = [
                         f for f in checked if not (f.rule == NO_SDK.code and f.severity is Severity.WARNING)
                     ]
-                if python is not None and any(f.rule == missing_imports.NOT_INSTALLED.code for f in checked):
-                    # the built environment says what the index could only guess
-                    owned[loaded.display] = missing_imports.rechecked(loaded, checked, python)
+                for code, again in RECHECKED:
+                    if python is not None and any(f.rule == code for f in checked):
+                        # the built environment says what the index could only guess
+                        owned[loaded.display] = checked = again(loaded, checked, python)
                 if python is not None:  # the installed libraries' source, read (R130, R131)
                     owned.setdefault(loaded.display, []).extend(library_calls.misfit_calls(loaded, python))
             for display, findings in report.findings.items():

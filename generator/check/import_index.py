@@ -7,9 +7,13 @@ distributions it requires (extras left out), read from the `.dist-info` of insta
 and wheels: `python -m generator.check.import_index SITE_PACKAGES_OR_WHEEL...` writes it again
 (the committed index was read from an environment holding dify_plugin 0.10.2 with its dependencies,
 and from the wheels of dify_plugin 0.0.1b40 to 0.7.0 and of the two packages only older SDKs need,
-pydub and dpkt). For distributions the index does not hold, `ALIASES` gives the import names of
-common packages whose name differs from their module; any other installs the module of its own
-name (`-` and `.` read as `_`).
+pydub and dpkt; then, with `--add`, from an environment holding pandas 3.1, beautifulsoup4, httpx and
+the packages pandas and BeautifulSoup use for some features (tabulate, openpyxl, xlrd, xlsxwriter,
+lxml, html5lib, jinja2: R147 asks whether a plugin installs them), and from the wheels of pandas
+2.2.3, python-dateutil 2.9, pytz and beautifulsoup4 4.12; pip and setuptools taken out again). For
+distributions the index does not hold, `ALIASES` gives the import names of common packages whose
+name differs from their module; any other installs the module of its own name (`-` and `.` read as
+`_`).
 """
 
 from __future__ import annotations
@@ -264,6 +268,20 @@ def _imports(top_level: str, record: str) -> set[str]:
     return {name for name in names if name.isidentifier() and name != "__pycache__"}
 
 
+def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, object]:
+    """Two indexes as one: a distribution in both gets the union of its imports and requirements."""
+    found = {name: dict(entry) for name, entry in old["distributions"].items()}
+    for name, entry in new["distributions"].items():
+        held = found.setdefault(name, {"imports": [], "requires": []})
+        held["imports"] = sorted({*held["imports"], *entry["imports"]})
+        held["requires"] = sorted({*held["requires"], *entry["requires"]})
+    return {"distributions": dict(sorted(found.items()))}
+
+
 if __name__ == "__main__":
-    index = derive(Path(argument) for argument in sys.argv[1:])
+    # `--add SOURCE...` reads more distributions into the committed index instead of replacing it
+    adding = sys.argv[1:2] == ["--add"]
+    index = derive(Path(argument) for argument in sys.argv[1 + adding :])
+    if adding:
+        index = merged(_index(), index)
     INDEX.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")

@@ -142,7 +142,7 @@ def not_installed(loaded: LoadedPlugin, present: frozenset[str] = frozenset()) -
             Severity.ERROR if top_level and certain and unguarded else Severity.WARNING,
             module=first.module,
             places=Listing([f"{use[0]}:{use[1].node.lineno}" for use in shown], most=8),
-            provider=Phrase(_provider(file, listed, installed.unknown, complete)),
+            provider=Phrase(provider_phrase(file, listed, installed.unknown, complete)),
             outcome=Phrase(_outcome(top_level, certain, 0 if unguarded else first.fallback)),
             file=file,
             package=Phrase(_package(first.module)),
@@ -198,7 +198,7 @@ def _without_sdk(loaded: LoadedPlugin, installed: Installed, complete: bool) -> 
     return None
 
 
-def _provider(file: str, listed: Listing | Phrase, unknown: frozenset[str], complete: bool) -> str:
+def provider_phrase(file: str, listed: Listing | Phrase, unknown: frozenset[str], complete: bool) -> str:
     if complete and not unknown:
         return f"no dependency of the plugin provides it ({file} lists {listed})"
     if not unknown:
