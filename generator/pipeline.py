@@ -42,10 +42,12 @@ if TYPE_CHECKING:
     from generator.run import ExampleRun, RunOptions
     from generator.run.runtypes import EventRun
 
-# Static findings about what a plugin installs, made again against the environment a run built.
+# Static findings about what a plugin installs, made again against the environment a run built: R073
+# only when the index found something to settle; R147 always, as it keeps silent wherever the index
+# does not know what a listed package brings.
 RECHECKED = (
     (missing_imports.NOT_INSTALLED.code, missing_imports.rechecked),
-    (optional_packages.FEATURE_NEEDS_PACKAGE.code, optional_packages.rechecked),
+    ("", optional_packages.rechecked),
 )
 
 
@@ -168,7 +170,7 @@ class Pipeline:
                         f for f in checked if not (f.rule == NO_SDK.code and f.severity is Severity.WARNING)
                     ]
                 for code, again in RECHECKED:
-                    if python is not None and any(f.rule == code for f in checked):
+                    if python is not None and (not code or any(f.rule == code for f in checked)):
                         # the built environment says what the index could only guess
                         owned[loaded.display] = checked = again(loaded, checked, python)
                 if python is not None:  # the installed libraries' source, read (R130, R131)
