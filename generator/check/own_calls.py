@@ -180,16 +180,44 @@ class _OwnCode(Definitions):
         return self.loaded.display_path(path.as_posix())
 
 
+class OwnCalls:
+    """What the calls in the plugin's reachable functions name among its own definitions, when that
+    is certain (the module docstring says when): one per plugin, for R136, R137, R145 and R144."""
+
+    def __init__(self, loaded: LoadedPlugin) -> None:
+        self.code = plugin_code(loaded)
+        self.own = _OwnCode(loaded, self.code)
+        self.stored = stored_attributes(self.code)
+        self.derived = derived_names(self.code)
+        modules = self.code.modules.items()
+        self.modules = {id(tree): (module, relative) for module, (relative, tree) in modules}
+        self._names: dict[int, dict[str, tuple[str, str]]] = {}
+
+    def names(self, tree: ast.Module) -> dict[str, tuple[str, str]]:
+        """The names a module binds once to a definition of the plugin's modules: (module, name)."""
+        if id(tree) not in self._names:  # once for all the module's functions
+            module, relative = self.modules[id(tree)]
+            self._names[id(tree)] = {
+                local: bound
+                for local, bound in single_bindings(relative, tree, module).items()
+                if bound[1] and bound[0] in self.code.modules and local not in self.stored
+            }
+        return self._names[id(tree)]
+
+    def owner(self, function: Function, tree: ast.Module) -> tuple[str, ast.ClassDef] | None:
+        """The (module, class) whose methods `self.m(...)` in `function` is followed to."""
+        return _owner(function, tree, self.names(tree), self.derived)
+
+    def called(self, call: ast.Call, function: Function, tree: ast.Module) -> Called | None:
+        """The plugin's definition `call` (in `function` of the module `tree`) names, when certain."""
+        return _called(call, function, self.owner(function, tree), self.names(tree), self.own, self.stored)
+
+
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """R136 and R137 at the calls of the plugin's own definitions in the code the SDK loads."""
-    code = plugin_code(loaded)
-    own = _OwnCode(loaded, code)
-    stored = stored_attributes(code)
-    derived = derived_names(code)
+    calls = OwnCalls(loaded)
     unreached = unreached_functions(loaded)
     named = mentioned_names(loaded)
-    modules = {id(tree): (module, relative) for module, (relative, tree) in code.modules.items()}
-    by_module: dict[int, dict[str, tuple[str, str]]] = {}
     invokes = {  # each tool's `_invoke`, by node: the calls that spread its parameters
         id(invoke): tool
         for _file, tree, tool in tool_modules(loaded, loaded.plugin.tools if loaded.plugin else ())
@@ -198,15 +226,6 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     for display, tree, function in reachable_functions(loaded):
         if id(function) in unreached:
             continue
-        module, relative = modules[id(tree)]
-        if id(tree) not in by_module:  # the names of a module, once for all its functions
-            by_module[id(tree)] = {
-                local: bound
-                for local, bound in single_bindings(relative, tree, module).items()
-                if bound[1] and bound[0] in code.modules and local not in stored
-            }
-        names = by_module[id(tree)]
-        owner = _owner(function, tree, names, derived)
         # a method of a class of the plugin that nothing names (neither the plugin's code nor the
         # SDK, which calls its own methods' names): it may never run, a warning at most
         called_by_name = function.name in named or not _in_class(function, tree)
@@ -214,11 +233,11 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         tool = invokes.get(id(function))
         for node in own_nodes(function):
             if isinstance(node, ast.Call):
-                called = _called(node, function, owner, names, own, stored)
+                called = calls.called(node, function, tree)
                 if called is not None:
-                    yield from _findings(node, function, parents, display, called, own, called_by_name)
+                    yield from _findings(node, function, parents, display, called, calls.own, called_by_name)
                     if tool is not None:
-                        yield from _spread(node, function, tool, display, called, own)
+                        yield from _spread(node, function, tool, display, called, calls.own)
 
 
 # What a call names: the definition as a message names it, its file and node, and whether it is

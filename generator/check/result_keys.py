@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.check import CheckContext
-from generator.check.plugin_code import Function, PluginCode, imported_module, plugin_code, reachable_modules
+from generator.check.own_calls import OwnCalls
+from generator.check.plugin_code import Function, reachable_functions
 from generator.check.sdk_file import own_nodes
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -39,9 +40,10 @@ gives a dictionary literal whose keys are all constant strings, and they do not 
 keys; the caller binds the call's result to a name once and reads a key some returns leave out,
 with no test of that name anywhere in the caller (`"k" in name`, `name.get(...)`, the name or one
 of its keys in an `if`, `while`, `assert` or conditional expression, `isinstance`) and no handler
-of KeyError around the read. The function is one the caller names directly: a function of its
-module, one it imports from the plugin's own modules, or a method of its own class through
-`self`. A warning: the read fails only on the path the function does not take when it works.
+of KeyError around the read. The function is one the caller names as R136 follows it (`own_calls`): a name
+bound once in its module to a function of the plugin's own modules, through their re-exports, or a
+method of its own class (or of the plugin's bases it inherits) through `self`. A warning: the read
+fails only on the path the function does not take when it works.
 """,
 )
 # The handlers that expect the KeyError of a missing key.
@@ -59,58 +61,9 @@ class _Shape:
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """R144 in every function of the modules the SDK loads."""
-    code = plugin_code(loaded)
-    for module in reachable_modules(loaded, code):
-        relative, tree = code.modules[module]
-        display = loaded.display_path(relative)
-        functions = _shapes(tree.body, display)
-        imported = _imported_shapes(loaded, code, relative, tree)
-        for scope, caller in _functions(tree):
-            methods = _shapes(scope.body, display) if scope is not None else {}
-            yield from _reads(caller, display, {**imported, **functions}, methods)
-
-
-def _functions(tree: ast.Module) -> Iterator[tuple[ast.ClassDef | None, Function]]:
-    """Every function of a module, with the class it is a method of (None for the others)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                    yield node, item
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield None, node
-
-
-def _shapes(body: list[ast.stmt], display: str) -> dict[str, _Shape]:
-    """The functions of a module's (or a class's) body whose returns differ in their keys, by name;
-    only those defined once there (a redefinition may be the one called)."""
-    defined = [node for node in body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
-    names = [node.name for node in defined]
-    return {
-        node.name: shape
-        for node in defined
-        if names.count(node.name) == 1 and (shape := _shape(node, display)) is not None
-    }
-
-
-def _imported_shapes(
-    loaded: LoadedPlugin, code: PluginCode, relative: str, tree: ast.Module
-) -> dict[str, _Shape]:
-    """The functions a module imports by name from the plugin's own modules (`from .utils import f`)."""
-    found: dict[str, _Shape] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        source = imported_module(relative, node)
-        if source is None or source not in code.modules:
-            continue
-        other, other_tree = code.modules[source]
-        shapes = _shapes(other_tree.body, loaded.display_path(other))
-        for alias in node.names:
-            if alias.name in shapes:
-                found[alias.asname or alias.name] = shapes[alias.name]
-    return found
+    calls = OwnCalls(loaded)
+    for display, tree, caller in reachable_functions(loaded):
+        yield from _reads(caller, tree, display, calls)
 
 
 def _shape(function: Function, display: str) -> _Shape | None:
@@ -132,9 +85,7 @@ def _shape(function: Function, display: str) -> _Shape | None:
     return _Shape(function.name, display, tuple(shapes))
 
 
-def _reads(
-    caller: Function, display: str, functions: dict[str, _Shape], methods: dict[str, _Shape]
-) -> Iterator[Finding]:
+def _reads(caller: Function, tree: ast.Module, display: str, calls: OwnCalls) -> Iterator[Finding]:
     nodes = own_nodes(caller)
     bound: dict[str, list[_Shape | None]] = {}
     for node in nodes:
@@ -144,7 +95,7 @@ def _reads(
             bound.setdefault(node.arg, []).append(None)
     for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            bound[node.targets[0].id].append(_called(node.value, functions, methods))
+            bound[node.targets[0].id].append(_called(node.value, caller, tree, calls))
     stores = {
         name: sum(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in nodes)
         for name in bound
@@ -189,16 +140,14 @@ def _reads(
         )
 
 
-def _called(value: ast.expr, functions: dict[str, _Shape], methods: dict[str, _Shape]) -> _Shape | None:
-    """The shape of the function a call names: `f(...)` of the module (or imported), `self.m(...)`."""
-    if not isinstance(value, ast.Call):
+def _called(value: ast.expr, caller: Function, tree: ast.Module, calls: OwnCalls) -> _Shape | None:
+    """The shape of the plugin's function a call names, as R136 finds it (`f(...)` bound once in
+    the module or imported from the plugin's modules, `self.m(...)`)."""
+    called = calls.called(value, caller, tree) if isinstance(value, ast.Call) else None
+    if called is None:
         return None
-    func = value.func
-    if isinstance(func, ast.Name):
-        return functions.get(func.id)
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        return methods.get(func.attr)
-    return None
+    _name, path, definition, _bound = called
+    return _shape(definition, calls.own.file(path)) if isinstance(definition, ast.FunctionDef) else None
 
 
 def _tested(caller: Function, nodes: list[ast.AST]) -> set[str]:
