@@ -246,3 +246,16 @@ def called_name(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         return f"{node.value.id}.{node.attr}"
     return ""
+
+
+def string_entries(node: ast.Dict) -> Iterator[tuple[ast.Constant, str, str]]:
+    """The entries of a dictionary literal whose key and value are both strings: (key node, key,
+    value). Tables of codes and types (languages, MIME types) are written so."""
+    for key, value in zip(node.keys, node.values, strict=True):
+        if (
+            isinstance(key, ast.Constant)
+            and isinstance(key.value, str)
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+        ):
+            yield key, key.value, value.value

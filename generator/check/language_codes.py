@@ -19,6 +19,7 @@ from functools import cache
 import langcodes
 
 from generator.check import CheckContext
+from generator.check.common import string_entries
 from generator.check.plugin_code import plugin_code, reachable_modules
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
@@ -106,19 +107,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
 def _dict_pairs(node: ast.Dict, display: str) -> Iterator[_Pair]:
     """The entries of a dictionary literal whose key and value are both strings, as (name, code)
     whichever way round they are written."""
-    for key, value in zip(node.keys, node.values, strict=True):
-        if not (
-            isinstance(key, ast.Constant)
-            and isinstance(key.value, str)
-            and isinstance(value, ast.Constant)
-            and isinstance(value.value, str)
-        ):
-            continue
+    for key, first, second in string_entries(node):
         where = Location(display, key.lineno, key.col_offset + 1)
-        if _CODE.fullmatch(key.value) and not _CODE.fullmatch(value.value):
-            yield _Pair(value.value, key.value, where)
+        if _CODE.fullmatch(first) and not _CODE.fullmatch(second):
+            yield _Pair(second, first, where)
         else:
-            yield _Pair(key.value, value.value, where)
+            yield _Pair(first, second, where)
 
 
 def _table(pairs: list[_Pair], place: str, use: str) -> Iterator[Finding]:
