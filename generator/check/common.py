@@ -248,14 +248,23 @@ def called_name(node: ast.expr) -> str:
     return ""
 
 
-def string_entries(node: ast.Dict) -> Iterator[tuple[ast.Constant, str, str]]:
-    """The entries of a dictionary literal whose key and value are both strings: (key node, key,
-    value). Tables of codes and types (languages, MIME types) are written so."""
-    for key, value in zip(node.keys, node.values, strict=True):
+def string_entries(node: ast.Dict | ast.List | ast.Tuple) -> Iterator[tuple[ast.Constant, str, str]]:
+    """The string pairs of a table literal: the entries of a dictionary whose key and value are both
+    strings, or the items of a list or tuple that are pairs of strings (`[("Malay", "ms"), ...]`),
+    as (first node, first, second). Tables of codes and types (languages, MIME types) are written so."""
+    if isinstance(node, ast.Dict):
+        pairs = [(key, value) for key, value in zip(node.keys, node.values, strict=True) if key is not None]
+    else:
+        pairs = [
+            (item.elts[0], item.elts[1])
+            for item in node.elts
+            if isinstance(item, ast.Tuple | ast.List) and len(item.elts) == 2
+        ]
+    for first, second in pairs:
         if (
-            isinstance(key, ast.Constant)
-            and isinstance(key.value, str)
-            and isinstance(value, ast.Constant)
-            and isinstance(value.value, str)
+            isinstance(first, ast.Constant)
+            and isinstance(first.value, str)
+            and isinstance(second, ast.Constant)
+            and isinstance(second.value, str)
         ):
-            yield key, key.value, value.value
+            yield first, first.value, second.value

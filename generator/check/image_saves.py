@@ -39,18 +39,18 @@ meta.get("mime_type", "application/octet-stream")`, stored by `ToolFileManager.c
 with `extension = guess_extension(mimetype)`). Bytes re-encoded as JPEG but labelled with the input
 file's `mime_type` come back typed `image/png` or `image/webp` with JPEG inside, and named so.
 
-Found without running, in the functions of the modules the SDK loads: a name bound to
-`Image.open` (PIL's `Image`, under any alias; also in a `with ... as img`), or to what
-`resize`, `rotate`, `crop`, `transpose`, `filter`, `copy`, `reduce` or `ImageOps.exif_transpose`
-make of it, saved with the format `"JPEG"`/`"JPG"` (any case, by `format=`, the second argument or
-a `.jpg` file name) or with a format taken from a select parameter that offers `jpeg` or `jpg`
-(followed from `_invoke`, as R076 follows a select's value; the finding names the option); the
-function is left alone when it converts an image (`.convert(...)`), reads `.mode`, or handles the
-alpha itself (`split`, `getchannel`, `alpha_composite`, `paste`). And `create_blob_message`'s
-literal meta whose `mime_type` is a file's `.mime_type`, when the blob's bytes come from a
-`.getvalue()` of a buffer the function saves into with one fixed format, or from a call of the
-plugin's own function whose every `save` uses one fixed format. Warnings: only some inputs fail,
-or get a wrong type.
+Found without running, in the functions of the modules the SDK loads: a name bound to `Image.open`
+(PIL's `Image`, under any alias; also in a `with ... as img`), or to what `resize`, `rotate`,
+`crop`, `transpose`, `filter`, `copy`, `reduce`, `ImageOps.exif_transpose` or a conversion to a mode
+with alpha (`convert("RGBA")`) make of it, saved with the format `"JPEG"`/`"JPG"` (any case, by
+`format=`, the second argument or a `.jpg` file name) or with a format taken from a select parameter
+that offers `jpeg` or `jpg` (followed from `_invoke`, as R076 follows a select's value; the finding
+names the option); the function is left alone when it converts an image (`.convert(...)`, but to
+`RGBA`, `LA` or `P`), reads `.mode`, or handles the alpha itself (an image's `split`, `getchannel`,
+`alpha_composite`, `paste`). And `create_blob_message`'s literal meta whose `mime_type` is a file's
+`.mime_type`, when the blob's bytes come from a `.getvalue()` of a buffer the function saves into
+with one fixed format, or from a call of the plugin's own function whose every `save` uses one fixed
+format. Warnings: only some inputs fail, or get a wrong type.
 """,
 )
 # Methods of a Pillow image that give a new image of the same mode.
@@ -58,8 +58,10 @@ _SAME_MODE = frozenset(
     {"resize", "rotate", "crop", "transpose", "filter", "copy", "reduce", "exif_transpose"}
 )
 # What a function does that shows it minds the mode or the alpha channel.
-_MINDS_MODE = frozenset({"convert", "split", "getchannel", "alpha_composite", "paste"})
+_MINDS_MODE = frozenset({"convert", "getchannel", "alpha_composite", "paste"})
 _JPEG = frozenset({"jpeg", "jpg"})
+# Modes JPEG cannot hold that code converts to on purpose (to draw with transparency).
+_ALPHA_MODES = frozenset({"RGBA", "LA", "P", "PA", "RGBa", "La"})
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
@@ -131,22 +133,26 @@ def _images(function: Function, pillow: frozenset[str]) -> frozenset[str]:
                 made, target = node.context_expr, node.optional_vars
             if not isinstance(target, ast.Name) or target.id in images or not isinstance(made, ast.Call):
                 continue
-            func = made.func
-            opened = (
-                isinstance(func, ast.Attribute) and func.attr == "open" and ast.unparse(func.value) in pillow
-            )
-            same = (
-                isinstance(func, ast.Attribute)
-                and func.attr in _SAME_MODE
-                and (
-                    (isinstance(func.value, ast.Name) and func.value.id in images)
-                    or any(isinstance(arg, ast.Name) and arg.id in images for arg in made.args[:1])
-                )
-            )
-            if (opened and not _local_file(made)) or same:
+            if _image_made(made, frozenset(images), pillow):
                 images.add(target.id)
                 changed = True
     return frozenset(images)
+
+
+def _image_made(made: ast.expr, images: frozenset[str], pillow: frozenset[str]) -> bool:
+    """True when `made` gives an image `Image.open` gave, or one of the same mode (or with alpha)
+    made from one: an opened image's `convert("RGBA")`, `img.resize(...)`."""
+    if isinstance(made, ast.Name):
+        return made.id in images
+    if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute)):
+        return False
+    func = made.func
+    if func.attr == "open" and ast.unparse(func.value) in pillow:
+        return not _local_file(made)
+    if func.attr in _SAME_MODE or _to_alpha(made):
+        sources = [func.value, *made.args[:1]]
+        return any(_image_made(source, images, pillow) for source in sources)
+    return False
 
 
 def _local_file(opened: ast.Call) -> bool:
@@ -159,7 +165,7 @@ def _unconverted_saves(function: Function, tree: ast.Module, holders: frozenset[
     from one of those names; without: a constant JPEG format) in a function that never minds the
     image's mode."""
     images = _images(function, _pillow_names(tree))
-    if not images or _minds_mode(function):
+    if not images or _minds_mode(function, images):
         return
     for node in every_node(function):
         if not (
@@ -198,14 +204,34 @@ def _is_jpeg(written: ast.expr) -> bool:
     return text in _JPEG or (text.rsplit(".", 1)[-1] in _JPEG and "." in text)
 
 
-def _minds_mode(function: Function) -> bool:
-    """True when the function converts an image, reads a mode or handles the alpha channel."""
+def _minds_mode(function: Function, images: frozenset[str]) -> bool:
+    """True when the function converts an image, reads a mode or handles the alpha channel
+    (`split` only on an image: on a string it is a string's)."""
     for node in every_node(function):
-        if isinstance(node, ast.Attribute) and (
-            node.attr == "mode" or (node.attr in _MINDS_MODE and not isinstance(node.value, ast.Constant))
-        ):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if node.attr == "mode" or (node.attr in _MINDS_MODE and not _converts_to_alpha(node, function)):
+            return True
+        if node.attr == "split" and isinstance(node.value, ast.Name) and node.value.id in images:
             return True
     return False
+
+
+def _to_alpha(call: ast.Call) -> bool:
+    """True for `img.convert("RGBA")` and other conversions to a mode JPEG cannot hold."""
+    return (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "convert"
+        and bool(call.args)
+        and isinstance(call.args[0], ast.Constant)
+        and call.args[0].value in _ALPHA_MODES
+    )
+
+
+def _converts_to_alpha(attribute: ast.Attribute, function: Function) -> bool:
+    """True when `attribute` is the function of a call that converts to a mode JPEG cannot hold."""
+    calls = (node for node in every_node(function) if isinstance(node, ast.Call) and node.func is attribute)
+    return any(_to_alpha(call) for call in calls)
 
 
 def _fixed_format(function: Function) -> str | None:

@@ -45,20 +45,20 @@ a dictionary in the code that maps language names to codes (or codes to names) t
 Found without running, with the `langcodes` library's tables (CLDR's language names in every
 language, IANA's subtag registry, CLDR's distances between languages): an option of a select whose
 English label is a language's name (`langcodes.find`), or an entry of a dictionary literal whose key
-and value are a language's name and a code (either way round), when the code is a valid two-letter
-language code (ISO 639-1, with optional script and region subtags: `zh-Hans`, `pt_BR`, `EN-GB`) and
-CLDR counts its language as another than the label's (a language distance of at least 80). Close
-languages are left alone: Malay and Indonesian, Norwegian and Bokmål, Serbian and Croatian,
-Cantonese (`yue`) and Chinese (`zh-HK`), Mandarin and Chinese. Only in a table of languages: at
-least two other entries of the same select or dictionary pair a name with its own code; only a
-label that is a language's English name and no country's ("Malaysia" with `MY` in a country select
-is right), and whose language has a two-letter code itself. Left alone: deprecated aliases that
-providers still use (`iw` Hebrew, `jw` Javanese, `in` Indonesian, `tl` Tagalog: the registry maps
-them to today's codes), codes that are no language at all (`cn`, `jp`, `auto`), three-letter codes
-(Baidu's `rom` for Romanian and `slo` for Slovenian name other languages in ISO 639-3 and are the
-provider's own), and the two-letter codes that well-known services use for another language than
-ISO's: `ch` for Chinese and `ka` for Kannada (PaddleOCR), `kr` for Korean. A warning: the tool
-works, in the wrong language.
+and value (or the two strings of an item of a list of pairs) are a language's name and a code
+(either way round), when the code is a valid two-letter language code (ISO 639-1, with optional
+script and region subtags: `zh-Hans`, `pt_BR`, `EN-GB`) and CLDR counts its language as another than
+the label's (a language distance of at least 80). Close languages are left alone: Malay and
+Indonesian, Norwegian and Bokmål, Serbian and Croatian, Cantonese (`yue`) and Chinese (`zh-HK`),
+Mandarin and Chinese. Only in a table of languages: at least two other entries of the same select or
+dictionary pair a name with its own code; only a label that is a language's English name and no
+country's ("Malaysia" with `MY` in a country select is right), and whose language has a two-letter
+code itself. Left alone: deprecated aliases that providers still use (`iw` Hebrew, `jw` Javanese,
+`in` Indonesian, `tl` Tagalog: the registry maps them to today's codes), codes that are no language
+at all (`cn`, `jp`, `auto`), three-letter codes (Baidu's `rom` for Romanian and `slo` for Slovenian
+name other languages in ISO 639-3 and are the provider's own), and the two-letter codes that
+well-known services use for another language than ISO's: `ch` for Chinese and `ka` for Kannada
+(PaddleOCR), `kr` for Korean. A warning: the tool works, in the wrong language.
 """,
 )
 
@@ -100,11 +100,12 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         relative, tree = code.modules[module]
         display = loaded.display_path(relative)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Dict):
-                yield from _table(list(_dict_pairs(node, display)), "this dictionary entry", "a lookup of it")
+            if isinstance(node, ast.Dict | ast.List | ast.Tuple):
+                place = "this dictionary entry" if isinstance(node, ast.Dict) else "this list item"
+                yield from _table(list(_dict_pairs(node, display)), place, "a lookup of it")
 
 
-def _dict_pairs(node: ast.Dict, display: str) -> Iterator[_Pair]:
+def _dict_pairs(node: ast.Dict | ast.List | ast.Tuple, display: str) -> Iterator[_Pair]:
     """The entries of a dictionary literal whose key and value are both strings, as (name, code)
     whichever way round they are written."""
     for key, first, second in string_entries(node):

@@ -45,17 +45,17 @@ mimetype`). A PNG labelled `image/webp` becomes a file named `photo.png`, typed 
 reads PNG bytes as WebP; a `.docx` typed as a PDF is refused by the next node.
 
 Found without running, with Python's `mimetypes` table (built-in defaults only, strict and common
-types): a dictionary literal that maps extensions (`"png"` or `".png"`) to MIME types, or MIME
-types to extensions, when at least two other entries agree with the table (so it is a table of
-file types); a chain of `if`/`elif` branches that test an extension (`ext == "png"`, `ext in
-("jpg", "jpeg")`, `name.endswith(".png")`) and only set or return a MIME type, with two agreeing
-branches; and `create_blob_message`'s literal meta whose `filename` (a string, or an f-string
-ending in `.ext`) and `mime_type` disagree. A pair is reported when `mimetypes` knows both the
-extension's type and the MIME type's extensions, the extension is not one of them, and the two
-types differ by more than the `x-` prefix or `text/` against `application/` (`text/xml` and
-`application/xml`, `audio/wav` and `audio/x-wav`, `image/jpg` for `.jpg` are all accepted). Left
-alone: types the table does not know (`text/markdown`, `application/x-yaml`, `audio/mp4`, the Office
-formats on Python 3.11), extensions it does not know, and the catch-all types `text/plain` and
+types): a dictionary literal (or a list of pairs) that maps extensions (`"png"` or `".png"`) to MIME
+types, or MIME types to extensions, when at least two other entries agree with the table (so it is a
+table of file types); a chain of `if`/`elif` branches that test an extension (`ext == "png"`, `ext
+in ("jpg", "jpeg")`, `name.endswith(".png")`) and only set or return a MIME type, with two agreeing
+branches; and `create_blob_message`'s literal meta whose `filename` (a string, or an f-string ending
+in `.ext`) and `mime_type` disagree. A pair is reported when `mimetypes` knows both the extension's
+type and the MIME type's extensions, the extension is not one of them, and the two types differ by
+more than the `x-` prefix or `text/` against `application/` (`text/xml` and `application/xml`,
+`audio/wav` and `audio/x-wav`, `image/jpg` for `.jpg` are all accepted). Left alone: types the table
+does not know (`text/markdown`, `application/x-yaml`, `audio/mp4`, the Office formats on Python
+3.11), extensions it does not know, and the catch-all types `text/plain` and
 `application/octet-stream`, which any file may carry. A warning: the tool answers, with a file
 labelled as another format.
 """,
@@ -89,8 +89,9 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         display = loaded.display_path(relative)
         inner: set[int] = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.Dict):
-                yield from _table(list(_dict_pairs(node, display)), "This dictionary entry")
+            if isinstance(node, ast.Dict | ast.List | ast.Tuple):
+                place = "This dictionary entry" if isinstance(node, ast.Dict) else "This list item"
+                yield from _table(list(_dict_pairs(node, display)), place)
             elif isinstance(node, ast.If) and id(node) not in inner:
                 yield from _table(list(_chain_pairs(node, display, inner)), "This branch")
     for found in sdk_object_calls(loaded):
@@ -127,7 +128,7 @@ def _pair(extension: str, mime: str, where: Location) -> _Pair | None:
     return _Pair(written.group(1).lower(), mime.lower(), where)
 
 
-def _dict_pairs(node: ast.Dict, display: str) -> Iterator[_Pair]:
+def _dict_pairs(node: ast.Dict | ast.List | ast.Tuple, display: str) -> Iterator[_Pair]:
     """The entries of a dictionary literal that map an extension to a MIME type, or the reverse."""
     for key, first, second in string_entries(node):
         where = Location(display, key.lineno, key.col_offset + 1)

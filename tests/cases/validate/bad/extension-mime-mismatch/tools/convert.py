@@ -16,6 +16,10 @@ TYPES = {
 }
 
 
+# Sound files as (extension, type) pairs.
+SOUNDS = (("mp3", "audio/mpeg"), ("wav", "audio/x-wav"), ("aac", "audio/mpeg"))
+
+
 def audio_type(extension: str) -> str:
     if extension == "mp3":
         mime = "audio/mpeg"
@@ -26,7 +30,7 @@ def audio_type(extension: str) -> str:
     elif extension.endswith("webm"):
         mime = "video/mp4"
     else:
-        mime = "application/octet-stream"
+        mime = dict(SOUNDS).get(extension, "application/octet-stream")
     return mime
 
 

@@ -24,6 +24,13 @@ def thumbnail(data: bytes) -> bytes:
     return buffer.getvalue()
 
 
+def watermark(data: bytes) -> bytes:
+    layer = PILImage.open(io.BytesIO(data)).convert("RGBA")
+    buffer = io.BytesIO()
+    layer.save(buffer, format="jpeg")
+    return buffer.getvalue()
+
+
 class ShrinkTool(Tool):
     def _invoke(self, tool_parameters: dict[str, Any]) -> Generator[ToolInvokeMessage, None, None]:
         image = tool_parameters["image"]
@@ -37,3 +44,4 @@ class ShrinkTool(Tool):
         yield self.create_blob_message(blob=small, meta={"mime_type": image.mime_type})
         framed = thumbnail(image.blob)
         yield self.create_blob_message(blob=framed, meta={"mime_type": "image/jpeg"})
+        yield self.create_blob_message(blob=watermark(image.blob), meta={"mime_type": "image/jpeg"})

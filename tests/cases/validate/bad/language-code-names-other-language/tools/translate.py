@@ -9,6 +9,8 @@ from dify_plugin.entities.tool import ToolInvokeMessage
 NAMES_TO_CODES = {"English": "en", "German": "de", "Slovenian": "si", "Japanese": "ja"}
 # Codes to the names put in the prompt; `ka` is how the OCR service spells Kannada.
 CODES_TO_NAMES = {"en": "English", "ja": "Japanese", "ka": "Kannada", "ee": "Estonian"}
+# The languages the speech service reads aloud, as (name, code) pairs.
+VOICES = [("Korean", "ko"), ("Thai", "th"), ("Swedish", "se"), ("Danish", "dk")]
 
 
 class TranslateTool(Tool):
@@ -20,6 +22,7 @@ class TranslateTool(Tool):
                 "text": tool_parameters["text"],
                 "target": target,
                 "target_name": CODES_TO_NAMES.get(target, target),
+                "voices": [code for _, code in VOICES],
                 "country": tool_parameters.get("country") or "US",
             },
             headers={"Authorization": f"Bearer {self.runtime.credentials['api_key']}"},
