@@ -246,3 +246,25 @@ def called_name(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         return f"{node.value.id}.{node.attr}"
     return ""
+
+
+def string_entries(node: ast.Dict | ast.List | ast.Tuple) -> Iterator[tuple[ast.Constant, str, str]]:
+    """The string pairs of a table literal: the entries of a dictionary whose key and value are both
+    strings, or the items of a list or tuple that are pairs of strings (`[("Malay", "ms"), ...]`),
+    as (first node, first, second). Tables of codes and types (languages, MIME types) are written so."""
+    if isinstance(node, ast.Dict):
+        pairs = [(key, value) for key, value in zip(node.keys, node.values, strict=True) if key is not None]
+    else:
+        pairs = [
+            (item.elts[0], item.elts[1])
+            for item in node.elts
+            if isinstance(item, ast.Tuple | ast.List) and len(item.elts) == 2
+        ]
+    for first, second in pairs:
+        if (
+            isinstance(first, ast.Constant)
+            and isinstance(first.value, str)
+            and isinstance(second, ast.Constant)
+            and isinstance(second.value, str)
+        ):
+            yield first, first.value, second.value

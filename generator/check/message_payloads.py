@@ -141,11 +141,15 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
         )
 
 
-def _meta_keys(found: SdkCall) -> Iterator[Finding]:
-    call = found.call
-    meta = next(
+def blob_meta(call: ast.Call) -> ast.expr | None:
+    """The `meta` given to `create_blob_message(blob, meta)`, by keyword or position."""
+    return next(
         (k.value for k in call.keywords if k.arg == "meta"), call.args[1] if len(call.args) > 1 else None
     )
+
+
+def _meta_keys(found: SdkCall) -> Iterator[Finding]:
+    meta = blob_meta(found.call)
     if not isinstance(meta, ast.Dict):
         return
     keys = {
