@@ -208,7 +208,7 @@ def _in_handlers(display: str, function: Function, told: set[str]) -> Iterator[F
                 continue
             first = next(b for b in bindings[name] if id(b) in inside)
             for handler in node.handlers:
-                broad = _catches_all(handler) and handler.name != name
+                broad = catches_all(handler) and handler.name != name
                 read = _handler_read(handler, name, parents) if broad else None
                 if read is None:
                     continue
@@ -237,7 +237,7 @@ _HANDLER_HINT = (
 )
 
 
-def _catches_all(handler: ast.ExceptHandler) -> bool:
+def catches_all(handler: ast.ExceptHandler) -> bool:
     """True for a bare `except`, `except Exception` and `except BaseException` (or a tuple holding
     one): any failure in the `try`, the first call's too, runs it."""
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
