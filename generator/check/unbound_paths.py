@@ -51,16 +51,19 @@ whose body binds it stands before the read (R092 judges a handler that falls thr
 branches of an `if` bind it or end, and in private helpers nothing calls. A warning: only the paths
 that skip the binding fail. One finding per name and function, at the first such read.
 
-Also judged: an `except` that catches every error (bare, `Exception`, `BaseException`) and reads a
+Also judged: an `except` that catches every error (bare, `Exception`, `BaseException`), or a
+`finally` (which runs on every failure too, and whose error then replaces the first one), that reads a
 local name (reads it, calls its method, subscripts it or assigns into it) that the function binds
 nowhere before the `try` and that the `try` binds only in or after a statement holding a call:
 that call failing is what runs the handler, so the read raises UnboundLocalError in the handler
 itself, which hides the first error; when the `try` sits in a loop, a later round reads the value
 the previous round left (a handler that writes `info["error"] = ...` then writes into the previous
-item's dict). Silent when the handler binds the name before the read, when the read sits in a
-`try` of its own that catches it, when the function calls `locals()` or `vars()` (it tests which
-names are bound), and for handlers of narrower exceptions (which statement raises those is not
-visible).
+item's dict). Calls that do not fail in practice do not count: a dictionary's `get`, a text's own
+methods, builtins that take any value, a class made without arguments, a function of `tempfile`,
+`time`, `uuid` or `os` called without any. Silent when the handler binds the name before the
+read, when the read sits in a `try` of its own that catches it, when the function calls `locals()`
+or `vars()` (it tests which names are bound), and for handlers of narrower exceptions (which
+statement raises those is not visible).
 """,
 )
 _ENDS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
@@ -207,16 +210,19 @@ def _in_handlers(display: str, function: Function, told: set[str]) -> Iterator[F
             if before or raising is None:
                 continue
             first = next(b for b in bindings[name] if id(b) in inside)
-            for handler in node.handlers:
+            # a `finally` runs on every failure too: a handler that catches all of them
+            final = ast.ExceptHandler(type=None, name=None, body=node.finalbody)
+            for handler in [*node.handlers, *([final] if node.finalbody else [])]:
                 broad = catches_all(handler) and handler.name != name
                 read = _handler_read(handler, name, parents) if broad else None
                 if read is None:
                     continue
                 told.add(name)
                 looped = _in_loop(node, function, parents)
-                why = f"this `except` runs when line {raising} fails, before line {first.lineno} binds it"
+                clause = "`finally` also" if handler is final else "`except`"
+                why = f"this {clause} runs when line {raising} fails, before line {first.lineno} binds it"
                 if raising == first.lineno:
-                    why = f"this `except` runs when a call in line {raising}'s value fails, before it binds"
+                    why = f"this {clause} runs when a call in line {raising}'s value fails, before it binds"
                 if looped:
                     why += f", and on a later round of the loop it reads the `{name}` the previous round left"
                 yield UNBOUND_ON_PATH.at(
@@ -289,14 +295,27 @@ def _first_call(nodes: Iterable[ast.AST]) -> bool:
     for node in nodes:
         if isinstance(node, ast.Await | ast.Raise):
             return True
-        if isinstance(node, ast.Call):
-            function = node.func
-            called = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
-            if called not in _SAFE_CALLS:
-                return True
+        if isinstance(node, ast.Call) and not _safe_call(node):
+            return True
     return False
 
 
+def _safe_call(call: ast.Call) -> bool:
+    """A call that does not fail for the values a tool reads: a name of `_SAFE_CALLS`, a class made
+    with no arguments (`Client()`), or a module's function that takes none (`tempfile.mkdtemp()`)."""
+    function = call.func
+    called = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+    if called in _SAFE_CALLS:
+        return True
+    if call.args or call.keywords:
+        return False
+    if isinstance(function, ast.Name):
+        return function.id[:1].isupper()
+    return isinstance(function, ast.Attribute) and getattr(function.value, "id", "") in _SAFE_MODULES
+
+
+# Modules whose functions without arguments do not fail in practice (`tempfile.mkdtemp()`).
+_SAFE_MODULES = {"tempfile", "time", "uuid", "datetime", "os", "threading", "logging"}
 # Calls that do not fail on the values a tool reads (a mapping's get, a text's own methods, builtins
 # that take any value): a `try` whose only calls are these does not run its handler before binding.
 _SAFE_CALLS = {

@@ -27,6 +27,7 @@ class Describe(Tool):
         yield self.create_text_message(json.dumps(described))
         yield self.create_text_message(self._first(names) + self._kept(names) + self._narrow(names))
         yield self.create_text_message(self._rebound(names) + self._guarded(names) + self._plain(names))
+        yield self.create_text_message(self._closed(names) + self._made(names))
 
     def _first(self, names: list[str]) -> str:
         try:
@@ -77,3 +78,29 @@ class Describe(Tool):
         except Exception:
             return f"no columns for {first}"  # only text methods ran before first is bound
         return text
+
+    def _closed(self, names: list[str]) -> str:
+        try:
+            handle = open(names[0], encoding="utf-8")
+            return handle.read()
+        finally:
+            handle.close()  # open failed: UnboundLocalError hides its error
+
+    def _made(self, names: list[str]) -> str:
+        try:
+            buffer = Buffer()
+            buffer.add(",".join(columns_of(names[0])))
+            return buffer.text
+        finally:
+            buffer.clear()  # only a class made without arguments ran before the binding
+
+
+class Buffer:
+    def __init__(self) -> None:
+        self.text = ""
+
+    def add(self, text: str) -> None:
+        self.text += text
+
+    def clear(self) -> None:
+        self.text = ""
