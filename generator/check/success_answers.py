@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from generator.check import CheckContext
-from generator.check.common import statement_nodes, tool_module_tree
-from generator.check.error_answers import yields_message
+from generator.check.common import every_node, statement_nodes, tool_module_tree
+from generator.check.error_answers import LOOPS, yields_message
 from generator.check.http_flow import WRITE_METHODS, answer_after, left_unbound, only_notes
 from generator.check.passed_on import Scope, resolve, scope_of
 from generator.check.sdk_file import own_nodes
@@ -59,7 +59,8 @@ Three paths are read, each only when the code shows it:
   tool's `_invoke`: a `try` around such a work call, or a statement calling a plugin function that
   holds one, whose `except` catches every error (bare, `Exception`, `BaseException`) and only logs,
   prints or passes, followed in the same block, with only assignments and calls between, by a
-  yielded success message. A narrower handler is passed over (other failures still reach Dify),
+  yielded success message (not when the helper raises anywhere or holds the `try` in a loop: a
+  retry). A narrower handler is passed over (other failures still reach Dify),
   and so are HTTP writes (`post`, `put`, `patch`, `delete`: R116's), and a `try` after which the
   code reads a name only its body binds (the failure then raises UnboundLocalError).
 - The work fails and the failure becomes an empty value. Found in each tool's `_invoke`: a name
@@ -237,11 +238,23 @@ def _swallowing(
     if target is None:
         return None
     helper, home = target
+    if _retries(helper):
+        return None
     for node in own_nodes(helper):
         found = _swallowing_try(node) if isinstance(node, ast.Try) else None
         if found is not None:
             return (*found, home.relative, _shown(statement.value))
     return None
+
+
+def _retries(helper: Function) -> bool:
+    """The helper raises somewhere, or holds its `try` in a loop (a retry): a swallowed failure
+    there may still end in an error."""
+    nodes = own_nodes(helper)
+    looped = any(
+        isinstance(n, ast.Try) for loop in nodes if isinstance(loop, LOOPS) for n in every_node(loop)
+    )
+    return looped or any(isinstance(n, ast.Raise) for n in nodes)
 
 
 def _swallowing_try(node: ast.Try) -> tuple[ast.Call, ast.ExceptHandler] | None:
