@@ -801,7 +801,7 @@ def _swallowed(loaded: LoadedPlugin) -> Iterator[Finding]:
         scope = scope_of(loaded, *module)
         for block in _blocks(invoke.function):
             for index, statement in enumerate(block):
-                answer = _answer_after(block[index + 1 :])
+                answer = answer_after(block[index + 1 :])
                 if answer is None:
                     continue
                 following = block[index + 1 : block.index(answer) + 1]
@@ -823,7 +823,7 @@ def _swallowed_by(
     `_invoke` around it, or a plugin function called for nothing that holds one."""
     if isinstance(statement, ast.Try):
         found = _swallowing_try(statement, library_callables(scope.tree, CLIENTS))
-        if found is None or _left_unbound(statement, following, invoke):
+        if found is None or left_unbound(statement, following, invoke):
             return None
         request, handler = found
         return (
@@ -860,7 +860,7 @@ def _blocks(function: Function) -> Iterator[list[ast.stmt]]:
                 pending.extend([statement.body, statement.orelse, statement.finalbody])
 
 
-def _answer_after(statements: list[ast.stmt]) -> ast.stmt | None:
+def answer_after(statements: list[ast.stmt]) -> ast.stmt | None:
     """The first statement of `statements` that yields a message, when none before it ends the flow
     or tests anything (a test may be of the failure)."""
     for statement in statements:
@@ -888,7 +888,7 @@ def _swallowing_try(node: ast.Try, callables: dict[str, str]) -> tuple[ast.Call,
         types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         catches = any(t is None or CATCHES_REQUEST.search(dotted_name(t)) for t in types)
         if catches:
-            return (request, handler) if _only_notes(handler) else None
+            return (request, handler) if only_notes(handler.body) else None
     return None
 
 
@@ -897,9 +897,9 @@ def _method(call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
-def _only_notes(handler: ast.ExceptHandler) -> bool:
-    """The handler only passes, logs or prints."""
-    for statement in handler.body:
+def only_notes(body: list[ast.stmt]) -> bool:
+    """The statements (a handler's) only pass, log or print."""
+    for statement in body:
         if isinstance(statement, ast.Pass) or (
             isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
         ):
@@ -931,7 +931,7 @@ def _helper_swallows(
     callables = library_callables(home.tree, CLIENTS)
     for block in _blocks(function):
         for index, statement in enumerate(block):
-            if not isinstance(statement, ast.Try) or _left_unbound(statement, block[index + 1 :], function):
+            if not isinstance(statement, ast.Try) or left_unbound(statement, block[index + 1 :], function):
                 continue
             found = _swallowing_try(statement, callables)
             if found is not None:
@@ -944,7 +944,7 @@ def _helper_swallows(
     return None
 
 
-def _left_unbound(node: ast.Try, following: list[ast.stmt], function: Function) -> bool:
+def left_unbound(node: ast.Try, following: list[ast.stmt], function: Function) -> bool:
     """The code after the `try` reads a name only its body binds: when the request fails, that read
     raises UnboundLocalError, and the failure is not silent (R092's concern, not this rule's)."""
     earlier = {
