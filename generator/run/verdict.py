@@ -519,7 +519,9 @@ def _optional_answer(
     or a request for it ("Parameter port is required": treated as required, R038). Found at the
     parameter's declaration, as the run cannot say which line read it."""
     answer = error_answer(messages) if evidence.done else None
-    if answer is None:
+    if answer is None or mentioned(answer, list(evidence.unset_credentials)):
+        # "Missing api_key in provider credentials.": an answer about a credential the run did not
+        # have (Dify always supplies a required one), whatever parameter its words also name
         return []
     empty = [
         p
