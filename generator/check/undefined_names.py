@@ -49,7 +49,10 @@ the line's failure reaches the SDK; a warning inside a `try` whose handler catch
 (`except Exception`): the tool then answers with that handler, so the feature the line served
 never works; a warning too in an `except` clause or handler, which runs only when the code it
 guards fails (that failure is then told as a NameError). Silent under a handler of `NameError`
-itself.
+itself, and inside an `if __name__ == "__main__":` block of any module but the entry point (the
+daemon runs `exec.Command(pythonPath, "-m", r.Config.Meta.Runner.Entrypoint)`,
+`internal/core/local_runtime/subprocess.go`; the other modules are imported, and such a block,
+often a vendor's demo, never runs).
 """,
 )
 # pyflakes's messages that mean a NameError (or UnboundLocalError) when the line runs.
@@ -57,6 +60,8 @@ UNDEFINED = (messages.UndefinedName, messages.UndefinedLocal)
 # Handlers that say the code expects the failure, and handlers of every exception.
 EXPECTED = frozenset({"NameError", "UnboundLocalError"})
 EVERYTHING = frozenset({"Exception", "BaseException", ""})
+# The module the daemon runs as `__main__` (`python -m main`).
+ENTRY = "main"
 
 
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
@@ -67,15 +72,38 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     unreached = unreached_functions(loaded)
     for module in sorted(loaded_modules(loaded, code)):
         relative, tree = code.modules[module]
-        yield from _findings(tree, loaded.display_path(relative), unreached)
+        # the daemon runs the entry point as `python -m main`, so only its own `__main__` block runs
+        skipped = frozenset() if module == ENTRY else main_block_lines(tree)
+        yield from _findings(tree, loaded.display_path(relative), unreached, skipped)
 
 
-def _findings(tree: ast.Module, display: str, unreached: frozenset[int]) -> Iterator[Finding]:
+def main_block_lines(tree: ast.Module) -> frozenset[int]:
+    """The lines of the module's top-level `if __name__ == "__main__":` blocks, which never run when
+    the module is imported."""
+    return frozenset(
+        line
+        for statement in tree.body
+        if isinstance(statement, ast.If)
+        and isinstance(test := statement.test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
+    )
+
+
+def _findings(
+    tree: ast.Module, display: str, unreached: frozenset[int], skipped: frozenset[int]
+) -> Iterator[Finding]:
     names = {(node.lineno, node.col_offset): node for node in every_node(tree) if isinstance(node, ast.Name)}
     parents = {child: node for node in every_node(tree) for child in children(node)}
     bound = sorted({node.id for node in names.values() if not isinstance(node.ctx, ast.Load)})
     told: set[tuple[int, str]] = set()
     for lineno, column, name in _undefined(tree, display):
+        if lineno in skipped:
+            continue
         node = names.get((lineno, column))
         function = _enclosing(node, parents) if node is not None else None
         if (id(function), name) in told:

@@ -31,3 +31,7 @@ class Echo(Tool):
 def unused_helper() -> bytes:
     return base64.b64decode(b"")
 
+
+
+if __name__ == "__main__":  # a demo for the author: the SDK imports this module, so it never runs
+    print(Echo.total(None, [1, 2]), undefined_in_demo)
