@@ -1,8 +1,11 @@
-"""Manifest rules beyond the schema: plugin kinds, icons, README, entrypoint, package size."""
+"""Manifest rules beyond the schema: plugin kinds, icons, README, entrypoint, creation time,
+package size."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from datetime import datetime
 
 from generator.check import CheckContext
 from generator.check.common import check_asset, documents
@@ -89,6 +92,32 @@ dotted module name at all (`tool.py:HeyGenTool`, a file and a class), and the pl
 )
 
 
+CREATED_AT_NOT_A_TIME = rule(
+    "M017",
+    "created-at-not-a-time",
+    Severity.ERROR,
+    "created_at `{value}` is not a date and time{why!s}: the daemon and the SDK both refuse the manifest,"
+    " so the plugin cannot be installed",
+    'Write the creation time in RFC 3339, as `dify plugin init` does: `created_at: "2025-03-27T08:03:44Z"`.',
+    """
+The daemon reads `created_at` into a Go `time.Time` (`pkg/entities/plugin_entities/
+plugin_declaration.go`: the field `CreatedAt time.Time` tagged `yaml:"created_at,omitempty"`): a
+YAML timestamp is taken as one, and a quoted string is parsed by `time.Time.UnmarshalText`, which
+takes RFC 3339 only; a value that is no time fails the decoding of the whole manifest, and the
+package is refused. The SDK's own copy of the manifest is a pydantic model whose `created_at` is a
+`datetime.datetime` (`dify_plugin/core/entities/plugin/setup.py`); tried with SDK 0.10.2,
+`"2025-03-227T08:03:44Z"` raises ValidationError ("Input should be a valid datetime or date"). The
+check reports only values no reader of dates would take (a day 227, a month 13, text): a timestamp
+in another layout YAML knows (`2025-03-27 08:03:44`) is left alone.
+""",
+)
+# A date, optionally with a time and a zone, in the layouts YAML's timestamps allow.
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[Tt ]|\s+)?(?:(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?\s*(?:[Zz]|[+-]\d{1,2}(?::?\d{2})?)?)?"
+)
+
+
 def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     """Manifest findings that a schema cannot express."""
     for _relative, manifest in documents(loaded, "manifest"):
@@ -98,6 +127,7 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
                 loaded, manifest.at(field), manifest.data.get(field), ICON_MISSING, "plugin icon"
             )
         yield from _entrypoint(loaded, manifest)
+        yield from _created_at(manifest)
     if loaded.plugin is not None and not (loaded.root / "README.md").is_file():
         yield README_MISSING.at(
             Location(loaded.display_path("README.md"), 1, 1),
@@ -135,3 +165,25 @@ def _entrypoint(loaded: LoadedPlugin, manifest: YamlDocument) -> Iterable[Findin
     if not loaded.reader.is_file(named):
         problem = Phrase(f"names {named}, which does not exist")
         yield ENTRYPOINT_MISSING.at(where, entry=entry, problem=problem)
+
+
+def _created_at(manifest: YamlDocument) -> Iterable[Finding]:
+    value = manifest.data.get("created_at")
+    if not isinstance(value, str):
+        return  # missing or of another type: the schema says so
+    why = _not_a_time(value.strip())
+    if why is not None:
+        yield CREATED_AT_NOT_A_TIME.at(manifest.at("created_at"), value=value, why=Phrase(why))
+
+
+def _not_a_time(value: str) -> str | None:
+    """Why `value` is no date and time (a phrase, "" when no part can be named), None when it is one."""
+    match = _TIMESTAMP.fullmatch(value)
+    if match is None:
+        return ""
+    year, month, day, hour, minute, second = (int(part or 0) for part in match.groups())
+    try:
+        datetime(year, month, day, hour, minute, second)
+    except ValueError as error:
+        return f" ({error})"
+    return None
