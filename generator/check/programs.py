@@ -37,15 +37,16 @@ browser, Tesseract or Poppler is there. A plugin that runs one of these through 
 `os.system`, `os.popen`, `asyncio.create_subprocess_*` or looks it up with `shutil.which` fails in
 Dify for every user, while a run on a machine that has the program passes. The check reads literal
 program names only (the first item of a literal argument list, or of a list bound once to the name
-passed; the first word of a command string), and calls of the libraries that run one for the plugin:
-`pdf2image` (Poppler's `pdftoppm`), `pytesseract` (`tesseract`), `pdfkit` and `imgkit`
-(`wkhtmltopdf`, `wkhtmltoimage`), `pypandoc` (`pandoc`), `rarfile` (it reads an archive's headers
-itself and needs `unrar`, `unar`, `7z` or `bsdtar` for compressed members: the archive's opening is
-reported), and Playwright's `chromium.launch()` (the pip package ships the driver; `playwright install`
-downloads the browsers), in the modules the SDK loads, and stays silent when the
-plugin's dependency files name a package that ships the program (`nodejs-bin`, `pypandoc-binary`,
-`playwright`...) or its files install one with a package manager. A warning: a self-hosted Dify
-may run the daemon on an image of its own.
+passed; the first word of a command string; for `shutil.which(name)` inside `for name in [...]`, the
+literal candidates, told when the image has none of them), and calls of the libraries that run one
+for the plugin: `pdf2image` (Poppler's `pdftoppm`), `pytesseract` (`tesseract`), `pdfkit` and
+`imgkit` (`wkhtmltopdf`, `wkhtmltoimage`), `pypandoc` (`pandoc`), `python-nmap`'s scanners (`nmap`),
+`rarfile` (it reads an archive's headers itself and needs `unrar`, `unar`, `7z` or `bsdtar` for
+compressed members: the archive's opening is reported), and Playwright's `chromium.launch()` (the
+pip package ships the driver; `playwright install` downloads the browsers), in the modules the SDK
+loads, and stays silent when the plugin's dependency files name a package that ships the program
+(`nodejs-bin`, `pypandoc-binary`, `playwright`...) or its files install one with a package manager.
+A warning: a self-hosted Dify may run the daemon on an image of its own.
 
 Beyond those named programs, a program run by a literal name (through the calls above, or as the
 `command` of an MCP stdio server, `StdioServerParameters(command=...)` of the `mcp` package or
@@ -90,6 +91,7 @@ MISSING: dict[str, tuple[str, ...]] = {
     "docker": ("docker",),
     "unrar": (),
     "wkhtmltoimage": (),
+    "nmap": (),
 }
 # Libraries whose functions run one of those programs: module -> (functions, program). A call of one
 # fails the same way a `subprocess` call of the program would.
@@ -108,8 +110,13 @@ LIBRARIES: dict[str, tuple[frozenset[str], str]] = {
     "imgkit": (frozenset({"from_url", "from_string", "from_file"}), "wkhtmltoimage"),
     "pypandoc": (frozenset({"convert_text", "convert_file"}), "pandoc"),
     "rarfile": (frozenset({"RarFile"}), "unrar"),
+    # python-nmap's scanners look for the nmap program when made (PortScannerError "nmap program was
+    # not found in path")
+    "nmap": (frozenset({"PortScanner", "PortScannerAsync", "PortScannerYield"}), "nmap"),
 }
 LIBRARY_FUNCTIONS = {module: functions for module, (functions, _) in LIBRARIES.items()}
+# The package a library's module comes with, where the names differ, as a message names it.
+LIBRARY_PACKAGES = {"nmap": "python-nmap"}
 # Playwright's launchers: the pip package ships the driver, not the browsers (`playwright install`
 # downloads them), and the daemon's image has none.
 BROWSERS = frozenset({"chromium", "firefox", "webkit"})
@@ -326,6 +333,7 @@ def _runs(tree: ast.Module) -> Iterator[_Run]:
     MCP stdio servers of `MCP_LAUNCHERS`."""
     lists = _literal_lists(tree)
     texts = _literal_texts(tree)
+    candidates = _loop_candidates(tree, lists)
     for node in every_node(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -336,10 +344,39 @@ def _runs(tree: ast.Module) -> Iterator[_Run]:
             argument = given[0] if given else node.args[0] if node.args else None
         else:
             continue
+        looks_up = isinstance(node.func, ast.Attribute) and node.func.attr == "which"
+        if looks_up and isinstance(argument, ast.Name) and argument.id in candidates:
+            argument = _first_missing(candidates[argument.id])  # `for name in ["soffice", ...]`
         named = _program(argument, lists, texts) if argument is not None else None
         if named is not None:
-            looks_up = isinstance(node.func, ast.Attribute) and node.func.attr == "which"
             yield _Run(node, named[0], named[1], looks_up=looks_up)
+
+
+def _loop_candidates(tree: ast.Module, lists: dict[str, ast.List | None]) -> dict[str, list[ast.expr]]:
+    """Loop names bound to the items of a literal list or tuple (or of a name bound once to one):
+    `for name in ["soffice", "libreoffice"]`; a name looped over twice is left out."""
+    found: dict[str, list[ast.expr] | None] = {}
+    for node in every_node(tree):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            items = node.iter
+            if isinstance(items, ast.Name):
+                items = lists.get(items.id) or items
+            name = node.target.id
+            listed = list(items.elts) if isinstance(items, ast.List | ast.Tuple) else None
+            found[name] = None if name in found else listed
+    return {name: items for name, items in found.items() if items}
+
+
+def _first_missing(items: list[ast.expr]) -> ast.expr | None:
+    """The first candidate, when every one is a program the image lacks (a Windows `.exe` name
+    aside); None when one may be found."""
+    names = [item.value for item in items if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+    if len(names) != len(items):
+        return None
+    unix = [name for name in names if not name.lower().endswith(".exe")]
+    if not unix or any(name not in MISSING for name in unix):
+        return None
+    return next(item for item in items if isinstance(item, ast.Constant) and item.value == unix[0])
 
 
 def _library_runs(tree: ast.Module) -> Iterator[_Run]:
@@ -356,7 +393,7 @@ def _library_runs(tree: ast.Module) -> Iterator[_Run]:
         dotted = callables.get(called_name(node.func))
         if dotted is not None:
             module = dotted.split(".")[0]
-            yield _Run(node, node, LIBRARIES[module][1], module, known=True)
+            yield _Run(node, node, LIBRARIES[module][1], LIBRARY_PACKAGES.get(module, module), known=True)
         elif playwright and (browser := _launched_browser(node.func)):
             yield _Run(node, node, f"Playwright's {browser}", known=True)
 

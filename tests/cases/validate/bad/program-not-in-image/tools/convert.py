@@ -1,3 +1,6 @@
+import shutil
+
+import nmap
 import pytesseract as ocr
 import rarfile
 from pdf2image import convert_from_bytes
@@ -21,3 +24,25 @@ def local_only() -> str:
         return path
 
     return convert_from_path("x")
+
+
+def office() -> str | None:
+    # every candidate is a program the image lacks (the .exe names are Windows's): never found
+    for name in ["soffice", "libreoffice", "soffice.exe"]:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def encoder() -> str | None:
+    # ffmpeg is on the image: fine
+    for candidate in ("avconv", "ffmpeg"):
+        if shutil.which(candidate):
+            return candidate
+    return None
+
+
+def scan(host: str) -> dict:
+    # python-nmap's scanner looks for the nmap program when it is made
+    return nmap.PortScanner().scan(host)
