@@ -118,6 +118,11 @@ BEYOND_SDK: tuple[Beyond, ...] = (
     Beyond("R094", "", "run time: the plugin loads, and its code refuses an optional credential left blank"),
     Beyond("R087", "", "run time: the tool loads, and the SDK cannot send the generator it yields"),
     Beyond("R086", "", "run time: the tool loads, and the line naming what nothing binds raises NameError"),
+    Beyond(
+        "T024",
+        "",
+        "run time: the tool loads, and the SDK's tool_cls(runtime=..., session=...) raises TypeError",
+    ),
     Beyond("R084", "", "run time: the tool loads, and the default option reads a name no branch bound"),
     Beyond("T012", "", "run time: the tool loads, and the lookup of an attribute its class lacks fails"),
     Beyond("R083", "", "run time: the tool loads, and the SDK helper refuses the arguments (TypeError)"),

@@ -1,4 +1,5 @@
-"""The plugin's own Tool classes created without what the SDK's `Tool.__init__` requires (T016).
+"""The plugin's own Tool classes created without what the SDK's `Tool.__init__` requires (T016), and
+Tool classes whose own `__init__` cannot take what the SDK gives them (T024).
 
 Only the SDK creates a tool properly: it hands the class the tool's runtime (credentials, user) and
 the session of the request. A plugin that makes one itself, `MyTool()` in its provider's
@@ -53,6 +54,25 @@ calls `_validate_credentials` when a user saves the provider's credentials, so i
 provider that declares none (nothing to save) the call never runs and is not reported.
 """,
 )
+INIT_REFUSES_RUNTIME = rule(
+    "T024",
+    "tool-init-refuses-runtime",
+    Severity.ERROR,
+    "{name}.__init__{signature} takes no {missing}, but the SDK creates every tool as"
+    " `{name}(runtime=..., session=...)`: each call of the tool raises TypeError before `_invoke` runs",
+    "Take them and hand them on: `def __init__(self, runtime, session, ...)` with"
+    " `super().__init__(runtime, session)`, or `def __init__(self, *args, **kwargs)`; or drop the"
+    " `__init__` and set things up in `_invoke`.",
+    """
+The SDK creates the tool class for each request itself (`dify_plugin/core/plugin_executor.py`,
+`invoke_tool`: `tool = tool_cls(runtime=ToolRuntime(...), session=session)`, as read in 0.10.2). A
+`Tool` subclass that defines its own `__init__` without parameters of those names and without
+`**kwargs` (`def __init__(self): super().__init__()`) makes that line raise TypeError ("got an
+unexpected keyword argument 'runtime'"), so every call of the tool fails, whatever the inputs, and
+Dify shows the SDK's error. The check reads the plugin's classes that derive from the SDK's `Tool`
+in the modules the SDK loads.
+""",
+)
 # The part of a branch or loop that always runs (`for x in HERE`, `if HERE`).
 _HEADS = ("iter", "test", "subject")
 # Methods the SDK calls for every user: a call on their straight path always runs.
@@ -85,6 +105,9 @@ def check(loaded: LoadedPlugin, context: CheckContext) -> Iterable[Finding]:
     if loaded.plugin is None:
         return
     code = plugin_code(loaded)
+    for module in reachable_modules(loaded, code):
+        relative, tree = code.modules[module]
+        yield from _refusing_inits(tree, loaded.display_path(relative))
     classes = _own_tools(code)
     if not classes:
         return
@@ -199,3 +222,23 @@ def _outcome(call: ast.Call, tree: ast.Module) -> tuple[str, bool]:
             return "", False
         node = parent
     return "", False
+
+
+def _refusing_inits(tree: ast.Module, display: str) -> Iterator[Finding]:
+    """T024 at each `__init__` of a Tool subclass that cannot take `runtime=` and `session=`."""
+    tool_names = sdk_names(tree)
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or not any(is_tool_base(b, tool_names) for b in node.bases):
+            continue
+        init = next((m for m in node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+        if init is None or init.args.kwarg is not None or init.decorator_list:
+            continue
+        named = {a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]}
+        missing = [name for name in ("runtime", "session") if name not in named]
+        if missing:
+            yield INIT_REFUSES_RUNTIME.at(
+                Location(display, init.lineno, init.col_offset + 1),
+                name=node.name,
+                signature=f"({ast.unparse(init.args)})",
+                missing=Listing(missing),
+            )

@@ -1,0 +1,3 @@
+from dify_plugin import DifyPluginEnv, Plugin
+
+Plugin(DifyPluginEnv()).run()

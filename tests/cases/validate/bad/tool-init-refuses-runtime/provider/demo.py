@@ -1,0 +1,5 @@
+from dify_plugin import ToolProvider
+
+
+class Demo(ToolProvider):
+    pass
