@@ -20,8 +20,9 @@ from generator.check import CheckContext
 from generator.check.common import every_node
 from generator.check.import_index import SDK, closure, import_names, installed_imports
 from generator.check.missing_imports import installed_packages, provider_phrase
-from generator.check.plugin_code import plugin_code, reachable_modules
+from generator.check.plugin_code import imported_names, plugin_code, reachable_modules
 from generator.check.sdk_index import declared_requirements
+from generator.check.undeclared import constant
 from generator.findings import Finding, Location, Severity
 from generator.load.crawl import LoadedPlugin
 from generator.rules import Listing, Phrase, rule
@@ -187,7 +188,7 @@ def needs(tree: ast.Module, pandas: bool) -> Iterator[Need]:
 def _pandas_needs(node: ast.Call, name: str, xls: bool) -> Iterator[Need]:
     modules, error = PANDAS[name]
     engine = next(
-        (_text(kw.value) for kw in node.keywords if kw.arg in ENGINE_KEYWORDS and _text(kw.value)), None
+        (constant(kw.value) for kw in node.keywords if kw.arg in ENGINE_KEYWORDS and constant(kw.value)), None
     )
     shown = f"{name}(...)"
     if isinstance(engine, str):
@@ -217,13 +218,7 @@ def _package(module: str) -> str:
 
 def _imported_tops(tree: ast.Module) -> set[str]:
     """The top-level modules the module imports, anywhere in it."""
-    tops: set[str] = set()
-    for node in every_node(tree):
-        if isinstance(node, ast.Import):
-            tops.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            tops.add(node.module.split(".")[0])
-    return tops
+    return {name.split(".")[0] for node in every_node(tree) for name in imported_names("", node)}
 
 
 def _names_xls(tree: ast.Module) -> bool:
@@ -242,16 +237,11 @@ def _called_name(func: ast.expr) -> str:
     return func.id if isinstance(func, ast.Name) else ""
 
 
-def _text(node: ast.expr | None) -> str | None:
-    """The value of a str literal, else None."""
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
 def _soup_parser(node: ast.Call) -> str | None:
     """The parser a `BeautifulSoup(...)` call names: its second argument or `features=`."""
     given = node.args[1] if len(node.args) > 1 else None
     given = next((keyword.value for keyword in node.keywords if keyword.arg == "features"), given)
-    return _text(given)
+    return constant(given) if given is not None else None
 
 
 def _keyword_true(node: ast.Call, name: str) -> bool:
